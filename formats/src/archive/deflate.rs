@@ -1,0 +1,110 @@
+//! Raw Deflate of RsLi method 0x100 (no zlib wrapper), through flate2.
+
+use crate::error::{FormatError, Problem, Result};
+use flate2::{Decompress, FlushDecompress, Status};
+
+/// Format name used in errors.
+pub const FORMAT: &str = "Deflate";
+
+/// The most output `packed` bytes of Deflate can produce (1032:1 is the
+/// format's limit) plus a block's worth of slack.
+pub fn max_output(packed: usize) -> usize {
+    packed.saturating_mul(1032).saturating_add(258)
+}
+
+/// Decodes a raw Deflate stream that must produce exactly `unpacked` bytes.
+/// Bytes after the end of the stream are ignored.
+pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
+    if unpacked > max_output(input.len()) {
+        return Err(FormatError::invalid(
+            FORMAT,
+            0,
+            format!(
+                "an unpacked size of at most {} for {} packed bytes",
+                max_output(input.len()),
+                input.len()
+            ),
+            unpacked,
+        ));
+    }
+    let mut d = Decompress::new(false);
+    // One spare byte of room tells "too much output" from "exactly enough".
+    let mut out = Vec::with_capacity(unpacked + 1);
+    loop {
+        let consumed = d.total_in() as usize;
+        let before = (consumed, out.len());
+        let status = d
+            .decompress_vec(&input[consumed..], &mut out, FlushDecompress::Finish)
+            .map_err(|e| {
+                FormatError::invalid(FORMAT, d.total_in(), "a valid raw Deflate stream", e)
+            })?;
+        if out.len() > unpacked {
+            return Err(FormatError::invalid(
+                FORMAT,
+                d.total_in(),
+                format!("exactly {unpacked} bytes of output"),
+                "more",
+            ));
+        }
+        match status {
+            Status::StreamEnd if out.len() == unpacked => return Ok(out),
+            Status::StreamEnd => {
+                return Err(FormatError::invalid(
+                    FORMAT,
+                    d.total_in(),
+                    format!("exactly {unpacked} bytes of output"),
+                    out.len(),
+                ));
+            }
+            _ if before == (d.total_in() as usize, out.len()) => {
+                return Err(FormatError::new(
+                    FORMAT,
+                    d.total_in(),
+                    Problem::Truncated {
+                        needed: (unpacked - out.len()) as u64,
+                        available: 0,
+                    },
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Encodes `data` as a raw Deflate stream (best compression).
+pub fn encode(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing to a Vec cannot fail.
+    let _ = enc.write_all(data);
+    enc.finish().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golden_stored_block() {
+        // BFINAL=1, BTYPE=00 (stored), LEN=3, NLEN=!3, "abc"
+        let stream = [0x01, 0x03, 0x00, 0xFC, 0xFF, b'a', b'b', b'c'];
+        assert_eq!(decode(&stream, 3).unwrap(), b"abc");
+        assert!(decode(&stream, 2).is_err());
+        assert!(decode(&stream, 4).is_err());
+        assert!(decode(&stream[..6], 3).is_err());
+        // trailing bytes after the stream end are ignored
+        let mut longer = stream.to_vec();
+        longer.push(0xAA);
+        assert_eq!(decode(&longer, 3).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn round_trips_and_rejects_garbage() {
+        let data: Vec<u8> = (0..50_000u32)
+            .map(|i| (i % 251) as u8 ^ (i / 1000) as u8)
+            .collect();
+        assert_eq!(decode(&encode(&data), data.len()).unwrap(), data);
+        assert!(decode(&[0xFF; 16], 10).is_err());
+        assert!(decode(&[0; 4], 1_000_000).is_err());
+    }
+}

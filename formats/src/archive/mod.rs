@@ -1,0 +1,28 @@
+//! Archives of tome III: NRes (directory at the end, named typed payloads)
+//! and RsLi (XOR-masked table at the start, packed payloads).
+//!
+//! Both readers are zero-copy views over a byte slice (usually a memory
+//! mapping, see [`mapped::MappedFile`]), validate the whole structure before
+//! handing out any entry, and come with two writers: a lossless one that keeps
+//! every byte it does not have to derive, and a canonical one.
+
+pub mod deflate;
+pub mod layout;
+mod lz;
+pub mod lzhuf;
+pub mod lzss;
+pub mod mapped;
+pub mod nres;
+pub mod rsli;
+pub mod tool;
+pub mod xor;
+
+/// How tolerant a reader is (tome III, "Строгий и совместимый режимы").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Mode {
+    /// Tests, tools and the editor: every check of the tome, no exceptions.
+    Strict,
+    /// The runtime: accepts exactly the named quirks of the original engine,
+    /// each reported through the reader's `quirks()`.
+    Compatible,
+}

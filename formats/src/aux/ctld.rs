@@ -1,0 +1,293 @@
+//! CTLD (`*.ctl`): a controller, a count-driven compound format (tome VI
+//! "CTLD и physical resources"; section layout from GAMEPLAY.md section 10,
+//! measured by openparkan on all 531 Part 1 payloads).
+//!
+//! ```text
+//! i32 counts[5]                 A, B, C, D, E
+//! u32 params[27]                the controller's parameter block (floats and ints)
+//! section 1: A states of (156 + 16 * B) bytes, then A * A f32 costs
+//! section 2: C channels of 36 bytes
+//! section 4: D components: 172 fixed bytes; i32 N; i32 entries[N]; i32 L; char label[L + 1] if L != 0
+//! u8 group_block[84]            21 section-5 group indices
+//! section 5: E groups: i32 n; n actions of 100 bytes
+//! ```
+//!
+//! Records whose fields are not all proven are kept raw; the writer derives
+//! only the counts (the contact count B is kept, as no state may carry it).
+
+use super::{ResourceRef, count_i32, read_count};
+use crate::cursor::Cursor;
+use crate::error::{FormatError, Result};
+
+const FORMAT: &str = "CTLD";
+/// Fixed bytes of a state before its contacts.
+pub const STATE_BASE: usize = 156;
+/// Bytes of one contact inside a state.
+pub const CONTACT_SIZE: usize = 16;
+/// Bytes of one channel.
+pub const CHANNEL_SIZE: usize = 36;
+/// Fixed bytes of a component record.
+pub const COMPONENT_FIXED: usize = 0xAC;
+/// Bytes of the group index block.
+pub const GROUP_BLOCK_SIZE: usize = 84;
+/// Bytes of one action record.
+pub const ACTION_SIZE: usize = 100;
+
+/// A component record (section 4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Component {
+    /// The fixed 172 bytes, raw (see the accessors).
+    pub fixed: Vec<u8>,
+    /// Section-2 channel indices the component drives.
+    pub entries: Vec<i32>,
+    /// The stored label length `L`.
+    pub label_len: i32,
+    /// `L + 1` raw label bytes when `L != 0`, else empty.
+    pub label: Vec<u8>,
+}
+
+impl Component {
+    fn word(&self, at: usize) -> u32 {
+        u32::from_le_bytes([
+            self.fixed[at],
+            self.fixed[at + 1],
+            self.fixed[at + 2],
+            self.fixed[at + 3],
+        ])
+    }
+
+    /// Consumer-inferred: class id (1..30).
+    pub fn type_id(&self) -> u32 {
+        self.word(0)
+    }
+
+    /// Consumer-inferred: the model node the part sits on.
+    pub fn node(&self) -> i32 {
+        self.word(4) as i32
+    }
+
+    /// Consumer-inferred: what the part emits (`+0x6C`).
+    pub fn emits(&self) -> ResourceRef {
+        let mut bytes = [0u8; 64];
+        bytes.copy_from_slice(&self.fixed[0x6C..0xAC]);
+        ResourceRef::from_bytes(&bytes)
+    }
+
+    /// The label before its NUL.
+    pub fn label_text(&self) -> &[u8] {
+        crate::cursor::c_name(&self.label)
+    }
+}
+
+/// A section-5 action record: nine words and a resource reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// Consumer-inferred: flags, condition mask, inversion, action, four
+    /// arguments, one unread word.
+    pub words: [u32; 9],
+    pub resource: ResourceRef,
+}
+
+/// A parsed controller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ctld {
+    /// Contacts per state (`counts[1]`), kept even without states.
+    pub contacts_per_state: i32,
+    /// The 27-dword parameter block, raw.
+    pub params: [u32; 27],
+    /// Section 1 states, raw (`156 + 16 * B` bytes each).
+    pub states: Vec<Vec<u8>>,
+    /// Section 1 cost table, `states.len()^2` floats, row-major.
+    pub costs: Vec<f32>,
+    /// Section 2 channels, raw.
+    pub channels: Vec<[u8; CHANNEL_SIZE]>,
+    /// Section 4 components.
+    pub components: Vec<Component>,
+    /// The 21 group indices.
+    pub group_block: [i32; 21],
+    /// Section 5 groups of actions.
+    pub groups: Vec<Vec<Action>>,
+}
+
+impl Ctld {
+    /// Parses a CTLD payload (exact end).
+    pub fn parse(data: &[u8]) -> Result<Self> {
+        let mut c = Cursor::new(data, FORMAT);
+        let mut counts = [0i32; 5];
+        for (i, n) in counts.iter_mut().enumerate() {
+            *n = c.i32()?;
+            if *n < 0 {
+                return Err(c.invalid_at(i * 4, format!("section count {i} >= 0"), *n));
+            }
+        }
+        let [a, b, cc, d, e] = counts.map(|n| n as u64);
+        let mut params = [0u32; 27];
+        for p in &mut params {
+            *p = c.u32()?;
+        }
+        let state_size = b
+            .checked_mul(CONTACT_SIZE as u64)
+            .and_then(|x| x.checked_add(STATE_BASE as u64))
+            .ok_or_else(|| FormatError::overflow(FORMAT, 4, "state size"))?;
+        let state_size = usize::try_from(state_size)
+            .map_err(|_| FormatError::overflow(FORMAT, 4, "state size"))?;
+        let a = c.checked_count(a, state_size, "states")?;
+        let mut states = Vec::with_capacity(a);
+        for _ in 0..a {
+            states.push(c.bytes(state_size)?.to_vec());
+        }
+        let cost_count = c.checked_count((a as u64) * (a as u64), 4, "state costs")?;
+        let mut costs = Vec::with_capacity(cost_count);
+        for _ in 0..cost_count {
+            costs.push(c.f32()?);
+        }
+        let cc = c.checked_count(cc, CHANNEL_SIZE, "channels")?;
+        let mut channels = Vec::with_capacity(cc);
+        for _ in 0..cc {
+            channels.push(c.array()?);
+        }
+        let d = c.checked_count(d, COMPONENT_FIXED + 8, "components")?;
+        let mut components = Vec::with_capacity(d);
+        for _ in 0..d {
+            let fixed = c.bytes(COMPONENT_FIXED)?.to_vec();
+            let n = read_count(&mut c, 4, "component entries")?;
+            let mut entries = Vec::with_capacity(n);
+            for _ in 0..n {
+                entries.push(c.i32()?);
+            }
+            let at = c.pos();
+            let label_len = c.i32()?;
+            if label_len < 0 {
+                return Err(c.invalid_at(at, "a label length >= 0", label_len));
+            }
+            let label = if label_len == 0 {
+                Vec::new()
+            } else {
+                c.bytes(label_len as usize + 1)?.to_vec()
+            };
+            components.push(Component {
+                fixed,
+                entries,
+                label_len,
+                label,
+            });
+        }
+        let mut group_block = [0i32; 21];
+        for g in &mut group_block {
+            *g = c.i32()?;
+        }
+        let e = c.checked_count(e, 4, "action groups")?;
+        let mut groups = Vec::with_capacity(e);
+        for _ in 0..e {
+            let n = read_count(&mut c, ACTION_SIZE, "actions")?;
+            let mut actions = Vec::with_capacity(n);
+            for _ in 0..n {
+                let mut words = [0u32; 9];
+                for w in &mut words {
+                    *w = c.u32()?;
+                }
+                actions.push(Action {
+                    words,
+                    resource: ResourceRef::read(&mut c)?,
+                });
+            }
+            groups.push(actions);
+        }
+        c.expect_end()?;
+        Ok(Self {
+            contacts_per_state: counts[1],
+            params,
+            states,
+            costs,
+            channels,
+            components,
+            group_block,
+            groups,
+        })
+    }
+
+    /// Writes the payload (byte-identical for an unmodified parse); fails
+    /// when a derived size does not match (state size, cost table, label).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let b = usize::try_from(self.contacts_per_state).map_err(|_| {
+            FormatError::invalid(
+                FORMAT,
+                4,
+                "contacts per state >= 0",
+                self.contacts_per_state,
+            )
+        })?;
+        let state_size = b
+            .checked_mul(CONTACT_SIZE)
+            .and_then(|x| x.checked_add(STATE_BASE))
+            .ok_or_else(|| FormatError::overflow(FORMAT, 4, "state size"))?;
+        if let Some(bad) = self.states.iter().position(|s| s.len() != state_size) {
+            return Err(FormatError::invalid(
+                FORMAT,
+                0,
+                format!("state {bad} of {state_size} bytes"),
+                self.states[bad].len(),
+            ));
+        }
+        if self.costs.len() != self.states.len() * self.states.len() {
+            return Err(FormatError::invalid(
+                FORMAT,
+                0,
+                "states^2 costs",
+                self.costs.len(),
+            ));
+        }
+        let mut out = Vec::new();
+        out.extend(count_i32(FORMAT, self.states.len(), "states")?);
+        out.extend(self.contacts_per_state.to_le_bytes());
+        out.extend(count_i32(FORMAT, self.channels.len(), "channels")?);
+        out.extend(count_i32(FORMAT, self.components.len(), "components")?);
+        out.extend(count_i32(FORMAT, self.groups.len(), "groups")?);
+        for p in &self.params {
+            out.extend(p.to_le_bytes());
+        }
+        for s in &self.states {
+            out.extend_from_slice(s);
+        }
+        for f in &self.costs {
+            out.extend(f.to_le_bytes());
+        }
+        for ch in &self.channels {
+            out.extend_from_slice(ch);
+        }
+        for (i, comp) in self.components.iter().enumerate() {
+            let label_ok = match comp.label_len {
+                0 => comp.label.is_empty(),
+                n => n > 0 && comp.label.len() == n as usize + 1,
+            };
+            if comp.fixed.len() != COMPONENT_FIXED || !label_ok {
+                return Err(FormatError::invalid(
+                    FORMAT,
+                    0,
+                    format!("component {i}: 172 fixed bytes and L + 1 label bytes"),
+                    comp.label.len(),
+                ));
+            }
+            out.extend_from_slice(&comp.fixed);
+            out.extend(count_i32(FORMAT, comp.entries.len(), "entries")?);
+            for en in &comp.entries {
+                out.extend(en.to_le_bytes());
+            }
+            out.extend(comp.label_len.to_le_bytes());
+            out.extend_from_slice(&comp.label);
+        }
+        for g in &self.group_block {
+            out.extend(g.to_le_bytes());
+        }
+        for g in &self.groups {
+            out.extend(count_i32(FORMAT, g.len(), "actions")?);
+            for a in g {
+                for w in &a.words {
+                    out.extend(w.to_le_bytes());
+                }
+                a.resource.write(&mut out);
+            }
+        }
+        Ok(out)
+    }
+}

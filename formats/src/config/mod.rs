@@ -1,0 +1,23 @@
+//! The engine's text configs (tome VIII "Файловая поверхность", tome IV
+//! `BuildDat.lst`), all on one lossless line reader ([`text::TextConfig`]):
+//!
+//! | file | reader |
+//! |---|---|
+//! | `iron_3d.ini`, `Behavior.ini`, `ArealMap.ini`, `MISSIONS/dispatcher.ini` | [`ini::Settings`] with the key tables of [`ini`] |
+//! | `Comp.ini` | [`blocks::CompIni`] |
+//! | `mission.cfg` | [`blocks::ObjectConfig`] |
+//! | `briefing.cfg`, `messages.cfg` | [`text::TextConfig`] (layout not documented) |
+//! | `BuildDat.lst` | [`builddat::BuildDat`] |
+
+pub mod blocks;
+pub mod builddat;
+pub mod ini;
+pub mod text;
+
+/// Decodes legacy ANSI text (CP1251, the game's code page) for display.
+pub fn decode_cp1251(bytes: &[u8]) -> String {
+    encoding_rs::WINDOWS_1251
+        .decode_without_bom_handling(bytes)
+        .0
+        .into_owned()
+}

@@ -1,0 +1,306 @@
+//! Small prototype formats: hand-written vectors of each layout, exact
+//! framing, typed views and byte-identical round trips.
+
+use iron3d_formats::archive::Mode;
+use iron3d_formats::archive::nres::{NewEntry, build};
+use iron3d_formats::aux::base::Base;
+use iron3d_formats::aux::ctld::Ctld;
+use iron3d_formats::aux::ctpt::Ctpt;
+use iron3d_formats::aux::expl::Expl;
+use iron3d_formats::aux::ndpr::Ndpr;
+use iron3d_formats::aux::opaque::Sund;
+use iron3d_formats::aux::refs::ReferenceArray;
+use iron3d_formats::aux::ske::Sky;
+use iron3d_formats::aux::tfnt::{TEXM_OFFSET, Tfnt};
+use iron3d_formats::aux::trf::Trf;
+use iron3d_formats::aux::{FixedName, ResourceRef};
+
+fn name32(s: &str) -> Vec<u8> {
+    let mut f = s.as_bytes().to_vec();
+    f.resize(32, 0);
+    f
+}
+
+fn words(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn ctpt_sample() -> Vec<u8> {
+    let mut d = words(&[2]);
+    d.extend(words(&[0x8000_0000, 5, 3]));
+    d.extend(floats(&[1.0, 2.0, 3.0, 0.0, 1.0, 0.0]));
+    d.extend(words(&[0, 0xFFFF_FFFF, 0]));
+    d.extend(floats(&[0.0; 6]));
+    d.extend(name32("TurretCenter"));
+    let mut camera = name32("CameraCenter");
+    camera[20] = 0x7A; // tail after the NUL
+    d.extend(camera);
+    d
+}
+
+#[test]
+fn ctpt_points_and_names() {
+    let data = ctpt_sample();
+    let c = Ctpt::parse(&data).unwrap();
+    assert_eq!(c.points.len(), 2);
+    let t = c.find(b"turretcenter").unwrap();
+    assert_eq!((t.flags_raw, t.link_raw, t.node), (0x8000_0000, 5, 3));
+    assert_eq!((t.position, t.vector), ([1.0, 2.0, 3.0], [0.0, 1.0, 0.0]));
+    assert_eq!(c.points[1].name.text(), "CameraCenter");
+    assert_eq!(c.to_bytes().unwrap(), data);
+    assert!(Ctpt::parse(&data[..data.len() - 1]).is_err());
+    let mut extra = data.clone();
+    extra.push(0);
+    assert!(Ctpt::parse(&extra).is_err());
+    let mut negative = data;
+    negative[..4].copy_from_slice(&(-1i32).to_le_bytes());
+    assert!(Ctpt::parse(&negative).is_err());
+}
+
+fn ndpr_sample() -> Vec<u8> {
+    let mut d = words(&[2]);
+    d.extend(words(&[0x20]));
+    d.extend(floats(&[3000.0, 0.5]));
+    d.extend(name32("static.rlb"));
+    d.extend(name32("explode_tree.exp"));
+    d.extend(words(&[1]));
+    d.extend(floats(&[1_000_000.0, 2.0]));
+    d.extend([0u8; 64]);
+    d
+}
+
+#[test]
+fn ndpr_records() {
+    let data = ndpr_sample();
+    let n = Ndpr::parse(&data).unwrap();
+    assert_eq!(n.nodes.len(), 2);
+    assert_eq!((n.nodes[0].flags, n.nodes[0].hit_points), (0x20, 3000.0));
+    assert_eq!(n.nodes[0].explosion.name.name(), b"explode_tree.exp");
+    assert!(n.nodes[1].explosion.is_empty());
+    assert_eq!(n.to_bytes().unwrap(), data);
+    assert!(Ndpr::parse(&data[..4 + 76]).is_err());
+}
+
+fn expl_sample(kind: u32) -> Vec<u8> {
+    let mut d = words(&[kind]);
+    d.extend(floats(&[800.0, 3.0, 1.0, 1.0]));
+    d.extend(words(&[7]));
+    d.extend(name32("effects.rlb"));
+    d.extend(name32("exp_frt_m"));
+    for i in 1..12 {
+        d.extend(name32("effects.rlb"));
+        d.extend(name32(&format!("exp_s{i}")));
+    }
+    d
+}
+
+#[test]
+fn expl_all_kinds_share_792_bytes() {
+    for kind in 1..=4 {
+        let data = expl_sample(kind);
+        assert_eq!(data.len(), 792);
+        let e = Expl::parse(&data).unwrap();
+        assert_eq!(
+            (e.kind, e.damage, e.radius, e.placement),
+            (kind, 800.0, 3.0, 7)
+        );
+        assert_eq!(e.effects[0].name.name(), b"exp_frt_m");
+        assert_eq!(e.effects[11].name.name(), b"exp_s11");
+        assert_eq!(e.to_bytes(), data);
+    }
+    for kind in [0, 5, 0xFFFF_FFFF] {
+        assert_eq!(Expl::parse(&expl_sample(kind)).unwrap_err().offset, 0);
+    }
+    assert!(Expl::parse(&expl_sample(1)[..791]).is_err());
+}
+
+#[test]
+fn reference_arrays_are_whole_64_byte_records() {
+    let mut data = name32("static.rlb");
+    data.extend(name32("s_tree_0_06.msh"));
+    data.extend(name32("static.rlb"));
+    data.extend(name32("s_tree_0_06.wea"));
+    let r = ReferenceArray::parse(&data).unwrap();
+    assert_eq!(r.refs.len(), 2);
+    assert_eq!(r.refs[1].name.name(), b"s_tree_0_06.wea");
+    assert_eq!(r.to_bytes(), data);
+    assert!(ReferenceArray::parse(&data[..100]).is_err());
+    assert!(ReferenceArray::parse(&[]).unwrap().refs.is_empty());
+    assert!(
+        ResourceRef::new(&[b'a'; 32], b"x").is_err(),
+        "no room for the NUL"
+    );
+    assert_eq!(FixedName::<32>::new(b"abc").unwrap().name(), b"abc");
+}
+
+fn base_sample() -> Vec<u8> {
+    let mut d = words(&[1, 3]);
+    d.extend(floats(&[
+        0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0,
+    ]));
+    d.extend(words(&[10, 11, 12, 0, 1, 2])); // opaque tail
+    d
+}
+
+#[test]
+fn base_polygon_and_opaque_tail() {
+    let data = base_sample();
+    let b = Base::parse(&data).unwrap();
+    assert_eq!(b.marker, 1);
+    assert_eq!(b.corners().len(), 3);
+    assert_eq!(b.points[3], b.points[0]);
+    assert_eq!(b.tail.len(), 24);
+    assert_eq!(b.to_bytes().unwrap(), data);
+    assert!(Base::parse(&data[..8 + 12 * 4 - 1]).is_err());
+    let mut negative = data;
+    negative[4..8].copy_from_slice(&(-2i32).to_le_bytes());
+    assert!(Base::parse(&negative).is_err());
+}
+
+/// A controller with every section: A=2 states with B=1 contact, C=1
+/// channel, D=2 components (one labelled), E=2 groups.
+fn ctld_sample() -> Vec<u8> {
+    let mut d = words(&[2, 1, 1, 2, 2]);
+    d.extend(words(&[0x4020_0000; 27]));
+    for s in 0..2u8 {
+        d.extend(vec![s + 1; 156 + 16]);
+    }
+    d.extend(floats(&[0.0, 1.0, 1.0, 0.0]));
+    d.extend([9u8; 36]);
+    // component 1: type 2, node 4, two entries, no label
+    let mut fixed = words(&[2, 4]);
+    fixed.resize(0x6C, 0);
+    fixed.extend(name32("weapon.rlb"));
+    fixed.extend(name32("bullet_01"));
+    d.extend(&fixed);
+    d.extend(words(&[2, 0, 0]));
+    d.extend(words(&[0]));
+    // component 2: label "i_eng_l" (L = 7, 8 bytes)
+    d.extend(vec![0u8; 0xAC]);
+    d.extend(words(&[0]));
+    d.extend(words(&[7]));
+    d.extend(b"i_eng_l\0");
+    d.extend(words(&[0xFFFF_FFFF; 21]));
+    // group 0: one action with a name; group 1: empty
+    d.extend(words(&[1]));
+    d.extend(words(&[0, 0, 0, 4, 1, 2, 3, 7, 0]));
+    d.extend(name32("effects.rlb"));
+    d.extend(name32("smoke_fr_01"));
+    d.extend(words(&[0]));
+    d
+}
+
+#[test]
+fn ctld_count_driven_sections() {
+    let data = ctld_sample();
+    let c = Ctld::parse(&data).unwrap();
+    assert_eq!(
+        (c.states.len(), c.contacts_per_state, c.costs.len()),
+        (2, 1, 4)
+    );
+    assert_eq!(c.states[1].len(), 172);
+    assert_eq!(c.channels.len(), 1);
+    assert_eq!(c.components[0].type_id(), 2);
+    assert_eq!(c.components[0].node(), 4);
+    assert_eq!(c.components[0].entries, [0, 0]);
+    assert_eq!(c.components[0].emits().name.name(), b"bullet_01");
+    assert_eq!(c.components[1].label_text(), b"i_eng_l");
+    assert_eq!(c.group_block, [-1; 21]);
+    assert_eq!(c.groups[0][0].words[3], 4);
+    assert_eq!(c.groups[0][0].resource.name.name(), b"smoke_fr_01");
+    assert!(c.groups[1].is_empty());
+    assert_eq!(c.to_bytes().unwrap(), data);
+    let mut extra = data.clone();
+    extra.push(0);
+    assert!(Ctld::parse(&extra).is_err());
+}
+
+#[test]
+fn ctld_minimal_212_bytes() {
+    let mut data = words(&[0; 5]);
+    data.extend(words(&[0; 27]));
+    data.extend([0xFF; 84]);
+    assert_eq!(data.len(), 212);
+    let c = Ctld::parse(&data).unwrap();
+    assert_eq!(c.to_bytes().unwrap(), data);
+    let mut with_b = data.clone();
+    with_b[4] = 3; // B without states is kept
+    assert_eq!(Ctld::parse(&with_b).unwrap().to_bytes().unwrap(), with_b);
+}
+
+#[test]
+fn sky_header_and_keyframes() {
+    let mut data = vec![0u8; 124];
+    data[64..68].copy_from_slice(&0u32.to_le_bytes());
+    data[68..72].copy_from_slice(&15u32.to_le_bytes());
+    data.extend([1u8; 88]);
+    data.extend([2u8; 88]);
+    let s = Sky::parse(&data).unwrap();
+    assert_eq!(s.keyframes.len(), 2);
+    assert_eq!(s.day_length_raw(), (0, 15));
+    assert_eq!(s.to_bytes(), data);
+    assert!(Sky::parse(&data[..data.len() - 1]).is_err());
+    assert!(Sky::parse(&data[..100]).is_err());
+}
+
+fn tfnt_sample() -> Vec<u8> {
+    let mut d = b"Tfnt".to_vec();
+    d.extend(16i32.to_le_bytes());
+    d.extend(20i32.to_le_bytes());
+    d.extend(0.125f32.to_le_bytes());
+    d.extend(1i32.to_le_bytes());
+    for g in 0..256i32 {
+        d.extend(floats(&[g as f32 / 256.0, (g + 1) as f32 / 256.0, 0.5]));
+        d.extend((g % 13).to_le_bytes());
+    }
+    d.extend(b"Texm");
+    d.extend([0xAB; 40]);
+    d
+}
+
+#[test]
+fn tfnt_header_glyphs_and_raw_texm() {
+    let data = tfnt_sample();
+    let f = Tfnt::parse(&data).unwrap();
+    assert_eq!(
+        (f.cell_width, f.height, f.v_span, f.spacing),
+        (16, 20, 0.125, 1)
+    );
+    assert_eq!(f.glyphs[65].u0, 65.0 / 256.0);
+    assert_eq!(f.glyphs[14].advance, 1);
+    assert_eq!(&f.texm[..4], b"Texm");
+    assert_eq!(f.texm.len(), data.len() - TEXM_OFFSET);
+    assert_eq!(f.to_bytes().unwrap(), data);
+    let mut no_texm = data.clone();
+    no_texm[TEXM_OFFSET] = b'X';
+    assert!(Tfnt::parse(&no_texm).is_err());
+    assert!(Tfnt::parse(&data[..TEXM_OFFSET]).is_err());
+}
+
+#[test]
+fn trf_lists_its_nres_entries_and_keeps_the_bytes() {
+    let data = build(&[NewEntry {
+        name: b"weapons".to_vec(),
+        type_id: 7,
+        attr1: 0,
+        attr2: 0,
+        attr3: 0,
+        payload: b"table",
+    }])
+    .unwrap();
+    let t = Trf::parse(&data, Mode::Strict).unwrap();
+    assert_eq!(t.entries()[0].name, b"weapons");
+    assert_eq!(t.entries()[0].payload, b"table");
+    assert_eq!(t.to_bytes(), data);
+    assert!(Trf::parse(b"NRes", Mode::Strict).is_err());
+}
+
+#[test]
+fn opaque_resources_round_trip() {
+    let s = Sund::parse(b"\x01\x02\x03");
+    assert_eq!(s.to_bytes(), b"\x01\x02\x03");
+}

@@ -1,0 +1,209 @@
+//! Text configs: `BuildDat.lst` structure rules and masks, and the files of
+//! the install surface read through the one shared reader, byte-identical.
+
+use iron3d_formats::archive::Mode;
+use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
+use iron3d_formats::config::builddat::*;
+use iron3d_formats::config::ini::{self, Settings, Source, Value};
+use iron3d_formats::config::text::TextConfig;
+use iron3d_formats::error::Problem;
+
+/// A retail-shaped file: comments, blank lines, CRLF, Part 2 style paths,
+/// one empty section.
+fn builddat() -> Vec<u8> {
+    let mut s = String::from("// building categories\r\n\r\n");
+    for (i, c) in BuildCategory::ALL.iter().enumerate() {
+        let n = if i == 3 { 0 } else { 1 + i % 3 };
+        s.push_str(&format!("{} {n}\r\n", c.name()));
+        for k in 0..n {
+            s.push_str(&format!(
+                "\"UNITS\\BUILDS\\AI\\{}\\B{k}.dat\" // unit {k}\r\n",
+                c.name()
+            ));
+        }
+        s.push_str("\r\n");
+    }
+    s.into_bytes()
+}
+
+#[test]
+fn builddat_reads_twelve_sections_with_masks() {
+    let data = builddat();
+    let b = BuildDat::parse(&data, Mode::Strict).unwrap();
+    assert_eq!(b.sections.len(), 12);
+    assert!(b.quirks.is_empty());
+    assert_eq!(b.to_bytes(), data);
+    let generator = b.section(BuildCategory::Generator).unwrap();
+    assert!(generator.paths.is_empty());
+    let plant = b.section(BuildCategory::Plant).unwrap();
+    assert_eq!(plant.paths.len(), 1);
+    let hangar = b.section(BuildCategory::Hangar).unwrap();
+    assert_eq!(hangar.paths[1].path, "UNITS\\BUILDS\\AI\\Hangar\\B1.dat");
+    assert_eq!(BuildCategory::Generator.mask(), 0x8000_0002);
+    assert_eq!(BuildCategory::TowerLarge.mask(), 0x8020_0000);
+    assert_eq!(
+        BuildCategory::from_mask(0x8001_0000),
+        Some(BuildCategory::BunkerSmall)
+    );
+    assert_eq!(
+        BuildCategory::from_name("maintELEPORT"),
+        Some(BuildCategory::MainTeleport)
+    );
+    let masks: std::collections::BTreeSet<u32> =
+        BuildCategory::ALL.iter().map(|c| c.mask()).collect();
+    assert_eq!(masks.len(), 12);
+}
+
+#[test]
+fn builddat_builder_output_parses() {
+    let sections: Vec<_> = BuildCategory::ALL
+        .iter()
+        .map(|&c| (c, vec![format!("UNITS\\BUILDS\\{}.dat", c.name())]))
+        .collect();
+    let bytes = BuildDat::build(&sections);
+    let b = BuildDat::parse(&bytes, Mode::Strict).unwrap();
+    assert_eq!(
+        b.section(BuildCategory::Mine).unwrap().paths[0].path,
+        "UNITS\\BUILDS\\Mine.dat"
+    );
+}
+
+fn replace(data: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = String::from_utf8(data.to_vec()).unwrap();
+    assert!(text.contains(from), "{from}");
+    text.replacen(from, to, 1).into_bytes()
+}
+
+#[test]
+fn builddat_structure_errors() {
+    let data = builddat();
+    let cases = [
+        ("unknown name", replace(&data, "Storage 3", "Storagee 3")),
+        ("duplicate", replace(&data, "Storage 3", "Mine 3")),
+        (
+            "count too large",
+            replace(&data, "Tower_Large 3", "Tower_Large 4"),
+        ),
+        ("count not a number", replace(&data, "Plant 1", "Plant one")),
+        (
+            "count too small",
+            replace(&data, "Bunker_Large 3", "Bunker_Large 2"),
+        ),
+        (
+            "unquoted path",
+            replace(
+                &data,
+                "\"UNITS\\BUILDS\\AI\\Mine\\B0.dat\"",
+                "UNITS\\BUILDS\\AI\\Mine\\B0.dat",
+            ),
+        ),
+        (
+            "header with three words",
+            replace(&data, "Hangar 2", "Hangar 2 x"),
+        ),
+        (
+            "unterminated quote",
+            replace(&data, "B0.dat\" // unit 0", "B0.dat // unit 0"),
+        ),
+    ];
+    for (what, bad) in cases {
+        assert!(BuildDat::parse(&bad, Mode::Compatible).is_err(), "{what}");
+    }
+}
+
+#[test]
+fn builddat_order_and_missing_sections_are_a_strict_quirk() {
+    let data = BuildDat::build(&[
+        (BuildCategory::Mine, vec!["a.dat".into()]),
+        (BuildCategory::BunkerSmall, vec![]),
+    ]);
+    let err = BuildDat::parse(&data, Mode::Strict).unwrap_err();
+    assert!(matches!(
+        err.problem,
+        Problem::Quirk {
+            name: QUIRK_LOOSE_SECTIONS,
+            ..
+        }
+    ));
+    let b = BuildDat::parse(&data, Mode::Compatible).unwrap();
+    assert!(matches!(
+        b.quirks[0].problem,
+        Problem::Quirk {
+            name: QUIRK_LOOSE_SECTIONS,
+            ..
+        }
+    ));
+    assert_eq!(b.sections[0].category, BuildCategory::Mine);
+    assert!(b.section(BuildCategory::Plant).is_none());
+}
+
+#[test]
+fn iron_3d_ini_keeps_unknown_keys_and_provenance() {
+    let src = "[CS]\r\nDISPLAY_WIDTH=1024\r\nDISPLAY_HEIGHT=768\r\nFORCE_CD_SOUND=\"D:\\\\Music\"\r\nSFX_VOLUME=80\r\n\
+               [MULTIPLAYER]\r\nIP=127.0.0.1\r\n[LEVEL_RATIO]\r\nEASY=0.5\r\n";
+    let cfg = TextConfig::parse(src.as_bytes(), "iron_3d.ini").unwrap();
+    assert_eq!(cfg.to_bytes(), src.as_bytes());
+    let s = Settings::resolve(&cfg, ini::IRON_3D_INI);
+    assert_eq!(
+        s.get("DISPLAY_WIDTH").unwrap().effective,
+        Some(Value::Int(1024))
+    );
+    assert_eq!(s.get("SUBTITLES").unwrap().source, Source::Default);
+    assert_eq!(
+        s.get("SFX_VOLUME").unwrap().source,
+        Source::File { line: 5 }
+    );
+    assert_eq!(
+        s.get("FORCE_CD_SOUND").unwrap().effective,
+        Some(Value::Text("D:\\\\Music".into()))
+    );
+    let unknown: Vec<_> = s.unknown.iter().map(|u| u.key.as_str()).collect();
+    assert_eq!(unknown, ["IP", "EASY"]);
+    assert_eq!(
+        cfg.sections().collect::<Vec<_>>(),
+        ["CS", "MULTIPLAYER", "LEVEL_RATIO"]
+    );
+}
+
+#[test]
+fn dispatcher_and_arealmap_keep_everything() {
+    let cfg = TextConfig::parse(b"[COMPLETE]\nTut_1=1\nTut_2=0\n", "dispatcher.ini").unwrap();
+    let s = Settings::resolve(&cfg, ini::DISPATCHER_INI);
+    assert_eq!(s.unknown.len(), 2);
+    assert_eq!(s.unknown[1].section, "COMPLETE");
+    let cfg =
+        TextConfig::parse(b"ShowAreals=1\nEdgeUp=0.25\nLogAreals=1\n", "ArealMap.ini").unwrap();
+    let s = Settings::resolve(&cfg, ini::AREALMAP_INI);
+    assert_eq!(s.get("EdgeUp").unwrap().effective, Some(Value::Float(0.25)));
+    assert_eq!(s.get("RunBehDebug").unwrap().source, Source::Unset);
+    assert_eq!(s.unknown[0].key, "LogAreals");
+}
+
+#[test]
+fn comp_ini_and_mission_cfg_round_trip() {
+    let comp = b"// CID DLL Function\r\n0 terrain.dll LoadLandscape // land\r\n5 terrain.dll CreateAtmosphere\r\n";
+    let c = CompIni::parse(comp).unwrap();
+    assert_eq!(c.text.to_bytes(), comp);
+    assert_eq!(
+        c.effective(5),
+        Some(("terrain.dll", "CreateAtmosphere", true))
+    );
+    assert_eq!(c.effective(1), Some(("terrain.dll", "LoadBuilding", false)));
+    let mission = "object amb_music\r\n\tdesc \"Ambient music\"\r\n\tlibrary music.lib\r\n\tlibtype 2\r\n\ttype 3\r\n\tloop 1\r\n\tvariation \"amb 2\"\r\nend\r\n";
+    let m = ObjectConfig::parse(mission.as_bytes(), "mission.cfg").unwrap();
+    assert_eq!(m.text.to_bytes(), mission.as_bytes());
+    let o = m.object("amb_music").unwrap();
+    assert_eq!(
+        (o.field("desc"), o.field("libtype"), o.type_id()),
+        (Some("Ambient music"), Some("2"), Some(3))
+    );
+    assert_eq!(o.field("variation"), Some("amb 2"));
+    // briefing.cfg / messages.cfg: lossless through the generic reader.
+    let briefing = b"// briefing\r\npage 1\r\ntext \"\xca\xe0\xef\xe8\xf2\xe0\xed\"\r\n";
+    assert_eq!(
+        TextConfig::parse(briefing, "briefing.cfg")
+            .unwrap()
+            .to_bytes(),
+        briefing
+    );
+}

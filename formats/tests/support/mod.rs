@@ -1,0 +1,144 @@
+//! Shared harness of the in-suite mutation tests: a counting global allocator
+//! that records peak heap use, and a driver that feeds thousands of corrupted
+//! variants of a valid file to a reader.
+//!
+//! A test binary that uses it declares the allocator once:
+//! `#[global_allocator] static ALLOC: support::CountingAlloc = support::CountingAlloc;`
+
+#![allow(dead_code)] // each test binary uses a different part of the harness
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counts live and peak bytes of the current thread's allocations while a
+/// measurement is active (other test threads are not counted).
+pub struct CountingAlloc;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn note(delta: isize, size: usize) {
+    // try_with: allocation during thread teardown must not panic.
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+    if delta > 0 {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+    }
+}
+
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        note(layout.size() as isize, layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(-(layout.size() as isize), 0);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size as isize - layout.size() as isize, new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Peak extra heap bytes (on this thread) while `f` runs, and `f`'s result.
+pub fn peak_heap<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    let base = LIVE.with(|l| l.get());
+    PEAK.with(|p| p.set(base));
+    let r = f();
+    let peak = PEAK.with(|p| p.get());
+    ((peak - base).max(0) as usize, r)
+}
+
+/// A corrupted variant of a valid input, with a label for failure messages.
+pub struct Variant {
+    pub label: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Corrupted variants of `valid`: truncation at every offset in `cuts`
+/// (every offset when `None`), every byte flipped at a spread of positions,
+/// and every 4-byte aligned word set to values that push counts, sizes and
+/// offsets out of range.
+pub fn variants(valid: &[u8], cuts: Option<&[usize]>) -> Vec<Variant> {
+    let mut out = Vec::new();
+    let all: Vec<usize> = (0..valid.len()).collect();
+    for &cut in cuts.unwrap_or(&all) {
+        if cut < valid.len() {
+            out.push(Variant {
+                label: format!("truncated at {cut}"),
+                bytes: valid[..cut].to_vec(),
+            });
+        }
+    }
+    let step = (valid.len() / 512).max(1);
+    for pos in (0..valid.len()).step_by(step) {
+        for mask in [0x01u8, 0x80, 0xff] {
+            let mut bytes = valid.to_vec();
+            bytes[pos] ^= mask;
+            out.push(Variant {
+                label: format!("byte {pos} ^ {mask:#x}"),
+                bytes,
+            });
+        }
+    }
+    let word_step = (valid.len() / 256).max(1) * 4;
+    for pos in (0..valid.len().saturating_sub(3)).step_by(word_step) {
+        for value in [
+            0xffff_ffffu32,
+            0x8000_0000,
+            0x7fff_ffff,
+            0x0100_0000,
+            valid.len() as u32 + 1,
+        ] {
+            let mut bytes = valid.to_vec();
+            bytes[pos..pos + 4].copy_from_slice(&value.to_le_bytes());
+            out.push(Variant {
+                label: format!("word {pos} = {value:#x}"),
+                bytes,
+            });
+        }
+    }
+    out
+}
+
+/// Runs `read` on every variant: it must return (Ok or Err, never panic) and
+/// its peak heap use must stay within `budget(len)` bytes for an input of
+/// `len` bytes. Returns how many variants were rejected with an error.
+pub fn assert_robust<T, E>(
+    valid: &[u8],
+    cuts: Option<&[usize]>,
+    budget: impl Fn(usize) -> usize,
+    read: impl Fn(&[u8]) -> Result<T, E>,
+) -> usize {
+    let mut rejected = 0;
+    let vs = variants(valid, cuts);
+    assert!(
+        vs.len() > 100,
+        "too few variants ({}) to mean anything",
+        vs.len()
+    );
+    for v in &vs {
+        let (peak, result) = peak_heap(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&v.bytes).is_err()))
+        });
+        let is_err = result.unwrap_or_else(|_| panic!("reader panicked on variant: {}", v.label));
+        rejected += is_err as usize;
+        let limit = budget(v.bytes.len());
+        assert!(
+            peak <= limit,
+            "variant {}: peak heap {peak} > budget {limit}",
+            v.label
+        );
+    }
+    rejected
+}

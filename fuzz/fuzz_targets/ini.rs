@@ -1,0 +1,22 @@
+#![no_main]
+//! The shared text-config reader and every reader on top of it.
+use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
+use iron3d_formats::config::ini::{self, Settings};
+use iron3d_formats::config::text::TextConfig;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(cfg) = TextConfig::parse(data, "ini") {
+        assert_eq!(cfg.to_bytes(), data);
+        for table in [
+            ini::IRON_3D_INI,
+            ini::BEHAVIOR_INI,
+            ini::AREALMAP_INI,
+            ini::DISPATCHER_INI,
+        ] {
+            let _ = Settings::resolve(&cfg, table);
+        }
+    }
+    let _ = CompIni::parse(data);
+    let _ = ObjectConfig::parse(data, "mission.cfg");
+});

@@ -1,0 +1,144 @@
+//! The world queue's calculation pass and deferred deletion (tome II).
+//!
+//! While the queue is being calculated (`QueueStep::Enter` .. `Leave` inside
+//! `Phase::CalculateWorldQueue`) a delete request only marks the object
+//! ([`PendingDelete`]) and queues it; the apply-deferred-operations phase
+//! then removes queued objects in request order. Outside the calculation a
+//! delete is immediate.
+
+use crate::id::{NoSuchObject, ObjectRegistry, OriginalObjectId};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use iron3d_schedules::Phase;
+
+/// The steps of the calculation pass, in order, inside
+/// `Phase::CalculateWorldQueue`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QueueStep {
+    /// The pass begins: registry mutation is forbidden from here.
+    Enter,
+    /// Queued world messages are delivered.
+    Dispatch,
+    /// Objects update (behaviour, transforms) and handle messages.
+    Traverse,
+    /// The pass ends.
+    Leave,
+}
+
+/// The world queue: whether a calculation pass is running and the
+/// deletions it deferred.
+#[derive(Resource, Default, Debug)]
+pub struct WorldQueue {
+    in_calculation: bool,
+    deferred: Vec<OriginalObjectId>,
+}
+
+impl WorldQueue {
+    /// Whether a calculation pass is running.
+    pub fn in_calculation(&self) -> bool {
+        self.in_calculation
+    }
+    /// Deletions waiting for the apply phase, in request order.
+    pub fn deferred(&self) -> &[OriginalObjectId] {
+        &self.deferred
+    }
+}
+
+/// Marks an object whose deletion was requested during a calculation pass.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct PendingDelete;
+
+/// What a delete request did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteOutcome {
+    /// Removed now (outside a calculation pass).
+    Deleted,
+    /// Queued until the apply-deferred-operations phase.
+    Deferred,
+    /// Already queued by an earlier request of this pass.
+    AlreadyPending,
+}
+
+/// Object operations that respect the calculation pass.
+#[derive(SystemParam)]
+pub struct WorldOps<'w, 's> {
+    queue: ResMut<'w, WorldQueue>,
+    registry: ResMut<'w, ObjectRegistry>,
+    commands: Commands<'w, 's>,
+}
+
+impl WorldOps<'_, '_> {
+    /// Requests deletion of an object (tome II `DeleteGameObject`).
+    pub fn delete(&mut self, id: OriginalObjectId) -> Result<DeleteOutcome, NoSuchObject> {
+        let entity = self.registry.entity(id)?;
+        if self.queue.in_calculation {
+            if self.queue.deferred.contains(&id) {
+                return Ok(DeleteOutcome::AlreadyPending);
+            }
+            self.queue.deferred.push(id);
+            self.commands.entity(entity).insert(PendingDelete);
+            Ok(DeleteOutcome::Deferred)
+        } else {
+            self.registry.unregister(id);
+            self.commands.entity(entity).despawn();
+            Ok(DeleteOutcome::Deleted)
+        }
+    }
+
+    /// The entity of a live object.
+    pub fn entity(&self, id: OriginalObjectId) -> Result<Entity, NoSuchObject> {
+        self.registry.entity(id)
+    }
+
+    /// Whether a calculation pass is running.
+    pub fn in_calculation(&self) -> bool {
+        self.queue.in_calculation
+    }
+
+    /// The registry, read-only.
+    pub fn registry(&self) -> &ObjectRegistry {
+        &self.registry
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<WorldQueue>()
+        .configure_sets(
+            FixedUpdate,
+            (
+                QueueStep::Enter,
+                QueueStep::Dispatch,
+                QueueStep::Traverse,
+                QueueStep::Leave,
+            )
+                .chain()
+                .in_set(Phase::CalculateWorldQueue),
+        )
+        .add_systems(FixedUpdate, enter_calculation.in_set(QueueStep::Enter))
+        .add_systems(FixedUpdate, leave_calculation.in_set(QueueStep::Leave))
+        .add_systems(
+            FixedUpdate,
+            apply_deferred_deletions.in_set(Phase::ApplyDeferredOperations),
+        );
+}
+
+fn enter_calculation(mut queue: ResMut<WorldQueue>) {
+    queue.in_calculation = true;
+}
+
+fn leave_calculation(mut queue: ResMut<WorldQueue>) {
+    queue.in_calculation = false;
+}
+
+/// Removes the objects whose deletion was deferred, in request order.
+fn apply_deferred_deletions(
+    mut queue: ResMut<WorldQueue>,
+    mut registry: ResMut<ObjectRegistry>,
+    mut commands: Commands,
+) {
+    for id in queue.deferred.drain(..) {
+        if let Some(entity) = registry.unregister(id) {
+            commands.entity(entity).despawn();
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The game clock: simulation time, separate from real time.
+//!
+//! The simulation advances in fixed steps (`FixedUpdate`, driven by Bevy's
+//! `Time<Fixed>` over `Time<Virtual>`). [`GameClock`] is the one authority
+//! for pause, time scale and single-stepping: at the start of each frame it
+//! is applied to `Time<Virtual>` (pause, relative speed), and a step request
+//! while paused puts exactly one timestep into the fixed accumulator. Game
+//! time itself is `ticks x timestep`, so it is exact and reproducible.
+
+use crate::phase::Phase;
+use bevy::prelude::*;
+use bevy::time::TimeSystems;
+use std::time::Duration;
+
+/// The fixed simulation rate in steps per second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulationRate(pub f64);
+
+impl Default for SimulationRate {
+    /// 30 Hz, the default rate of the engine.
+    fn default() -> Self {
+        Self(30.0)
+    }
+}
+
+/// Game time, pause, scale and single-step requests.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct GameClock {
+    timestep: Duration,
+    tick: u64,
+    paused: bool,
+    scale: f64,
+    pending_steps: u32,
+}
+
+impl GameClock {
+    /// A running clock at tick 0 with the given fixed step.
+    pub fn new(timestep: Duration) -> Self {
+        Self {
+            timestep,
+            tick: 0,
+            paused: false,
+            scale: 1.0,
+            pending_steps: 0,
+        }
+    }
+
+    /// Simulation ticks run so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Game time elapsed: `tick x timestep`.
+    pub fn elapsed(&self) -> Duration {
+        let nanos = self.timestep.as_nanos().saturating_mul(self.tick as u128);
+        Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+    }
+
+    /// Game time elapsed in seconds.
+    pub fn elapsed_secs_f64(&self) -> f64 {
+        self.tick as f64 * self.timestep.as_secs_f64()
+    }
+
+    /// The fixed step.
+    pub fn timestep(&self) -> Duration {
+        self.timestep
+    }
+
+    /// Whether game time is stopped.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Game seconds per real second.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// Stops game time (real time goes on).
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    /// Lets game time run again; pending single steps are dropped.
+    pub fn resume(&mut self) {
+        self.paused = false;
+        self.pending_steps = 0;
+    }
+
+    /// Sets game seconds per real second. Values that are not finite and
+    /// positive are refused (the clock keeps its scale).
+    pub fn set_scale(&mut self, scale: f64) -> bool {
+        let ok = scale.is_finite() && scale > 0.0;
+        if ok {
+            self.scale = scale;
+        }
+        ok
+    }
+
+    /// While paused, asks for exactly one more simulation tick (on the next
+    /// frame). Ignored while running.
+    pub fn request_step(&mut self) {
+        if self.paused {
+            self.pending_steps = self.pending_steps.saturating_add(1);
+        }
+    }
+
+    /// Feeds the hash of the clock state.
+    pub(crate) fn hash_into(&self, hasher: &mut crate::StateHasher) {
+        hasher.write_u64(self.tick);
+        hasher.write_u64(self.timestep.as_nanos() as u64);
+        hasher.write_u64(self.scale.to_bits());
+        hasher.write_u8(self.paused as u8);
+    }
+}
+
+pub(crate) fn plugin(app: &mut App, rate: crate::SimulationRate) {
+    let timestep = Duration::from_secs_f64(1.0 / rate.0);
+    app.insert_resource(GameClock::new(timestep))
+        .insert_resource(Time::<Fixed>::from_duration(timestep))
+        .add_systems(First, apply_clock_to_time.before(TimeSystems))
+        .add_systems(
+            FixedUpdate,
+            advance_game_clock.in_set(Phase::AdvanceGameClock),
+        );
+}
+
+/// Applies pause and scale to virtual time before it is updated this frame,
+/// and turns one pending single step into one timestep of fixed overstep.
+fn apply_clock_to_time(
+    mut clock: ResMut<GameClock>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+    mut fixed_time: ResMut<Time<Fixed>>,
+) {
+    if clock.paused != virtual_time.is_paused() {
+        if clock.paused {
+            virtual_time.pause();
+        } else {
+            virtual_time.unpause();
+        }
+    }
+    if virtual_time.relative_speed_f64() != clock.scale {
+        virtual_time.set_relative_speed_f64(clock.scale);
+    }
+    if clock.paused && clock.pending_steps > 0 {
+        clock.pending_steps -= 1;
+        let step = fixed_time.timestep();
+        fixed_time.accumulate_overstep(step);
+    }
+}
+
+fn advance_game_clock(mut clock: ResMut<GameClock>) {
+    clock.tick += 1;
+}

@@ -1,0 +1,33 @@
+//! The Iron3D frame spine: the scheduler phases of tome VII as Bevy
+//! [`SystemSet`]s in one fixed order, the [`GameClock`] that drives the
+//! fixed-step simulation separately from real time, and the canonical
+//! [`StateHash`] every subsystem contributes to.
+//!
+//! Every plugin of the engine puts its systems in one of the [`Phase`] sets;
+//! nothing else decides when a system runs relative to other subsystems.
+
+mod clock;
+mod hash;
+mod phase;
+
+pub use clock::{GameClock, SimulationRate};
+pub use hash::{AppStateHashExt, StateHash, StateHasher};
+pub use phase::{Phase, deny_simulation_ambiguities};
+
+use bevy::prelude::*;
+
+/// Installs the phases, the game clock and the state hash. Needs Bevy's
+/// `TimePlugin` (part of `MinimalPlugins` and `DefaultPlugins`).
+#[derive(Debug, Clone, Default)]
+pub struct SpinePlugin {
+    /// Fixed simulation rate; 30 Hz by default.
+    pub rate: SimulationRate,
+}
+
+impl Plugin for SpinePlugin {
+    fn build(&self, app: &mut App) {
+        phase::plugin(app);
+        clock::plugin(app, self.rate);
+        hash::plugin(app);
+    }
+}

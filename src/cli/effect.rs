@@ -1,0 +1,42 @@
+//! `iron3d effect`: inspect an FXID effect of an NRes archive. The logic
+//! lives in `iron3d_formats::fxid`; this module only parses arguments and
+//! prints.
+
+use iron3d_formats::fxid::run_effect_info;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct EffectArgs {
+    #[command(subcommand)]
+    command: EffectCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum EffectCommand {
+    /// Header and commands (opcode, size, resource references) of an effect.
+    Info {
+        /// The archive (e.g. effects.rlb).
+        archive: PathBuf,
+        /// The entry name (ASCII case-insensitive).
+        entry: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(args: EffectArgs) -> ExitCode {
+    let out = match args.command {
+        EffectCommand::Info {
+            archive,
+            entry,
+            json,
+        } => run_effect_info(&archive, &entry, json),
+    };
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.code)
+}

@@ -1,0 +1,42 @@
+//! `iron3d material`: inspect a MAT0 material of an install's
+//! `Material.lib`. The logic lives in `iron3d_formats::mat0`; this module only
+//! parses arguments and prints.
+
+use iron3d_formats::mat0::run_material_info;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct MaterialArgs {
+    #[command(subcommand)]
+    command: MaterialCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum MaterialCommand {
+    /// Version, flags, phases, animation blocks and textures of a material.
+    Info {
+        /// The game directory (holding Material.lib).
+        game_dir: PathBuf,
+        /// The material name (ASCII case-insensitive).
+        material: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(args: MaterialArgs) -> ExitCode {
+    let out = match args.command {
+        MaterialCommand::Info {
+            game_dir,
+            material,
+            json,
+        } => run_material_info(&game_dir, &material, json),
+    };
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.code)
+}

@@ -1,0 +1,69 @@
+//! The `iron3d` command line: one module per subcommand family. Each module
+//! is a thin clap wrapper; the logic lives in the library crates.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod archive;
+mod effect;
+mod map;
+mod material;
+mod mission;
+mod model;
+mod play;
+mod sound;
+mod terrain;
+mod texture;
+
+/// Iron3D on Bevy: play, inspect and mod Parkan: Iron Strategy installs.
+#[derive(Parser, Debug)]
+#[command(name = "iron3d", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Start the game (a window, or headless with --headless).
+    Play(play::PlayArgs),
+    /// List, cat, extract, pack and verify NRes/RsLi archives (`archive list|cat|extract|pack|verify`).
+    Archive(archive::ArchiveArgs),
+    /// Inspect the missions of an install (`mission info`).
+    Mission(mission::MissionArgs),
+    /// Inspect a terrain (`terrain info <LAND.MSH>`).
+    Terrain(terrain::TerrainArgs),
+    /// Query an areal map (`map route <LAND.MAP> <x1> <y1> <x2> <y2>`).
+    Map(map::MapArgs),
+    /// Inspect a Texm texture or export a mip level as PNG (`texture info|export`).
+    Texture(texture::TextureArgs),
+    /// Inspect an MSH model or export it as binary glTF (`model info|export`).
+    Model(model::ModelArgs),
+    /// Export a sound as a PCM16 WAV (`sound export <ARCHIVE> <ENTRY> <OUT.wav>`).
+    Sound(sound::SoundArgs),
+    /// Inspect a MAT0 material of an install (`material info <GAME_DIR> <MATERIAL>`).
+    Material(material::MaterialArgs),
+    /// Inspect an FXID effect (`effect info <ARCHIVE> <ENTRY>`).
+    Effect(effect::EffectArgs),
+}
+
+/// Parses the command line and runs the subcommand. Usage errors exit with 2
+/// (clap's convention); a subcommand returns its own exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Archive(args) => archive::run(args),
+        Command::Mission(args) => mission::run(args),
+        Command::Terrain(args) => terrain::run(args),
+        Command::Map(args) => map::run(args),
+        Command::Texture(args) => texture::run(args),
+        Command::Model(args) => model::run(args),
+        Command::Sound(args) => sound::run(args),
+        Command::Material(args) => material::run(args),
+        Command::Effect(args) => effect::run(args),
+    }
+}

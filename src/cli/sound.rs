@@ -1,0 +1,42 @@
+//! `iron3d sound`: export a sound of an NRes archive as a PCM16 WAV. The
+//! logic lives in `iron3d_formats::sound`; this module only parses arguments
+//! and prints.
+
+use iron3d_formats::sound::run_sound_export;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct SoundArgs {
+    #[command(subcommand)]
+    command: SoundCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum SoundCommand {
+    /// Decode a sound (PCM or MS ADPCM) and write it as a PCM16 WAV (exit 1
+    /// for entry_missing, entry_empty or wave_invalid).
+    Export {
+        /// The archive (e.g. sounds.lib).
+        archive: PathBuf,
+        /// The entry name (ASCII case-insensitive).
+        entry: String,
+        /// The WAV file to write.
+        out: PathBuf,
+    },
+}
+
+pub fn run(args: SoundArgs) -> ExitCode {
+    let out = match args.command {
+        SoundCommand::Export {
+            archive,
+            entry,
+            out,
+        } => run_sound_export(&archive, &entry, &out),
+    };
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.code)
+}

@@ -1,0 +1,60 @@
+//! `iron3d texture`: inspect and export Texm textures of an NRes archive. The
+//! logic lives in `iron3d_formats::texm::cli`; this module only parses
+//! arguments and prints.
+
+use iron3d_formats::texm::cli::{run_texture_export, run_texture_info};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct TextureArgs {
+    #[command(subcommand)]
+    command: TextureCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum TextureCommand {
+    /// Format, size, mips, flags and Page rectangles of a texture.
+    Info {
+        /// The archive (e.g. Textures.lib).
+        archive: PathBuf,
+        /// The entry name (ASCII case-insensitive).
+        entry: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write one mip level as an RGBA8 PNG.
+    Export {
+        /// The archive (e.g. Textures.lib).
+        archive: PathBuf,
+        /// The entry name (ASCII case-insensitive).
+        entry: String,
+        /// The PNG file to write.
+        out: PathBuf,
+        /// The mip level (0 is the base level).
+        #[arg(long, default_value_t = 0)]
+        mip: u32,
+    },
+}
+
+pub fn run(args: TextureArgs) -> ExitCode {
+    let out = match args.command {
+        TextureCommand::Info {
+            archive,
+            entry,
+            json,
+        } => run_texture_info(&archive, &entry, json),
+        TextureCommand::Export {
+            archive,
+            entry,
+            out,
+            mip,
+        } => run_texture_export(&archive, &entry, &out, mip),
+    };
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.code)
+}
