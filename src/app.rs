@@ -6,36 +6,83 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_schedules::{GameClock, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
+use iron3d_world::mission::{LoadError, LoadProgress, MissionPhase, MissionPlugin};
 
-/// The engine plugins shared by every form of the app.
-fn add_engine(app: &mut App, rate: SimulationRate) {
-    app.add_plugins((SpinePlugin { rate }, WorldPlugin));
+/// The engine plugins shared by every form of the app; `mission` names
+/// the mission to load (none: an empty world).
+fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
+    app.add_plugins((SpinePlugin { rate }, WorldPlugin, mission));
 }
 
-/// A headless app: `MinimalPlugins`, no window, no renderer; every
-/// `update()` runs exactly one simulation tick.
-pub fn headless(rate: SimulationRate) -> App {
+/// A headless app: `MinimalPlugins`, no window, no renderer; once the
+/// mission runs, every `update()` runs exactly one simulation tick.
+pub fn headless(rate: SimulationRate, mission: MissionPlugin) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);
-    add_engine(&mut app, rate);
+    add_engine(&mut app, rate, mission);
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.finish();
     app.cleanup();
     app
 }
 
-/// Runs a headless app until the game clock reaches `ticks`, and returns
-/// the canonical state hash then.
-pub fn run_headless(app: &mut App, ticks: u64) -> u64 {
+/// Most frames a mission load may take (one per loader phase, plus slack).
+const MAX_LOAD_FRAMES: usize = 64;
+
+/// Updates a headless app until its mission runs (at once when it has
+/// none), and returns the loading progress; a failed load is the error.
+pub fn load_headless(app: &mut App) -> Result<LoadProgress, LoadError> {
+    for _ in 0..MAX_LOAD_FRAMES {
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        let progress = app.world().resource::<LoadProgress>();
+        match phase {
+            MissionPhase::Idle | MissionPhase::Running => return Ok(progress.clone()),
+            MissionPhase::Failed => {
+                if let Some(error) = &progress.error {
+                    return Err(error.clone());
+                }
+            }
+            _ => {}
+        }
+        app.update();
+    }
+    let progress = app.world().resource::<LoadProgress>();
+    Err(LoadError {
+        phase: *app.world().resource::<State<MissionPhase>>().get(),
+        mission: progress.mission.clone(),
+        object: None,
+        prototype: None,
+        archive: None,
+        entry: None,
+        cause: format!("loading did not finish in {MAX_LOAD_FRAMES} frames"),
+    })
+}
+
+/// Runs a headless app until the game clock reaches `ticks`, calling
+/// `every` with the tick and the state hash each `every_k` ticks, and
+/// returns the canonical state hash at the end.
+pub fn run_headless(
+    app: &mut App,
+    ticks: u64,
+    every_k: Option<u64>,
+    mut every: impl FnMut(u64, u64),
+) -> u64 {
     while app.world().resource::<GameClock>().tick() < ticks {
         app.update();
+        let tick = app.world().resource::<GameClock>().tick();
+        if let Some(k) = every_k.filter(|&k| k > 0)
+            && tick.is_multiple_of(k)
+            && tick < ticks
+        {
+            every(tick, StateHash::compute(app.world()));
+        }
     }
     StateHash::compute(app.world())
 }
 
 /// The windowed game. With `exit_after`, it exits once the game clock has
 /// run that many ticks and prints the state hash.
-pub fn windowed(rate: SimulationRate, exit_after: Option<u64>) -> App {
+pub fn windowed(rate: SimulationRate, exit_after: Option<u64>, mission: MissionPlugin) -> App {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -44,9 +91,10 @@ pub fn windowed(rate: SimulationRate, exit_after: Option<u64>) -> App {
         }),
         ..default()
     }));
-    add_engine(&mut app, rate);
+    add_engine(&mut app, rate, mission);
     app.add_systems(Startup, spawn_camera)
-        .add_systems(Update, show_clock_in_title);
+        .add_systems(Update, show_clock_in_title)
+        .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
     if let Some(ticks) = exit_after {
         app.insert_resource(ExitAfterTicks(ticks))
             .add_systems(Last, exit_after_ticks);
@@ -74,6 +122,14 @@ fn show_clock_in_title(clock: Res<GameClock>, mut windows: Query<&mut Window>) {
             if clock.is_paused() { " paused" } else { "" }
         );
     }
+}
+
+/// A mission that failed to load ends the windowed game with its error.
+fn exit_on_load_failure(progress: Res<LoadProgress>, mut exit: MessageWriter<AppExit>) {
+    if let Some(error) = &progress.error {
+        eprintln!("iron3d: {error}");
+    }
+    exit.write(AppExit::from_code(1));
 }
 
 #[derive(Resource)]

@@ -6,6 +6,9 @@ use iron3d_formats::archive::rsli::{self, Method, NewRsliEntry};
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[path = "../formats/tests/support/sample_archives.rs"]
+mod sample_archives;
+
 fn iron3d(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_iron3d"))
         .args(args)
@@ -19,26 +22,7 @@ fn s(p: &Path) -> &str {
 
 fn archives(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let n = dir.join("objects.rlb");
-    let bytes = nres::build(&[
-        NewEntry {
-            name: b"Tree01".to_vec(),
-            type_id: 0x6D786554,
-            attr1: 1,
-            attr2: 2,
-            attr3: 3,
-            payload: b"texture",
-        },
-        NewEntry {
-            name: b"model.msh".to_vec(),
-            type_id: 0x4853454D,
-            attr1: 0,
-            attr2: 0,
-            attr3: 0,
-            payload: b"mesh!",
-        },
-    ])
-    .expect("nres");
-    std::fs::write(&n, bytes).expect("write");
+    std::fs::write(&n, sample_archives::sample_nres()).expect("write");
     let r = dir.join("gamefont.rlb");
     let text = b"glyphs glyphs glyphs".repeat(10);
     let bytes = rsli::build(&[

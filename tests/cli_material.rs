@@ -2,7 +2,7 @@
 //! end to end over synthetic archives: output, exit codes 0 / 1 / 2.
 
 use iron3d_formats::archive::nres::{NewEntry, build};
-use iron3d_formats::aux::ResourceRef;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::{Command as FxCommand, FXID_TYPE_ID, FxHeader, Fxid};
 use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Phase};
 use iron3d_formats::sound::{Wave, encode_ms_adpcm};

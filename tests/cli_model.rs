@@ -14,6 +14,16 @@ fn iron3d(args: &[&std::ffi::OsStr]) -> std::process::Output {
         .unwrap()
 }
 
+/// Exit code 0, with the stderr in the failure message otherwise.
+fn assert_success(out: &std::process::Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn entry<'p>(name: &str, type_id: &[u8; 4], payload: &'p [u8]) -> NewEntry<'p> {
     NewEntry {
         name: name.as_bytes().to_vec(),
@@ -87,12 +97,7 @@ fn model_info_and_export() {
         rlb.as_os_str(),
         "tri.msh".as_ref(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(String::from_utf8_lossy(&out.stdout).contains("validation: ok"));
     let out = iron3d(&[
         "model".as_ref(),
@@ -111,12 +116,7 @@ fn model_info_and_export() {
         "TRI.msh".as_ref(),
         glb.as_os_str(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let bytes = std::fs::read(&glb).unwrap();
     assert_eq!(&bytes[..4], b"glTF");
     assert_eq!(
@@ -157,12 +157,7 @@ fn texture_info_and_export() {
         lib.as_os_str(),
         "wall".as_ref(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(String::from_utf8_lossy(&out.stdout).contains("format: 8888"));
     let png = dir.path().join("wall.png");
     let out = iron3d(&[

@@ -57,3 +57,171 @@ fn usage_errors_exit_2() {
     assert_eq!(iron3d(&["no-such-command"]).status.code(), Some(2));
     assert_eq!(iron3d(&["play", "--rate", "0"]).status.code(), Some(2));
 }
+
+/// A demo install (built by `iron3d demo build`) in a temporary directory.
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("game");
+    let o = iron3d(&["demo", "build", dir.to_str().expect("utf-8 path")]);
+    assert!(o.status.success(), "{o:?}");
+    tmp
+}
+
+fn game_dir(tmp: &tempfile::TempDir) -> String {
+    tmp.path().join("game").to_string_lossy().into_owned()
+}
+
+/// The placed objects of a mission's `data.tma`.
+fn placed_objects(game: &str, mission: &str) -> iron3d_formats::tma::Tma {
+    let dir = iron3d_formats::gamedir::GameDir::open(game).expect("game dir");
+    let m = dir.mission(mission).expect("mission");
+    let bytes = std::fs::read(&m.tma).expect("read tma");
+    iron3d_formats::tma::parse(&bytes, iron3d_formats::archive::Mode::Compatible).expect("tma")
+}
+
+/// Components the mission should build: every part of each unit DAT, one
+/// per direct prototype key.
+fn expected_parts(game: &str, mission: &str, tma: &iron3d_formats::tma::Tma) -> usize {
+    use iron3d_formats::tma::ResourceRef;
+    let dir = iron3d_formats::gamedir::GameDir::open(game).expect("game dir");
+    let m = dir.mission(mission).expect("mission");
+    tma.objects
+        .iter()
+        .map(|o| match o.resource() {
+            ResourceRef::Prototype(_) => 1,
+            ResourceRef::UnitDat(path) => {
+                let file = dir.resolve_in_mission(&m.dir, path).expect("unit file");
+                let bytes = std::fs::read(file).expect("read unit");
+                iron3d_formats::unitdat::UnitDat::parse(
+                    &bytes,
+                    iron3d_formats::archive::Mode::Compatible,
+                )
+                .expect("unit")
+                .parts
+                .len()
+            }
+        })
+        .sum()
+}
+
+fn value<'a>(out: &'a str, prefix: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in {out}"))
+}
+
+#[test]
+fn list_missions_names_the_missions_of_the_install() {
+    let tmp = demo_install();
+    let o = iron3d(&["play", "--game-dir", &game_dir(&tmp), "--list-missions"]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert!(out.lines().count() >= 1, "{out}");
+    assert!(
+        out.lines().all(|l| !l.is_empty() && !l.contains('\\')),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_demo_mission_loads_runs_and_hashes_deterministically() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let mission = stdout(&iron3d(&["play", "--game-dir", &game, "--list-missions"]))
+        .lines()
+        .next()
+        .expect("a mission")
+        .to_string();
+    let args = [
+        "play",
+        "--game-dir",
+        &game,
+        "--mission",
+        &mission,
+        "--headless",
+        "--ticks",
+        "300",
+        "--hash-every",
+        "100",
+        "--seed",
+        "7",
+    ];
+    let a = iron3d(&args);
+    assert!(a.status.success(), "{a:?}");
+    let out = stdout(&a);
+    let tma = placed_objects(&game, &mission);
+    let objects = value(&out, "objects: ");
+    assert!(
+        objects.starts_with(&format!("{} (", tma.objects.len())),
+        "registered == placed: {out}"
+    );
+    assert!(
+        objects.contains(&format!(
+            "(parts {},",
+            expected_parts(&game, &mission, &tma)
+        )),
+        "every unit-DAT part is built: {out}"
+    );
+    for phase in [
+        "Context",
+        "Foundation",
+        "Description",
+        "Prototypes",
+        "Resources",
+        "Construction",
+        "Registration",
+    ] {
+        assert!(out.contains(&format!("load {phase}: ")), "{phase}: {out}");
+    }
+    assert!(
+        out.contains("tick 100: hash ") && out.contains("tick 200: hash "),
+        "{out}"
+    );
+    assert!(out.contains("ticks: 300"), "{out}");
+    let hash = value(&out, "state hash: ").to_string();
+    let again = stdout(&iron3d(&args));
+    assert_eq!(value(&again, "state hash: "), hash, "same run, same hash");
+    assert_ne!(
+        value(
+            &stdout(&iron3d(&[&args[..11], &["8"]].concat())),
+            "state hash: "
+        ),
+        hash,
+        "the seed is part of the state"
+    );
+
+    // One placed object moved: another hash.
+    let mut moved = tma.clone();
+    moved.objects[0].position[0] += 1.0;
+    let dir = iron3d_formats::gamedir::GameDir::open(&game).expect("game dir");
+    let path = dir.mission(&mission).expect("mission").tma;
+    std::fs::write(&path, moved.to_bytes().expect("tma bytes")).expect("write tma");
+    let out = stdout(&iron3d(&args));
+    assert_ne!(
+        value(&out, "state hash: "),
+        hash,
+        "position is part of the state"
+    );
+}
+
+#[test]
+fn a_missing_reachable_archive_fails_before_the_first_tick_with_its_chain() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    std::fs::remove_file(tmp.path().join("game/static.rlb")).expect("remove static.rlb");
+    let o = iron3d(&["play", "--game-dir", &game, "--headless", "--ticks", "10"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    for link in [
+        "mission '",
+        "(Resources)",
+        "-> object #",
+        "-> prototype '",
+        "-> archive 'static.rlb'",
+        "-> entry '",
+    ] {
+        assert!(err.contains(link), "{link} missing: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!stdout(&o).contains("ticks:"), "no tick ran");
+}

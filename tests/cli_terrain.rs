@@ -1,9 +1,11 @@
 //! `iron3d terrain info` and `iron3d map route` as a user runs them, on
 //! files written by the terrain builders.
 
-use iron3d_formats::terrain::build::{
-    ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
-};
+#[path = "../formats/tests/support/areals.rs"]
+mod areals;
+
+use areals::unit_squares_in_a_row;
+use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield, land_map_from_polygons};
 use std::process::{Command, Output};
 
 fn iron3d(args: &[&str]) -> Output {
@@ -27,22 +29,7 @@ fn files() -> tempfile::TempDir {
     .expect("land");
     std::fs::write(dir.path().join("Land.msh"), land.to_bytes().expect("msh")).expect("write");
     // Three unit squares in a row at x = -1, 0, 1 and an island at x = 5.
-    let square = |x: f32| {
-        vec![
-            [x, 0.0, 0.0],
-            [x + 1.0, 0.0, 0.0],
-            [x + 1.0, 1.0, 0.0],
-            [x, 1.0, 0.0],
-        ]
-    };
-    let shapes: Vec<ArealShape> = [-1.0, 0.0, 1.0, 5.0]
-        .into_iter()
-        .map(|x| ArealShape {
-            vertices: square(x),
-            logic_flag: 1,
-            class_id: 0,
-        })
-        .collect();
+    let shapes = unit_squares_in_a_row(&[-1.0, 0.0, 1.0, 5.0]);
     let map = land_map_from_polygons(&shapes, [7, 1]).expect("map");
     std::fs::write(
         dir.path().join("Land.map"),

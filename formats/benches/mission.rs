@@ -4,7 +4,8 @@
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use iron3d_formats::archive::Mode;
-use iron3d_formats::registry::{ObjectRef, Registry};
+use iron3d_formats::fixed::ResourceRef;
+use iron3d_formats::registry::Registry;
 use iron3d_formats::tma::{self, *};
 
 /// 900 objects with the retail property mix: every object has
@@ -90,7 +91,7 @@ fn tma_benches(c: &mut Criterion) {
 }
 
 fn registry_benches(c: &mut Criterion) {
-    let r = |a: &str, b: &str| ObjectRef::new(a.as_bytes(), b.as_bytes()).expect("ref");
+    let r = |a: &str, b: &str| ResourceRef::new(a.as_bytes(), b.as_bytes()).expect("ref");
     let mut protos = Vec::new();
     for i in 0..600 {
         let mut refs = vec![

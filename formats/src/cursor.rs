@@ -142,6 +142,22 @@ impl<'a> Cursor<'a> {
     pub fn f32(&mut self) -> Result<f32> {
         Ok(f32::from_le_bytes(self.array()?))
     }
+    /// `N` consecutive little-endian u16.
+    pub fn u16s<const N: usize>(&mut self) -> Result<[u16; N]> {
+        let mut out = [0u16; N];
+        for v in &mut out {
+            *v = self.u16()?;
+        }
+        Ok(out)
+    }
+    /// `N` consecutive little-endian f32 (bit-exact).
+    pub fn f32s<const N: usize>(&mut self) -> Result<[f32; N]> {
+        let mut out = [0f32; N];
+        for v in &mut out {
+            *v = self.f32()?;
+        }
+        Ok(out)
+    }
 
     /// Checks that `count` elements of `element_size` bytes fit in what
     /// remains, and returns `count` as `usize`: the only way a stored count
@@ -188,6 +204,14 @@ impl<'a> Cursor<'a> {
             ));
         }
         Ok(())
+    }
+}
+
+/// Appends f32 values little-endian (bit-exact): the writer side of
+/// [`Cursor::f32s`].
+pub fn put_f32s(out: &mut Vec<u8>, values: &[f32]) {
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
     }
 }
 

@@ -9,12 +9,11 @@
 //! (offsets measured by openparkan on all 923 retail effects: every block
 //! ends where its pair begins or 4/8 bytes after it).
 
-use crate::aux::ResourceRef;
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, put_f32s};
 use crate::error::{FormatError, Problem, Result};
+use crate::fixed::ResourceRef;
 use crate::mat0::check_type;
-use crate::texm::cli::{output, with_archive_entry};
-use crate::tma::info::CliOutput;
+use crate::tool::{CliOutput, json_text, output, with_archive_entry};
 use std::path::Path;
 
 /// NRes type id of an FXID entry.
@@ -172,9 +171,9 @@ impl Fxid {
             phase_jitter: c.f32()?,
             flags: c.u32()?,
             settings_id: c.u32()?,
-            random_shift: crate::aux::read_f32s(&mut c)?,
-            pivot: crate::aux::read_f32s(&mut c)?,
-            scale: crate::aux::read_f32s(&mut c)?,
+            random_shift: c.f32s()?,
+            pivot: c.f32s()?,
+            scale: c.f32s()?,
         };
         // The smallest command is 4 bytes: that bounds the count.
         let count = c.checked_count(header.command_count as u64, 4, "commands")?;
@@ -207,9 +206,9 @@ impl Fxid {
         out.extend(h.phase_jitter.to_le_bytes());
         out.extend(h.flags.to_le_bytes());
         out.extend(h.settings_id.to_le_bytes());
-        crate::aux::write_f32s(&mut out, &h.random_shift);
-        crate::aux::write_f32s(&mut out, &h.pivot);
-        crate::aux::write_f32s(&mut out, &h.scale);
+        put_f32s(&mut out, &h.random_shift);
+        put_f32s(&mut out, &h.pivot);
+        put_f32s(&mut out, &h.scale);
         for (i, cmd) in self.commands.iter().enumerate() {
             if command_size(cmd.opcode()) != Some(cmd.size()) {
                 return Err(FormatError::invalid(
@@ -340,11 +339,9 @@ pub fn effect_info(archive: &Path, entry: &str) -> Result<EffectInfo> {
 /// `iron3d effect info <ARCHIVE> <ENTRY> [--json]`: what to print and the
 /// exit status.
 pub fn run_effect_info(archive: &Path, entry: &str, json: bool) -> CliOutput {
-    output(effect_info(archive, entry).map(|info| {
-        if json {
-            serde_json::to_string_pretty(&info).unwrap_or_default() + "\n"
-        } else {
-            info.text()
-        }
-    }))
+    output(effect_info(archive, entry).map(
+        |info| {
+            if json { json_text(&info) } else { info.text() }
+        },
+    ))
 }

@@ -7,20 +7,25 @@
 //! [`error::FormatError`] (file, entry, offset, what was expected), never a panic.
 
 pub mod archive;
-pub mod aux;
 pub mod config;
 pub mod cursor;
+pub mod demo;
 pub mod error;
+pub mod fixed;
 pub mod fsutil;
 pub mod fxid;
 pub mod gamedir;
 pub mod gltf;
+pub mod graph;
 pub mod mat0;
 pub mod msh;
+pub mod proto;
 pub mod registry;
 pub mod sound;
 pub mod terrain;
 pub mod texm;
 pub mod tma;
+pub mod tool;
 pub mod unitdat;
+pub mod validate;
 pub mod wear;

@@ -20,8 +20,7 @@
 use crate::cursor::{Cursor, c_name};
 use crate::error::{FormatError, Problem, Result};
 use crate::gamedir::GameDir;
-use crate::texm::cli::{output, with_archive_entry};
-use crate::tma::info::CliOutput;
+use crate::tool::{CliOutput, json_text, output, with_archive_entry};
 use crate::wear::{Wear, serialize_lossy};
 use std::path::Path;
 
@@ -53,7 +52,7 @@ impl Phase {
         Ok(Self {
             parameters,
             // A texture name may fill all 16 bytes (no terminator needed).
-            texture_field: crate::aux::fixed_field(name, 16)?,
+            texture_field: crate::fixed::fixed_field(name, 16, "name")?,
         })
     }
 
@@ -680,13 +679,11 @@ pub(crate) fn check_type(found: u32, expected: u32, format: &'static str) -> Res
 /// `iron3d material info <GAME_DIR> <MATERIAL> [--json]`: what to print and
 /// the exit status.
 pub fn run_material_info(game_dir: &Path, name: &str, json: bool) -> CliOutput {
-    output(material_info(game_dir, name).map(|info| {
-        if json {
-            serde_json::to_string_pretty(&info).unwrap_or_default() + "\n"
-        } else {
-            info.text()
-        }
-    }))
+    output(material_info(game_dir, name).map(
+        |info| {
+            if json { json_text(&info) } else { info.text() }
+        },
+    ))
 }
 
 #[cfg(test)]

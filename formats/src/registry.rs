@@ -13,8 +13,9 @@
 
 use crate::archive::Mode;
 use crate::archive::nres::{self, NewEntry, Nres, NresEditor, NresEntry};
-use crate::cursor::{c_name, show_bytes};
+use crate::cursor::show_bytes;
 use crate::error::{FormatError, Result};
+use crate::fixed::ResourceRef;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -22,40 +23,18 @@ use std::sync::{Arc, Mutex};
 pub const FORMAT: &str = "objects.rlb";
 /// The archive name of parent references.
 pub const REGISTRY_ARCHIVE: &[u8] = b"objects.rlb";
-/// Size of one reference record.
-pub const REF_SIZE: usize = 64;
 /// Deepest parent chain resolved (retail chains are one level deep).
 pub const MAX_DEPTH: usize = 16;
 
-/// One 64-byte reference, both fields kept whole.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectRef {
-    pub archive: [u8; 32],
-    pub resource: [u8; 32],
-}
+/// The registry's name for its 64-byte references (new modules written at
+/// the same time as the merge import it from here).
+pub type ObjectRef = ResourceRef;
 
-impl ObjectRef {
-    /// A reference with NUL-padded fields (at most 31 bytes each).
-    pub fn new(archive: &[u8], resource: &[u8]) -> Result<Self> {
-        Ok(Self {
-            archive: padded_field(archive, FORMAT)?,
-            resource: padded_field(resource, FORMAT)?,
-        })
-    }
-
-    /// The archive name before its NUL.
-    pub fn archive_name(&self) -> &[u8] {
-        c_name(&self.archive)
-    }
-
-    /// The resource name before its NUL.
-    pub fn resource_name(&self) -> &[u8] {
-        c_name(&self.resource)
-    }
-
-    /// Whether this reference names a parent prototype.
+impl ResourceRef {
+    /// Whether this registry reference names a parent prototype (its
+    /// archive is `objects.rlb`, with or without a directory).
     pub fn is_parent(&self) -> bool {
-        let archive = self.archive_name();
+        let archive = self.archive.name();
         let file = archive
             .rsplit(|&b| b == b'\\' || b == b'/')
             .next()
@@ -70,16 +49,13 @@ pub struct Prototype {
     pub key: Vec<u8>,
     /// The NRes directory entry (attributes kept).
     pub entry: NresEntry,
-    pub refs: Vec<ObjectRef>,
+    pub refs: Vec<ResourceRef>,
 }
 
 impl Prototype {
     /// The payload of this prototype's references.
     pub fn payload(&self) -> Vec<u8> {
-        self.refs
-            .iter()
-            .flat_map(|r| r.archive.iter().chain(&r.resource).copied())
-            .collect()
+        ResourceRef::list_bytes(&self.refs)
     }
 }
 
@@ -202,24 +178,16 @@ impl Registry {
         for (i, entry) in archive.entries().iter().enumerate() {
             let payload = archive.payload(i);
             let in_entry = |e: FormatError| e.in_entry(i, String::from_utf8_lossy(entry.name()));
-            if !payload.len().is_multiple_of(REF_SIZE) {
+            if !payload.len().is_multiple_of(ResourceRef::SIZE) {
                 return Err(in_entry(FormatError::invalid(
                     FORMAT,
                     0,
-                    format!("a payload of whole {REF_SIZE}-byte references"),
+                    format!("a payload of whole {}-byte references", ResourceRef::SIZE),
                     format!("{} bytes", payload.len()),
                 )));
             }
-            let refs = payload
-                .chunks_exact(REF_SIZE)
-                .map(|r| {
-                    let (archive, resource) = r.split_at(32);
-                    ObjectRef {
-                        archive: archive.try_into().unwrap_or([0; 32]),
-                        resource: resource.try_into().unwrap_or([0; 32]),
-                    }
-                })
-                .collect();
+            let (records, _) = payload.as_chunks::<{ ResourceRef::SIZE }>();
+            let refs = records.iter().map(ResourceRef::from_bytes).collect();
             prototypes.push(Prototype {
                 key: entry.name().to_vec(),
                 entry: entry.clone(),
@@ -300,14 +268,14 @@ impl Registry {
         for r in &proto.refs {
             if !r.is_parent() {
                 refs.push(EffectiveRef {
-                    archive: r.archive_name().to_vec(),
-                    resource: r.resource_name().to_vec(),
+                    archive: r.archive.name().to_vec(),
+                    resource: r.name.name().to_vec(),
                     origin: proto.key.clone(),
                     depth: 0,
                 });
                 continue;
             }
-            let parent_key = r.resource_name();
+            let parent_key = r.name.name();
             let parent = self.find(parent_key).ok_or_else(|| {
                 FormatError::missing(
                     FORMAT,
@@ -353,14 +321,10 @@ impl Registry {
     /// Builds a new `objects.rlb` (canonical NRes) from `(key, refs)` pairs.
     /// The directory attributes of registry entries are not documented; they
     /// are written as zero.
-    pub fn build(prototypes: &[(Vec<u8>, Vec<ObjectRef>)]) -> Result<Vec<u8>> {
+    pub fn build(prototypes: &[(Vec<u8>, Vec<ResourceRef>)]) -> Result<Vec<u8>> {
         let payloads: Vec<Vec<u8>> = prototypes
             .iter()
-            .map(|(_, refs)| {
-                refs.iter()
-                    .flat_map(|r| r.archive.iter().chain(&r.resource).copied())
-                    .collect()
-            })
+            .map(|(_, refs)| ResourceRef::list_bytes(refs))
             .collect();
         let entries: Vec<NewEntry> = prototypes
             .iter()
@@ -393,22 +357,6 @@ fn base_stem_mesh(base: &[u8]) -> Vec<u8> {
 fn extension(name: &[u8]) -> Option<&[u8]> {
     let dot = name.iter().rposition(|&b| b == b'.')?;
     Some(&name[dot + 1..])
-}
-
-/// A NUL-padded fixed name field of `N` bytes (at most `N - 1` bytes of
-/// name, no NUL inside), as registry references and unit parts store them.
-pub(crate) fn padded_field<const N: usize>(name: &[u8], format: &'static str) -> Result<[u8; N]> {
-    if name.len() >= N || name.contains(&0) {
-        return Err(FormatError::invalid(
-            format,
-            0,
-            format!("a name of at most {} bytes without NUL", N - 1),
-            show_bytes(name),
-        ));
-    }
-    let mut out = [0u8; N];
-    out[..name.len()].copy_from_slice(name);
-    Ok(out)
 }
 
 fn lossy<S: serde::Serializer>(bytes: &[u8], s: S) -> std::result::Result<S::Ok, S::Error> {

@@ -16,8 +16,7 @@ use crate::archive::Mode;
 use crate::archive::nres::Nres;
 use crate::cursor::{Cursor, show_bytes};
 use crate::error::{FormatError, Problem, Result};
-use crate::texm::cli::output;
-use crate::tma::info::CliOutput;
+use crate::tool::{CliOutput, output};
 use std::path::Path;
 
 /// `wFormatTag` of linear PCM.

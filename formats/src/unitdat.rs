@@ -17,7 +17,7 @@
 use crate::archive::Mode;
 use crate::cursor::{Cursor, c_name};
 use crate::error::{FormatError, Problem, Result};
-use crate::registry::padded_field;
+use crate::fixed::fixed_field;
 
 /// Format name in errors.
 pub const FORMAT: &str = "unit DAT";
@@ -249,8 +249,8 @@ impl UnitDat {
             let child_count = i32::try_from(spec.children.len())
                 .map_err(|_| FormatError::overflow(FORMAT, 0, "part child count"))?;
             parts.push(UnitPart {
-                archive: padded_field(b"objects.rlb", FORMAT)?,
-                name: padded_field(spec.key.as_bytes(), FORMAT)?,
+                archive: fixed_field(b"objects.rlb", 31, FORMAT)?,
+                name: fixed_field(spec.key.as_bytes(), 31, FORMAT)?,
                 flags: 1,
                 attachment: spec.attachment,
                 description: description_field(&spec.description)?,

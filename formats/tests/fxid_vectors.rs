@@ -1,8 +1,8 @@
 //! FXID: the 60-byte header, the fixed size of every opcode of tome V, the
 //! resource reference offsets, unknown opcodes rejected, lossless writer.
 
-use iron3d_formats::aux::ResourceRef;
 use iron3d_formats::error::Problem;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::{Command, FxHeader, Fxid, HEADER_SIZE, command_size, resource_offset};
 
 const SIZES: [(u8, usize); 10] = [

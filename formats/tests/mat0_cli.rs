@@ -1,22 +1,14 @@
 //! The logic of `iron3d material|effect info` and `iron3d sound export` over
 //! synthetic archives: text and JSON output, exit codes, the error chain.
 
-use iron3d_formats::archive::nres::{NewEntry, build};
-use iron3d_formats::aux::ResourceRef;
+mod support;
+
+use iron3d_formats::archive::nres::build;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::{Command, FXID_TYPE_ID, FxHeader, Fxid, run_effect_info};
 use iron3d_formats::mat0::{AnimBlock, AnimKey, MAT0_TYPE_ID, Mat0, Phase, run_material_info};
 use iron3d_formats::sound::{Wave, encode_ms_adpcm, run_sound_export};
-
-fn entry<'p>(name: &str, type_id: u32, attr1: u32, attr2: u32, payload: &'p [u8]) -> NewEntry<'p> {
-    NewEntry {
-        name: name.as_bytes().to_vec(),
-        type_id,
-        attr1,
-        attr2,
-        attr3: 0,
-        payload,
-    }
-}
+use support::entry;
 
 fn material() -> Mat0 {
     let mut m = Mat0::new(3, 0b0000_1010);

@@ -2,8 +2,9 @@
 //! over files in a temporary install.
 
 mod msh_support;
+mod support;
 
-use iron3d_formats::archive::nres::{NewEntry, build};
+use iron3d_formats::archive::nres::build;
 use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Phase};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::msh::cli::{run_model_export, run_model_info};
@@ -12,20 +13,10 @@ use iron3d_formats::texm::{Mips, PixelFormat, Rgba8Image, Texm};
 use iron3d_formats::wear::{WEAR_TYPE_ID, Wear, WearRow};
 use msh_support::*;
 use std::path::Path;
+use support::entry;
 
 const MESH: u32 = u32::from_le_bytes(*b"MESH");
 const TEXM: u32 = u32::from_le_bytes(*b"Texm");
-
-fn entry<'p>(name: &str, type_id: u32, attr1: u32, attr2: u32, payload: &'p [u8]) -> NewEntry<'p> {
-    NewEntry {
-        name: name.as_bytes().to_vec(),
-        type_id,
-        attr1,
-        attr2,
-        attr3: 0,
-        payload,
-    }
-}
 
 /// An install: `objects.rlb` (TANK.msh + TANK.wea), `Material.lib` (two
 /// materials, one textured), `Textures.lib` (one 4444 texture).

@@ -9,18 +9,18 @@ mod support;
 static ALLOC: support::CountingAlloc = support::CountingAlloc;
 
 use iron3d_formats::archive::Mode;
-use iron3d_formats::aux::FixedName;
-use iron3d_formats::aux::ResourceRef;
-use iron3d_formats::aux::base::Base;
-use iron3d_formats::aux::ctld::{Action, Component, Ctld};
-use iron3d_formats::aux::ctpt::{ControlPoint, Ctpt};
-use iron3d_formats::aux::expl::Expl;
-use iron3d_formats::aux::ndpr::{Ndpr, NodeDamage};
-use iron3d_formats::aux::refs::ReferenceArray;
-use iron3d_formats::aux::ske::Sky;
-use iron3d_formats::aux::tfnt::{Glyph, Tfnt};
+use iron3d_formats::fixed::FixedName;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::{Command, FxHeader, Fxid};
 use iron3d_formats::mat0::{AnimBlock, AnimKey, Mat0, Phase};
+use iron3d_formats::proto::base::Base;
+use iron3d_formats::proto::ctld::{Action, Component, Ctld};
+use iron3d_formats::proto::ctpt::{ControlPoint, Ctpt};
+use iron3d_formats::proto::expl::Expl;
+use iron3d_formats::proto::ndpr::{Ndpr, NodeDamage};
+use iron3d_formats::proto::refs::ReferenceArray;
+use iron3d_formats::proto::ske::Sky;
+use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::sound::{Wave, encode_ms_adpcm, write_pcm16};
 use iron3d_formats::wear::Wear;
 

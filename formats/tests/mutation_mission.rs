@@ -14,9 +14,11 @@ use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::builddat::{BuildCategory, BuildDat};
 use iron3d_formats::config::ini::{self, Settings};
 use iron3d_formats::config::text::TextConfig;
-use iron3d_formats::registry::{ObjectRef, Registry};
+use iron3d_formats::fixed::ResourceRef;
+use iron3d_formats::registry::Registry;
 use iron3d_formats::tma::{self, *};
 use iron3d_formats::unitdat::{CLASS_ROBOT, PartClass, PartSpec, UnitDat};
+use support::leaf_part;
 
 /// Binary readers: at most 16 bytes of heap per input byte plus 64 KiB.
 fn binary_budget(len: usize) -> usize {
@@ -77,16 +79,12 @@ fn tma_survives_mutation() {
 
 #[test]
 fn unit_dat_survives_mutation() {
-    let leaf = |key: &str, class| PartSpec {
-        key: key.into(),
-        description: key.into(),
-        class,
-        attachment: 0,
-        children: vec![],
-    };
     let root = PartSpec {
-        children: vec![leaf("t", PartClass::Turret), leaf("g", PartClass::Gun)],
-        ..leaf("c", PartClass::Chassis)
+        children: vec![
+            leaf_part("t", PartClass::Turret),
+            leaf_part("g", PartClass::Gun),
+        ],
+        ..leaf_part("c", PartClass::Chassis)
     };
     let valid = UnitDat::build(CLASS_ROBOT, &[root]).unwrap().to_bytes();
     let cuts: Vec<usize> = (0..valid.len()).collect();
@@ -99,7 +97,7 @@ fn unit_dat_survives_mutation() {
 
 #[test]
 fn registry_survives_mutation() {
-    let r = |a: &str, b: &str| ObjectRef::new(a.as_bytes(), b.as_bytes()).unwrap();
+    let r = |a: &str, b: &str| ResourceRef::new(a.as_bytes(), b.as_bytes()).unwrap();
     let valid = Registry::build(&[
         (
             b"base".to_vec(),

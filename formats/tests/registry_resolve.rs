@@ -5,14 +5,15 @@
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{self, NewEntry, Nres};
 use iron3d_formats::error::Problem;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::registry::*;
 use std::sync::Arc;
 
-fn r(archive: &str, resource: &str) -> ObjectRef {
-    ObjectRef::new(archive.as_bytes(), resource.as_bytes()).unwrap()
+fn r(archive: &str, resource: &str) -> ResourceRef {
+    ResourceRef::new(archive.as_bytes(), resource.as_bytes()).unwrap()
 }
 
-fn proto(key: &str, refs: Vec<ObjectRef>) -> (Vec<u8>, Vec<ObjectRef>) {
+fn proto(key: &str, refs: Vec<ResourceRef>) -> (Vec<u8>, Vec<ResourceRef>) {
     (key.as_bytes().to_vec(), refs)
 }
 
@@ -216,11 +217,11 @@ fn payloads_must_be_whole_references() {
 #[test]
 fn round_trip_keeps_name_tails_and_edits_only_one_payload() {
     let mut refs = vec![r("static.rlb", "m.msh")];
-    refs[0].resource[10..14].copy_from_slice(b"JUNK");
+    refs[0].name.0[10..14].copy_from_slice(b"JUNK");
     let data = Registry::build(&[proto("x", refs), proto("y", vec![r("a.rlb", "y.msh")])]).unwrap();
     let original = Nres::parse(&data, Mode::Strict).unwrap();
     let mut reg = Registry::parse(&data, Mode::Strict).unwrap();
-    assert_eq!(&reg.prototypes[0].refs[0].resource[10..14], b"JUNK");
+    assert_eq!(&reg.prototypes[0].refs[0].name.0[10..14], b"JUNK");
     assert_eq!(reg.to_bytes(&original).unwrap(), data);
     reg.prototypes[1].refs.push(r("a.rlb", "y.wea"));
     let edited = reg.to_bytes(&original).unwrap();

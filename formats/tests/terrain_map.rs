@@ -2,6 +2,10 @@
 //! block), the cell grid in file order and packed form, every reference
 //! check, point lookup through the grid and A* routes.
 
+#[path = "support/areals.rs"]
+mod areals;
+
+use areals::square;
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::Nres;
 use iron3d_formats::error::Problem;
@@ -298,15 +302,6 @@ fn point_lookup_goes_through_the_grid() {
     assert_eq!(locate.areal_at(7.0, 0.5), None); // off the grid
     // On the shared edge: both contain it on their boundary, lowest id wins.
     assert_eq!(locate.areal_at(1.0, 0.1), Some(0));
-}
-
-fn square(x: f32, y: f32, s: f32) -> Vec<[f32; 3]> {
-    vec![
-        [x, y, 0.0],
-        [x + s, y, 0.0],
-        [x + s, y + s, 0.0],
-        [x, y + s, 0.0],
-    ]
 }
 
 /// A hand-made 3 x 3 grid of unit areals with the centre one removed (a

@@ -1,8 +1,10 @@
 //! The logic of `iron3d terrain info` and `iron3d map route`.
 
-use iron3d_formats::terrain::build::{
-    ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
-};
+#[path = "support/areals.rs"]
+mod areals;
+
+use areals::unit_squares_in_a_row;
+use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield, land_map_from_polygons};
 use iron3d_formats::terrain::report::{
     map_route_command, run_map_route, run_terrain_info, terrain_info_command,
 };
@@ -75,22 +77,7 @@ fn terrain_info_reports_a_bad_file_with_exit_1() {
 }
 
 fn map_bytes() -> Vec<u8> {
-    let square = |x: f32| {
-        vec![
-            [x, 0.0, 0.0],
-            [x + 1.0, 0.0, 0.0],
-            [x + 1.0, 1.0, 0.0],
-            [x, 1.0, 0.0],
-        ]
-    };
-    let shapes: Vec<ArealShape> = [0.0, 1.0, 2.0, 4.0]
-        .into_iter()
-        .map(|x| ArealShape {
-            vertices: square(x),
-            logic_flag: 1,
-            class_id: 0,
-        })
-        .collect();
+    let shapes = unit_squares_in_a_row(&[0.0, 1.0, 2.0, 4.0]);
     land_map_from_polygons(&shapes, [5, 1])
         .unwrap()
         .to_bytes()

@@ -1,10 +1,13 @@
 //! Unit DAT: hand-built part trees, full 32-byte fields, the strict tree
 //! check and its compatible-mode quirk, the builder.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::Problem;
 use iron3d_formats::unitdat::*;
 use proptest::prelude::*;
+use support::leaf_part;
 
 fn field(bytes: &[u8]) -> [u8; 32] {
     let mut f = [0u8; 32];
@@ -148,13 +151,6 @@ fn bad_magic_and_partial_records_are_errors() {
 
 #[test]
 fn builder_writes_the_tree_depth_first() {
-    let leaf = |key: &str, class| PartSpec {
-        key: key.into(),
-        description: key.into(),
-        class,
-        attachment: 0,
-        children: vec![],
-    };
     let root = PartSpec {
         key: "c".into(),
         description: "Корпус".into(),
@@ -162,10 +158,10 @@ fn builder_writes_the_tree_depth_first() {
         attachment: -1,
         children: vec![
             PartSpec {
-                children: vec![leaf("g", PartClass::Gun)],
-                ..leaf("t", PartClass::Turret)
+                children: vec![leaf_part("g", PartClass::Gun)],
+                ..leaf_part("t", PartClass::Turret)
             },
-            leaf("a", PartClass::Armour),
+            leaf_part("a", PartClass::Armour),
         ],
     };
     let dat = UnitDat::build(CLASS_ROBOT, &[root]).unwrap();
@@ -178,12 +174,12 @@ fn builder_writes_the_tree_depth_first() {
     assert_eq!(back.parts[0].child_count, 2);
     let too_long = PartSpec {
         key: "x".repeat(32),
-        ..leaf("x", PartClass::Ammo)
+        ..leaf_part("x", PartClass::Ammo)
     };
     assert!(UnitDat::build(CLASS_ROBOT, &[too_long]).is_err());
     let full_description = PartSpec {
         description: "d".repeat(32),
-        ..leaf("x", PartClass::Ammo)
+        ..leaf_part("x", PartClass::Ammo)
     };
     let dat = UnitDat::build(CLASS_ROBOT, &[full_description]).unwrap();
     assert_eq!(dat.parts[0].description_bytes().len(), 32);

@@ -3,7 +3,6 @@
 //! prints.
 
 use iron3d_formats::fxid::run_effect_info;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,15 +27,12 @@ enum EffectCommand {
 }
 
 pub fn run(args: EffectArgs) -> ExitCode {
-    let out = match args.command {
+    match args.command {
         EffectCommand::Info {
             archive,
             entry,
             json,
         } => run_effect_info(&archive, &entry, json),
-    };
-    // A closed pipe (e.g. `| head`) is not an error of ours.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code)
+    }
+    .print()
 }

@@ -3,7 +3,6 @@
 //! prints.
 
 use iron3d_formats::terrain::report::run_map_route;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,12 +39,6 @@ pub fn run(args: MapArgs) -> ExitCode {
             y1,
             x2,
             y2,
-        } => {
-            let out = run_map_route(&land_map, [x1, y1], [x2, y2]);
-            // A closed pipe (e.g. `| head`) is not an error of ours.
-            let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-            let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-            ExitCode::from(out.code)
-        }
+        } => run_map_route(&land_map, [x1, y1], [x2, y2]).print(),
     }
 }

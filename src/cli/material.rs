@@ -3,7 +3,6 @@
 //! parses arguments and prints.
 
 use iron3d_formats::mat0::run_material_info;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,15 +27,12 @@ enum MaterialCommand {
 }
 
 pub fn run(args: MaterialArgs) -> ExitCode {
-    let out = match args.command {
+    match args.command {
         MaterialCommand::Info {
             game_dir,
             material,
             json,
         } => run_material_info(&game_dir, &material, json),
-    };
-    // A closed pipe (e.g. `| head`) is not an error of ours.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code)
+    }
+    .print()
 }

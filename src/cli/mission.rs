@@ -1,8 +1,10 @@
-//! `iron3d mission`: inspect the missions of an install. The logic lives in
-//! `iron3d_formats::tma::info`; this module only parses arguments and prints.
+//! `iron3d mission`: inspect the missions of an install (`info`) and their
+//! dependency graphs (`graph`). The logic lives in `iron3d_formats::tma::info`
+//! and `iron3d_formats::validate`; this module only parses arguments and prints.
 
 use iron3d_formats::archive::Mode;
 use iron3d_formats::tma::info::run_info;
+use iron3d_formats::validate::run_mission_graph;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +33,18 @@ enum MissionCommand {
         #[arg(long)]
         compatible: bool,
     },
+    /// The dependency graph of one mission: objects, unit parts, prototypes,
+    /// models, material tables, materials, textures and lightmaps, with
+    /// totals and every failing edge with its chain.
+    Graph {
+        /// The install directory.
+        game_dir: PathBuf,
+        /// The mission (as for `mission info`).
+        mission: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(args: MissionArgs) -> ExitCode {
@@ -52,5 +66,10 @@ pub fn run(args: MissionArgs) -> ExitCode {
             let _ = std::io::stderr().write_all(out.stderr.as_bytes());
             ExitCode::from(out.code)
         }
+        MissionCommand::Graph {
+            game_dir,
+            mission,
+            json,
+        } => run_mission_graph(&game_dir, &mission, json).print(),
     }
 }

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod archive;
+mod demo;
 mod effect;
 mod map;
 mod material;
@@ -14,6 +15,7 @@ mod play;
 mod sound;
 mod terrain;
 mod texture;
+mod validate;
 
 /// Iron3D on Bevy: play, inspect and mod Parkan: Iron Strategy installs.
 #[derive(Parser, Debug)]
@@ -27,6 +29,8 @@ struct Cli {
 enum Command {
     /// Start the game (a window, or headless with --headless).
     Play(play::PlayArgs),
+    /// Build the deterministic synthetic demo install (`demo build <DIR> [--seed N] [--scale demo|retail]`).
+    Demo(demo::DemoArgs),
     /// List, cat, extract, pack and verify NRes/RsLi archives (`archive list|cat|extract|pack|verify`).
     Archive(archive::ArchiveArgs),
     /// Inspect the missions of an install (`mission info`).
@@ -45,6 +49,8 @@ enum Command {
     Material(material::MaterialArgs),
     /// Inspect an FXID effect (`effect info <ARCHIVE> <ENTRY>`).
     Effect(effect::EffectArgs),
+    /// Validate every file of an install and the reachability of every mission (`validate <GAME_DIR>`).
+    Validate(validate::ValidateArgs),
 }
 
 /// Parses the command line and runs the subcommand. Usage errors exit with 2
@@ -56,6 +62,7 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Command::Play(args) => play::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Archive(args) => archive::run(args),
         Command::Mission(args) => mission::run(args),
         Command::Terrain(args) => terrain::run(args),
@@ -65,5 +72,6 @@ pub fn run() -> ExitCode {
         Command::Sound(args) => sound::run(args),
         Command::Material(args) => material::run(args),
         Command::Effect(args) => effect::run(args),
+        Command::Validate(args) => validate::run(args),
     }
 }

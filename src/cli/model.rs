@@ -3,7 +3,6 @@
 //! only parses arguments and prints.
 
 use iron3d_formats::msh::cli::{run_model_export, run_model_info};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +39,7 @@ enum ModelCommand {
 }
 
 pub fn run(args: ModelArgs) -> ExitCode {
-    let out = match args.command {
+    match args.command {
         ModelCommand::Info {
             archive,
             entry,
@@ -52,9 +51,6 @@ pub fn run(args: ModelArgs) -> ExitCode {
             out,
             game_dir,
         } => run_model_export(&archive, &entry, &out, game_dir.as_deref()),
-    };
-    // A closed pipe (e.g. `| head`) is not an error of ours.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code)
+    }
+    .print()
 }

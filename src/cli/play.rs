@@ -1,11 +1,39 @@
 //! `iron3d play`: the game, in a window or headless.
 
 use crate::app;
+use iron3d_formats::gamedir::GameDir;
 use iron3d_schedules::SimulationRate;
+use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// `println!` that ignores a closed stdout (`iron3d play ... | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
+    /// The game install (default: the current directory when a mission is
+    /// asked for).
+    #[arg(long)]
+    game_dir: Option<PathBuf>,
+    /// The mission to load: its name below MISSIONS, its directory or its
+    /// data.tma (default with --game-dir: the first mission).
+    #[arg(long)]
+    mission: Option<String>,
+    /// List the missions of the install and exit.
+    #[arg(long, conflicts_with_all = ["mission", "headless", "ticks"])]
+    list_missions: bool,
+    /// Seed of the named random streams.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// With --headless, also print the state hash every K ticks.
+    #[arg(long, value_name = "K", requires = "headless")]
+    hash_every: Option<u64>,
     /// Run without a window or renderer (requires --ticks).
     #[arg(long, requires = "ticks")]
     headless: bool,
@@ -29,13 +57,24 @@ fn parse_rate(s: &str) -> Result<f64, String> {
 
 pub fn run(args: PlayArgs) -> ExitCode {
     let rate = SimulationRate(args.rate);
+    if args.list_missions {
+        return list_missions(args.game_dir.unwrap_or_else(|| PathBuf::from(".")));
+    }
+    let request = (args.game_dir.is_some() || args.mission.is_some()).then(|| MissionRequest {
+        game_dir: args.game_dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+        mission: args.mission.clone(),
+    });
+    let mission = MissionPlugin {
+        request,
+        seed: args.seed,
+    };
     if args.headless {
-        let ticks = args.ticks.unwrap_or_default();
-        let mut app = app::headless(rate);
-        let hash = app::run_headless(&mut app, ticks);
-        println!("ticks: {ticks}");
-        println!("state hash: {hash:016x}");
-        return ExitCode::SUCCESS;
+        return run_headless(
+            rate,
+            mission,
+            args.ticks.unwrap_or_default(),
+            args.hash_every,
+        );
     }
     if let Err(why) = display_available() {
         eprintln!(
@@ -43,8 +82,65 @@ pub fn run(args: PlayArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    app::windowed(rate, args.ticks).run();
+    match app::windowed(rate, args.ticks, mission).run() {
+        bevy::app::AppExit::Success => ExitCode::SUCCESS,
+        bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Loads the mission (if any), runs `ticks` fixed steps and prints the
+/// load report, the hashes and the final state hash.
+fn run_headless(
+    rate: SimulationRate,
+    mission: MissionPlugin,
+    ticks: u64,
+    every: Option<u64>,
+) -> ExitCode {
+    let has_mission = mission.request.is_some();
+    let mut app = app::headless(rate, mission);
+    match app::load_headless(&mut app) {
+        Ok(progress) if has_mission => print_load(&progress),
+        Ok(_) => {}
+        Err(error) => {
+            eprintln!("iron3d: {error}");
+            return ExitCode::from(1);
+        }
+    }
+    let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
+        say!("tick {tick}: hash {hash:016x}");
+    });
+    say!("ticks: {ticks}");
+    say!("state hash: {hash:016x}");
     ExitCode::SUCCESS
+}
+
+fn print_load(progress: &LoadProgress) {
+    say!("mission: {}", progress.mission);
+    for (phase, time) in &progress.timings {
+        say!("load {phase:?}: {:.3} ms", time.as_secs_f64() * 1000.0);
+    }
+    say!(
+        "objects: {} (parts {}, model nodes {})",
+        progress.registered,
+        progress.parts,
+        progress.nodes
+    );
+}
+
+/// `--list-missions`: one mission name per line (a closed pipe is not an
+/// error).
+fn list_missions(game_dir: PathBuf) -> ExitCode {
+    match GameDir::open(&game_dir).and_then(|g| g.missions()) {
+        Ok(missions) => {
+            let text: String = missions.iter().map(|m| format!("{}\n", m.name)).collect();
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("iron3d: {error}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// Whether a window can be opened: an X11 or Wayland display must be named

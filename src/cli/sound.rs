@@ -3,7 +3,6 @@
 //! and prints.
 
 use iron3d_formats::sound::run_sound_export;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,15 +27,12 @@ enum SoundCommand {
 }
 
 pub fn run(args: SoundArgs) -> ExitCode {
-    let out = match args.command {
+    match args.command {
         SoundCommand::Export {
             archive,
             entry,
             out,
         } => run_sound_export(&archive, &entry, &out),
-    };
-    // A closed pipe (e.g. `| head`) is not an error of ours.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code)
+    }
+    .print()
 }

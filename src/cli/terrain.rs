@@ -3,7 +3,6 @@
 //! prints.
 
 use iron3d_formats::terrain::report::run_terrain_info;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,12 +26,6 @@ enum TerrainCommand {
 
 pub fn run(args: TerrainArgs) -> ExitCode {
     match args.command {
-        TerrainCommand::Info { land_msh, json } => {
-            let out = run_terrain_info(&land_msh, json);
-            // A closed pipe (e.g. `| head`) is not an error of ours.
-            let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-            let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-            ExitCode::from(out.code)
-        }
+        TerrainCommand::Info { land_msh, json } => run_terrain_info(&land_msh, json).print(),
     }
 }

@@ -3,7 +3,6 @@
 //! arguments and prints.
 
 use iron3d_formats::texm::cli::{run_texture_export, run_texture_info};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +39,7 @@ enum TextureCommand {
 }
 
 pub fn run(args: TextureArgs) -> ExitCode {
-    let out = match args.command {
+    match args.command {
         TextureCommand::Info {
             archive,
             entry,
@@ -52,9 +51,6 @@ pub fn run(args: TextureArgs) -> ExitCode {
             out,
             mip,
         } => run_texture_export(&archive, &entry, &out, mip),
-    };
-    // A closed pipe (e.g. `| head`) is not an error of ours.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code)
+    }
+    .print()
 }

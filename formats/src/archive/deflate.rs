@@ -1,6 +1,7 @@
 //! Raw Deflate of RsLi method 0x100 (no zlib wrapper), through flate2.
 
-use crate::error::{FormatError, Problem, Result};
+use super::codec::{check_unpacked_size, output_truncated};
+use crate::error::{FormatError, Result};
 use flate2::{Decompress, FlushDecompress, Status};
 
 /// Format name used in errors.
@@ -15,18 +16,7 @@ pub fn max_output(packed: usize) -> usize {
 /// Decodes a raw Deflate stream that must produce exactly `unpacked` bytes.
 /// Bytes after the end of the stream are ignored.
 pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
-    if unpacked > max_output(input.len()) {
-        return Err(FormatError::invalid(
-            FORMAT,
-            0,
-            format!(
-                "an unpacked size of at most {} for {} packed bytes",
-                max_output(input.len()),
-                input.len()
-            ),
-            unpacked,
-        ));
-    }
+    check_unpacked_size(FORMAT, input.len(), unpacked, max_output(input.len()))?;
     let mut d = Decompress::new(false);
     // One spare byte of room tells "too much output" from "exactly enough".
     let mut out = Vec::with_capacity(unpacked + 1);
@@ -57,14 +47,7 @@ pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
                 ));
             }
             _ if before == (d.total_in() as usize, out.len()) => {
-                return Err(FormatError::new(
-                    FORMAT,
-                    d.total_in(),
-                    Problem::Truncated {
-                        needed: (unpacked - out.len()) as u64,
-                        available: 0,
-                    },
-                ));
+                return Err(output_truncated(FORMAT, d.total_in(), unpacked - out.len()));
             }
             _ => {}
         }

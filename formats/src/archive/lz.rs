@@ -90,3 +90,21 @@ impl<'d> MatchFinder<'d> {
         (best.0 >= MIN_MATCH).then_some(best)
     }
 }
+
+/// Appends `len` bytes copied from `dist` bytes back in the output (the
+/// decoders' ring is the output itself); before the start of the output the
+/// ring holds 0x20.
+pub fn copy_back(out: &mut Vec<u8>, dist: usize, len: usize) {
+    let i = out.len();
+    if dist <= i && dist >= len {
+        out.extend_from_within(i - dist..i - dist + len);
+        return;
+    }
+    for k in 0..len {
+        let b = match (i + k).checked_sub(dist) {
+            Some(j) => out[j],
+            None => b' ',
+        };
+        out.push(b);
+    }
+}

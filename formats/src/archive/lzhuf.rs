@@ -7,8 +7,9 @@
 //! d_code table, then d_len - 2 more bits. The stream has no header: the
 //! unpacked size comes from the RsLi entry.
 
-use super::lz::{MIN_MATCH, MatchFinder};
-use crate::error::{FormatError, Problem, Result};
+use super::codec::{check_unpacked_size, output_truncated};
+use super::lz::{MIN_MATCH, MatchFinder, copy_back};
+use crate::error::Result;
 
 /// Format name used in errors.
 pub const FORMAT: &str = "LZHUF";
@@ -252,18 +253,7 @@ pub fn max_output(packed: usize) -> usize {
 
 /// Decodes exactly `unpacked` bytes from `input`.
 pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
-    if unpacked > max_output(input.len()) {
-        return Err(FormatError::invalid(
-            FORMAT,
-            0,
-            format!(
-                "an unpacked size of at most {} for {} packed bytes",
-                max_output(input.len()),
-                input.len()
-            ),
-            unpacked,
-        ));
-    }
+    check_unpacked_size(FORMAT, input.len(), unpacked, max_output(input.len()))?;
     let (d_code, d_len) = (&D_TABLES.0, &D_TABLES.1);
     let mut tree = Tree::new();
     let mut bits = BitReader::new(input);
@@ -279,37 +269,17 @@ pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
             let low = ((i as u32) << extra | bits.bits(extra)) & 0x3F;
             let dist = ((d_code[i] as usize) << 6 | low as usize) + 1;
             let len = (c - 256 + MIN_MATCH).min(unpacked - out.len());
-            copy_match(&mut out, dist, len);
+            copy_back(&mut out, dist, len);
         }
         if bits.overrun() {
-            return Err(FormatError::new(
+            return Err(output_truncated(
                 FORMAT,
                 input.len() as u64,
-                Problem::Truncated {
-                    needed: (unpacked - out.len()) as u64,
-                    available: 0,
-                },
+                unpacked - out.len(),
             ));
         }
     }
     Ok(out)
-}
-
-/// Appends `len` bytes copied from `dist` bytes back; before the start of
-/// the output the ring holds 0x20.
-fn copy_match(out: &mut Vec<u8>, dist: usize, len: usize) {
-    let i = out.len();
-    if dist <= i && dist >= len {
-        out.extend_from_within(i - dist..i - dist + len);
-        return;
-    }
-    for k in 0..len {
-        let b = match (i + k).checked_sub(dist) {
-            Some(j) => out[j],
-            None => b' ',
-        };
-        out.push(b);
-    }
 }
 
 /// MSB-first bit writer (`Putcode`); the last partial byte is zero-padded.

@@ -4,8 +4,9 @@
 //! absolute ring position `b0 | (b1 & 0xF0) << 4` and length `(b1 & 0x0F) + 3`.
 //! Decoding stops exactly at the unpacked size.
 
-use super::lz::{MIN_MATCH, MatchFinder, WINDOW};
-use crate::error::{FormatError, Problem, Result};
+use super::codec::{check_unpacked_size, output_truncated};
+use super::lz::{MIN_MATCH, MatchFinder, WINDOW, copy_back};
+use crate::error::Result;
 
 /// Format name used in errors.
 pub const FORMAT: &str = "LZSS";
@@ -23,28 +24,9 @@ pub fn max_output(packed: usize) -> usize {
 
 /// Decodes exactly `unpacked` bytes from `input`.
 pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
-    if unpacked > max_output(input.len()) {
-        return Err(FormatError::invalid(
-            FORMAT,
-            0,
-            format!(
-                "an unpacked size of at most {} for {} packed bytes",
-                max_output(input.len()),
-                input.len()
-            ),
-            unpacked,
-        ));
-    }
-    let truncated = |at: usize, out: &[u8]| {
-        FormatError::new(
-            FORMAT,
-            at as u64,
-            Problem::Truncated {
-                needed: (unpacked - out.len()) as u64,
-                available: 0,
-            },
-        )
-    };
+    check_unpacked_size(FORMAT, input.len(), unpacked, max_output(input.len()))?;
+    let truncated =
+        |at: usize, out: &[u8]| output_truncated(FORMAT, at as u64, unpacked - out.len());
     let mut out = Vec::with_capacity(unpacked);
     let mut ip = 0;
     while out.len() < unpacked {
@@ -77,23 +59,11 @@ pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
 }
 
 /// Appends `len` bytes read from absolute ring position `pos`. The ring is
-/// the output itself: ring slot `(START + i) & MASK` holds output byte `i`,
-/// slots not yet written hold 0x20.
+/// the output itself: ring slot `(START + i) & MASK` holds output byte `i`.
 fn copy_match(out: &mut Vec<u8>, pos: usize, len: usize) {
-    let i = out.len();
-    let write = (START + i) & MASK;
+    let write = (START + out.len()) & MASK;
     let dist = (write.wrapping_sub(pos).wrapping_sub(1) & MASK) + 1;
-    if dist <= i && dist >= len {
-        out.extend_from_within(i - dist..i - dist + len);
-        return;
-    }
-    for k in 0..len {
-        let b = match (i + k).checked_sub(dist) {
-            Some(j) => out[j],
-            None => b' ',
-        };
-        out.push(b);
-    }
+    copy_back(out, dist, len);
 }
 
 /// Encodes `data` (greedy longest match, references only into `data`).

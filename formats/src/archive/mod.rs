@@ -6,6 +6,7 @@
 //! handing out any entry, and come with two writers: a lossless one that keeps
 //! every byte it does not have to derive, and a canonical one.
 
+mod codec;
 pub mod deflate;
 pub mod layout;
 mod lz;

@@ -420,19 +420,28 @@ fn layout_specs(
     Ok(specs)
 }
 
+/// Writes the decoded bytes of every entry (`payload(i)`) to its
+/// [`entry_file`] under `dir`; returns the file names in entry order.
+fn put_entries<'n, 'p>(
+    dir: &Path,
+    names: impl Iterator<Item = &'n [u8]>,
+    payload: impl Fn(usize) -> Result<&'p [u8]>,
+) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    for (i, name) in names.enumerate() {
+        let file = entry_file(i, name);
+        put(dir, &file, payload(i)?)?;
+        files.push(file);
+    }
+    Ok(files)
+}
+
 fn extract(archive: &Archive, dir: &Path) -> Result<Report> {
     std::fs::create_dir_all(dir).map_err(|e| FormatError::io(dir, &e))?;
     let manifest = match archive {
         Archive::Nres(a) => {
-            let files: Vec<String> = a
-                .entries()
-                .iter()
-                .enumerate()
-                .map(|(i, e)| entry_file(i, e.name()))
-                .collect();
-            for (i, f) in files.iter().enumerate() {
-                put(dir, f, a.payload(i))?;
-            }
+            let names = a.entries().iter().map(|e| e.name());
+            let files = put_entries(dir, names, |i| Ok(a.payload(i)))?;
             let layout = layout_specs(dir, &a.layout(), |members, bytes| match members {
                 [m] => Ok(files[m.entry].clone()),
                 _ => {
@@ -463,15 +472,8 @@ fn extract(archive: &Archive, dir: &Path) -> Result<Report> {
             }
         }
         Archive::Rsli(a) => {
-            let files: Vec<String> = a
-                .entries()
-                .iter()
-                .enumerate()
-                .map(|(i, e)| entry_file(i, e.name()))
-                .collect();
-            for (i, f) in files.iter().enumerate() {
-                put(dir, f, a.load(i)?)?;
-            }
+            let names = a.entries().iter().map(|e| e.name());
+            let files = put_entries(dir, names, |i| a.load(i))?;
             let layout = layout_specs(dir, &a.layout()?, |members, bytes| match members {
                 [m] if a.method(m.entry) == Method::Raw && a.load(m.entry)? == bytes => {
                     Ok(files[m.entry].clone())
@@ -668,30 +670,16 @@ mod tests {
     use crate::archive::nres::NewEntry;
     use crate::archive::rsli::NewRsliEntry;
 
+    mod sample_archives {
+        include!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/support/sample_archives.rs"
+        ));
+    }
+    use sample_archives::sample_nres;
+
     fn run_ok(cmd: Command) -> Report {
         run(&cmd).unwrap_or_else(|e| panic!("{cmd:?}: {e}"))
-    }
-
-    fn sample_nres() -> Vec<u8> {
-        nres::build(&[
-            NewEntry {
-                name: b"Tree01".to_vec(),
-                type_id: 0x6D786554,
-                attr1: 1,
-                attr2: 2,
-                attr3: 3,
-                payload: b"texture",
-            },
-            NewEntry {
-                name: b"model.msh".to_vec(),
-                type_id: 0x4853454D,
-                attr1: 0,
-                attr2: 0,
-                attr3: 0,
-                payload: b"mesh!",
-            },
-        ])
-        .unwrap()
     }
 
     fn sample_rsli() -> Vec<u8> {

@@ -6,8 +6,7 @@ use crate::archive::Mode;
 use crate::fsutil::write_atomic;
 use crate::gamedir::GameDir;
 use crate::gltf::{ExportOptions, export_glb, resolve_materials};
-use crate::texm::cli::{output, with_archive_entry};
-use crate::tma::info::CliOutput;
+use crate::tool::{CliOutput, json_text, output, with_archive_entry};
 use std::path::Path;
 
 /// `iron3d model info <ARCHIVE> <ENTRY> [--json]`: streams, nodes, slots,
@@ -19,7 +18,7 @@ pub fn run_model_info(archive: &Path, entry: &str, json: bool) -> CliOutput {
         let info = Msh::parse(payload, Mode::Compatible)?.info();
         invalid = info.validation.is_some();
         Ok(if json {
-            serde_json::to_string_pretty(&info).unwrap_or_default() + "\n"
+            json_text(&info)
         } else {
             info.to_string()
         })

@@ -2,7 +2,7 @@
 //! their stream decoders/encoders. Every decoder reads a whole payload through
 //! a bounded cursor and checks that it is an exact multiple of the stride.
 
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, put_f32s};
 use crate::error::Result;
 
 pub(crate) const FORMAT: &str = "MSH";
@@ -62,6 +62,34 @@ impl Node38 {
     pub fn parent(&self) -> Option<usize> {
         (self.parent_or_link != NONE).then_some(self.parent_or_link as usize)
     }
+
+    /// Bytes of one record.
+    pub const SIZE: usize = 38;
+
+    /// Reads one record.
+    pub fn read(c: &mut Cursor) -> Result<Self> {
+        let [hdr0, parent_or_link, anim_map_start, fallback_key] = c.u16s()?;
+        Ok(Self {
+            hdr0,
+            parent_or_link,
+            anim_map_start,
+            fallback_key,
+            slot_index: c.u16s()?,
+        })
+    }
+
+    /// Appends the 38 bytes.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let header = [
+            self.hdr0,
+            self.parent_or_link,
+            self.anim_map_start,
+            self.fallback_key,
+        ];
+        for w in header.iter().chain(&self.slot_index) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
 }
 
 /// The node table: the usual 38-byte records, or the rare 24-byte variant
@@ -96,11 +124,15 @@ impl Nodes {
     }
 }
 
-/// A slot of type 2 (68 bytes after the 0x8C header).
+/// A slot of type 2 (68 bytes after the 0x8C header), in models and in
+/// `Land.msh` alike.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Slot68 {
+    /// First triangle of the slot's contiguous range (type 7 in models,
+    /// type 21 faces in `Land.msh`).
     pub tri_start: u16,
     pub tri_count: u16,
+    /// First batch (type 13); raw in `Land.msh`, which has no batches.
     pub batch_start: u16,
     pub batch_count: u16,
     pub aabb_min: [f32; 3],
@@ -109,6 +141,46 @@ pub struct Slot68 {
     pub sphere_radius: f32,
     /// +0x30: five words kept raw.
     pub opaque: [u32; 5],
+}
+
+impl Slot68 {
+    /// Bytes of one record.
+    pub const SIZE: usize = 68;
+
+    /// Reads one record.
+    pub fn read(c: &mut Cursor) -> Result<Self> {
+        let [tri_start, tri_count, batch_start, batch_count] = c.u16s()?;
+        Ok(Self {
+            tri_start,
+            tri_count,
+            batch_start,
+            batch_count,
+            aabb_min: c.f32s()?,
+            aabb_max: c.f32s()?,
+            sphere_center: c.f32s()?,
+            sphere_radius: c.f32()?,
+            opaque: [c.u32()?, c.u32()?, c.u32()?, c.u32()?, c.u32()?],
+        })
+    }
+
+    /// Appends the 68 bytes.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        for w in [
+            self.tri_start,
+            self.tri_count,
+            self.batch_start,
+            self.batch_count,
+        ] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        put_f32s(out, &self.aabb_min);
+        put_f32s(out, &self.aabb_max);
+        put_f32s(out, &self.sphere_center);
+        put_f32s(out, &[self.sphere_radius]);
+        for w in self.opaque {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
 }
 
 /// Type 2: the 0x8C-byte header (35 floats of global bounds, kept raw) and
@@ -229,28 +301,8 @@ fn read_all<T>(
     Ok(out)
 }
 
-fn f32x3(c: &mut Cursor) -> Result<[f32; 3]> {
-    Ok([c.f32()?, c.f32()?, c.f32()?])
-}
-
 pub(crate) fn decode_nodes38(data: &[u8]) -> Result<Vec<Node38>> {
-    read_all(data, 38, "type 1 nodes", |c| {
-        let hdr0 = c.u16()?;
-        let parent_or_link = c.u16()?;
-        let anim_map_start = c.u16()?;
-        let fallback_key = c.u16()?;
-        let mut slot_index = [0u16; 15];
-        for s in &mut slot_index {
-            *s = c.u16()?;
-        }
-        Ok(Node38 {
-            hdr0,
-            parent_or_link,
-            anim_map_start,
-            fallback_key,
-            slot_index,
-        })
-    })
+    read_all(data, Node38::SIZE, "type 1 nodes", Node38::read)
 }
 
 pub(crate) fn decode_nodes24(data: &[u8]) -> Result<Vec<[u8; 24]>> {
@@ -260,25 +312,18 @@ pub(crate) fn decode_nodes24(data: &[u8]) -> Result<Vec<[u8; 24]>> {
 pub(crate) fn decode_slots(data: &[u8]) -> Result<SlotTable> {
     let mut c = Cursor::new(data, FORMAT);
     let header = c.array::<SLOT_HEADER_SIZE>()?;
-    let slots = read_all(&data[SLOT_HEADER_SIZE..], 68, "type 2 slots", |c| {
-        Ok(Slot68 {
-            tri_start: c.u16()?,
-            tri_count: c.u16()?,
-            batch_start: c.u16()?,
-            batch_count: c.u16()?,
-            aabb_min: f32x3(c)?,
-            aabb_max: f32x3(c)?,
-            sphere_center: f32x3(c)?,
-            sphere_radius: c.f32()?,
-            opaque: [c.u32()?, c.u32()?, c.u32()?, c.u32()?, c.u32()?],
-        })
-    })
+    let slots = read_all(
+        &data[SLOT_HEADER_SIZE..],
+        Slot68::SIZE,
+        "type 2 slots",
+        Slot68::read,
+    )
     .map_err(|e| e.shifted(SLOT_HEADER_SIZE as u64))?;
     Ok(SlotTable { header, slots })
 }
 
 pub(crate) fn decode_positions(data: &[u8]) -> Result<Vec<[f32; 3]>> {
-    read_all(data, 12, "type 3 positions", f32x3)
+    read_all(data, 12, "type 3 positions", |c| c.f32s())
 }
 
 pub(crate) fn decode_normals(data: &[u8]) -> Result<Vec<[i8; 4]>> {
@@ -309,7 +354,7 @@ pub(crate) fn decode_triangles(data: &[u8]) -> Result<Vec<TriDesc16>> {
 pub(crate) fn decode_keys(data: &[u8]) -> Result<Vec<AnimKey24>> {
     read_all(data, 24, "type 8 animation keys", |c| {
         Ok(AnimKey24 {
-            position: f32x3(c)?,
+            position: c.f32s()?,
             time: c.f32()?,
             rotation_wxyz: [c.i16()?, c.i16()?, c.i16()?, c.i16()?],
         })
@@ -352,21 +397,7 @@ pub(crate) fn encode_nodes(nodes: &Nodes) -> Vec<u8> {
     let mut out = Vec::new();
     match nodes {
         Nodes::Raw24(n) => n.iter().for_each(|r| out.extend_from_slice(r)),
-        Nodes::Node38(n) => {
-            for node in n {
-                for w in [
-                    node.hdr0,
-                    node.parent_or_link,
-                    node.anim_map_start,
-                    node.fallback_key,
-                ]
-                .iter()
-                .chain(&node.slot_index)
-                {
-                    out.put(w.to_le_bytes());
-                }
-            }
-        }
+        Nodes::Node38(n) => n.iter().for_each(|node| node.write(&mut out)),
     }
     out
 }
@@ -374,16 +405,7 @@ pub(crate) fn encode_nodes(nodes: &Nodes) -> Vec<u8> {
 pub(crate) fn encode_slots(table: &SlotTable) -> Vec<u8> {
     let mut out = table.header.to_vec();
     for s in &table.slots {
-        for w in [s.tri_start, s.tri_count, s.batch_start, s.batch_count] {
-            out.put(w.to_le_bytes());
-        }
-        out.f32s(&s.aabb_min);
-        out.f32s(&s.aabb_max);
-        out.f32s(&s.sphere_center);
-        out.f32s(&[s.sphere_radius]);
-        for w in s.opaque {
-            out.put(w.to_le_bytes());
-        }
+        s.write(&mut out);
     }
     out
 }

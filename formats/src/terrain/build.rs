@@ -10,10 +10,11 @@ use super::land_map::{
     Areal, CellGrid, ENTRY_NAME, EdgeLink, FORMAT as MAP_FORMAT, GridFrame, LandMap, TYPE_AREAL_MAP,
 };
 use super::land_msh::{
-    FORMAT, LandMsh, LayoutEntry, NO_INDEX, RETAIL_ORDER, SLOT_HEADER_SIZE, STREAM_NAME, Slot68,
-    TerrainFace28, TerrainNode,
+    FORMAT, LandMsh, LayoutEntry, NO_INDEX, RETAIL_ORDER, SLOT_HEADER_SIZE, STREAM_NAME,
+    TerrainFace28,
 };
 use crate::error::{FormatError, Result};
+use crate::msh::{Node38, Slot68};
 use std::collections::BTreeMap;
 
 /// A regular heightfield: `cols x rows` vertices, row-major heights
@@ -153,8 +154,11 @@ pub fn land_from_heightfield(h: &Heightfield) -> Result<LandMsh> {
                 return Err(too_large("slots", slot_index + 1, NO_INDEX as usize - 1));
             }
             slots.push(new_slot(tri_start, faces.len() - tri_start, &block_points));
-            let mut node = TerrainNode {
-                header: [0, NO_INDEX, 0, 0],
+            let mut node = Node38 {
+                hdr0: 0,
+                parent_or_link: NO_INDEX,
+                anim_map_start: 0,
+                fallback_key: 0,
                 slot_index: [NO_INDEX; 15],
             };
             node.slot_index[0] = slot_index as u16;

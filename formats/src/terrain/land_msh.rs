@@ -3,7 +3,7 @@
 //!
 //! | type | content                      | stride |
 //! |-----:|------------------------------|-------:|
-//! | 1    | [`TerrainNode`] (Node38)     | 38     |
+//! | 1    | [`Node38`]                   | 38     |
 //! | 2    | 0x8C header + [`Slot68`]     | 68     |
 //! | 3    | positions, float3            | 12     |
 //! | 4    | packed normals               | 4      |
@@ -25,6 +25,8 @@ use crate::archive::Mode;
 use crate::archive::nres::Nres;
 use crate::cursor::Cursor;
 use crate::error::{FormatError, Result};
+use crate::msh::streams::{encode_positions, encode_uvs};
+use crate::msh::{Node38, Slot68};
 
 /// Format name used in errors.
 pub const FORMAT: &str = "Land.msh";
@@ -44,53 +46,17 @@ pub const RETAIL_ORDER: [u32; 9] = [1, 2, 3, 4, 5, 18, 14, 11, 21];
 /// The entry name retail maps give every stream.
 pub const STREAM_NAME: &[u8] = b"Land";
 
-pub const NODE_STRIDE: usize = 38;
-pub const SLOT_HEADER_SIZE: usize = 0x8C;
-pub const SLOT_STRIDE: usize = 68;
+pub const NODE_STRIDE: usize = Node38::SIZE;
+pub const SLOT_HEADER_SIZE: usize = crate::msh::SLOT_HEADER_SIZE;
+pub const SLOT_STRIDE: usize = Slot68::SIZE;
 pub const POSITION_STRIDE: usize = 12;
 pub const PACKED_STRIDE: usize = 4;
 pub const FACE_STRIDE: usize = 28;
 
 /// "No face/slot" in a 16-bit index.
 pub const NO_INDEX: u16 = 0xFFFF;
-/// Node38 slot matrix: `slot_index[state * LODS + lod]`.
-pub const STATES: usize = 3;
+/// Levels of detail of the Node38 slot matrix (`slot_index[state * LODS + lod]`).
 pub const LODS: usize = 5;
-
-/// Type 1 record (Node38): four header words, then the 3 x 5 slot matrix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TerrainNode {
-    /// `hdr0`, `parent_or_link`, `anim_map_start`, `fallback_key`, raw.
-    pub header: [u16; 4],
-    /// `slot_index[state * 5 + lod]`, [`NO_INDEX`] = no geometry.
-    pub slot_index: [u16; 15],
-}
-
-impl TerrainNode {
-    /// The slot of (`state`, `lod`), if any.
-    pub fn slot(&self, state: usize, lod: usize) -> Option<u16> {
-        if state >= STATES || lod >= LODS {
-            return None;
-        }
-        Some(self.slot_index[state * LODS + lod]).filter(|&s| s != NO_INDEX)
-    }
-}
-
-/// Type 2 record (Slot68): a face range, bounds and five opaque words.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Slot68 {
-    /// First face (type 21) of the slot's contiguous range.
-    pub tri_start: u16,
-    pub tri_count: u16,
-    /// Raw (Land.msh has no batch stream).
-    pub batch_start: u16,
-    pub batch_count: u16,
-    pub aabb_min: [f32; 3],
-    pub aabb_max: [f32; 3],
-    pub sphere_center: [f32; 3],
-    pub sphere_radius: f32,
-    pub opaque: [u32; 5],
-}
 
 /// Type 21 record (TerrainFace28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +79,7 @@ pub struct TerrainFace28 {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LandMsh {
     /// Type 1.
-    pub nodes: Vec<TerrainNode>,
+    pub nodes: Vec<Node38>,
     /// Type 2 header (0x8C bytes, raw; retail: eight bounding-box corners
     /// then zeros).
     pub slot_header: Vec<u8>,
@@ -206,8 +172,7 @@ impl LandMsh {
         };
 
         let (i, meta, mut c) = read(TYPE_POSITIONS)?;
-        let positions =
-            read_records(meta, &mut c, |c| Ok([c.f32()?, c.f32()?, c.f32()?])).map_err(ctx(i))?;
+        let positions = read_records(meta, &mut c, |c| c.f32s()).map_err(ctx(i))?;
         let vertex_count = positions.len();
 
         let vertex_stream = |t: u32| -> Result<Vec<[u8; 4]>> {
@@ -245,7 +210,7 @@ impl LandMsh {
         check_slots(&slots, faces.len()).map_err(ctx(i))?;
 
         let (i, meta, mut c) = read(TYPE_NODES)?;
-        let nodes = read_records(meta, &mut c, read_node).map_err(ctx(i))?;
+        let nodes = read_records(meta, &mut c, Node38::read).map_err(ctx(i))?;
         check_nodes(&nodes, slots.len()).map_err(ctx(i))?;
 
         Ok(LandMsh {
@@ -311,15 +276,13 @@ impl LandMsh {
         fn words<const N: usize>(items: &[[u8; N]]) -> Vec<u8> {
             items.concat()
         }
-        let uv = |items: &[[u16; 2]]| -> Vec<u8> {
-            items
-                .iter()
-                .flat_map(|[u, v]| [u.to_le_bytes(), v.to_le_bytes()].concat())
-                .collect()
-        };
         let (payload, count) = match type_id {
             TYPE_NODES => (
-                self.nodes.iter().flat_map(node_bytes).collect(),
+                {
+                    let mut out = Vec::with_capacity(self.nodes.len() * NODE_STRIDE);
+                    self.nodes.iter().for_each(|n| n.write(&mut out));
+                    out
+                },
                 self.nodes.len(),
             ),
             TYPE_SLOTS => {
@@ -332,19 +295,15 @@ impl LandMsh {
                     ));
                 }
                 let mut out = self.slot_header.clone();
-                out.extend(self.slots.iter().flat_map(slot_bytes));
+                for s in &self.slots {
+                    s.write(&mut out);
+                }
                 return Ok((out, self.slots.len(), SLOT_STRIDE));
             }
-            TYPE_POSITIONS => (
-                self.positions
-                    .iter()
-                    .flat_map(|p| p.iter().flat_map(|v| v.to_le_bytes()))
-                    .collect(),
-                self.positions.len(),
-            ),
+            TYPE_POSITIONS => (encode_positions(&self.positions), self.positions.len()),
             TYPE_NORMALS => (words(&self.normals), self.normals.len()),
-            TYPE_UV0 => (uv(&self.uv0), self.uv0.len()),
-            TYPE_UV1 => (uv(&self.uv1), self.uv1.len()),
+            TYPE_UV0 => (encode_uvs(&self.uv0), self.uv0.len()),
+            TYPE_UV1 => (encode_uvs(&self.uv1), self.uv1.len()),
             TYPE_CELLS => (words(&self.cells), self.cells.len()),
             TYPE_AUX14 => {
                 let aux = self.aux14.as_ref().ok_or_else(|| {
@@ -483,79 +442,13 @@ fn packed_uv(b: [u8; 4]) -> [u16; 2] {
     ]
 }
 
-fn read_u16s<const N: usize>(c: &mut Cursor<'_>) -> Result<[u16; N]> {
-    let mut out = [0u16; N];
-    for v in &mut out {
-        *v = c.u16()?;
-    }
-    Ok(out)
-}
-
-fn read_f32s<const N: usize>(c: &mut Cursor<'_>) -> Result<[f32; N]> {
-    let mut out = [0f32; N];
-    for v in &mut out {
-        *v = c.f32()?;
-    }
-    Ok(out)
-}
-
-fn read_node(c: &mut Cursor<'_>) -> Result<TerrainNode> {
-    Ok(TerrainNode {
-        header: read_u16s(c)?,
-        slot_index: read_u16s(c)?,
-    })
-}
-
-fn node_bytes(n: &TerrainNode) -> Vec<u8> {
-    n.header
-        .iter()
-        .chain(&n.slot_index)
-        .flat_map(|v| v.to_le_bytes())
-        .collect()
-}
-
-fn read_slot(c: &mut Cursor<'_>) -> Result<Slot68> {
-    let [tri_start, tri_count, batch_start, batch_count] = read_u16s(c)?;
-    Ok(Slot68 {
-        tri_start,
-        tri_count,
-        batch_start,
-        batch_count,
-        aabb_min: read_f32s(c)?,
-        aabb_max: read_f32s(c)?,
-        sphere_center: read_f32s(c)?,
-        sphere_radius: c.f32()?,
-        opaque: [c.u32()?, c.u32()?, c.u32()?, c.u32()?, c.u32()?],
-    })
-}
-
-fn slot_bytes(s: &Slot68) -> Vec<u8> {
-    let mut out = Vec::with_capacity(SLOT_STRIDE);
-    for v in [s.tri_start, s.tri_count, s.batch_start, s.batch_count] {
-        out.extend(v.to_le_bytes());
-    }
-    let floats = s
-        .aabb_min
-        .iter()
-        .chain(&s.aabb_max)
-        .chain(&s.sphere_center)
-        .chain([&s.sphere_radius]);
-    for v in floats {
-        out.extend(v.to_le_bytes());
-    }
-    for v in s.opaque {
-        out.extend(v.to_le_bytes());
-    }
-    out
-}
-
 fn read_slot_table(meta: &EntryMeta, c: &mut Cursor<'_>) -> Result<(Vec<u8>, Vec<Slot68>)> {
     let count = check_stream_attrs(meta, c.len(), SLOT_HEADER_SIZE, SLOT_STRIDE)?;
     let header = c.bytes(SLOT_HEADER_SIZE)?.to_vec();
     let count = c.checked_count(count as u64, SLOT_STRIDE, "slots")?;
     let mut slots = Vec::with_capacity(count);
     for _ in 0..count {
-        slots.push(read_slot(c)?);
+        slots.push(Slot68::read(c)?);
     }
     c.expect_end()?;
     Ok((header, slots))
@@ -565,8 +458,8 @@ fn read_face(c: &mut Cursor<'_>) -> Result<TerrainFace28> {
     Ok(TerrainFace28 {
         flags: c.u32()?,
         service: c.array()?,
-        vertices: read_u16s(c)?,
-        neighbours: read_u16s(c)?,
+        vertices: c.u16s()?,
+        neighbours: c.u16s()?,
         tail: c.array()?,
     })
 }
@@ -631,7 +524,7 @@ fn check_slots(slots: &[Slot68], face_count: usize) -> Result<()> {
 }
 
 /// Every node slot index [`NO_INDEX`] or below the slot count.
-fn check_nodes(nodes: &[TerrainNode], slot_count: usize) -> Result<()> {
+fn check_nodes(nodes: &[Node38], slot_count: usize) -> Result<()> {
     for (i, n) in nodes.iter().enumerate() {
         for (k, &s) in n.slot_index.iter().enumerate() {
             if s != NO_INDEX && s as usize >= slot_count {

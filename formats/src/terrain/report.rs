@@ -6,7 +6,7 @@ use super::land_msh::{LandMsh, stride_of};
 use super::mask::{MAIN16_MAP, MAPPED_FULL_BITS, MATERIAL6_MAP};
 use super::route::{Navigator, Route};
 use crate::archive::Mode;
-use crate::tma::info::CliOutput;
+use crate::tool::{CliOutput, json_text};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -215,7 +215,7 @@ fn with_file(path: &Path, command: impl FnOnce(&str, &[u8]) -> CliOutput) -> Cli
     let file = path.display().to_string();
     match crate::fsutil::read_file(path) {
         Ok(data) => command(&file, &data),
-        Err(e) => failure(e.in_file(file).to_string()),
+        Err(e) => CliOutput::failure(e.in_file(file)),
     }
 }
 
@@ -234,28 +234,13 @@ pub fn terrain_info_command(file: &str, data: &[u8], json: bool) -> CliOutput {
     match LandMsh::parse(data, Mode::Strict) {
         Ok(land) => {
             let info = terrain_info(file, &land);
-            let stdout = if json {
-                serde_json::to_string_pretty(&info)
-                    .map(|s| s + "\n")
-                    .unwrap_or_default()
+            CliOutput::ok(if json {
+                json_text(&info)
             } else {
                 terrain_info_text(&info)
-            };
-            CliOutput {
-                stdout,
-                stderr: String::new(),
-                code: 0,
-            }
+            })
         }
-        Err(e) => failure(e.in_file(file).to_string()),
-    }
-}
-
-fn failure(message: String) -> CliOutput {
-    CliOutput {
-        stdout: String::new(),
-        stderr: format!("error: {message}\n"),
-        code: 1,
+        Err(e) => CliOutput::failure(e.in_file(file)),
     }
 }
 
@@ -280,15 +265,11 @@ pub fn route_text(route: &Route) -> String {
 pub fn map_route_command(file: &str, data: &[u8], from: [f32; 2], to: [f32; 2]) -> CliOutput {
     let map = match LandMap::parse(data, Mode::Strict) {
         Ok(map) => map,
-        Err(e) => return failure(e.in_file(file).to_string()),
+        Err(e) => return CliOutput::failure(e.in_file(file)),
     };
     match Navigator::new(&map).route(from, to) {
-        Ok(route) => CliOutput {
-            stdout: route_text(&route),
-            stderr: String::new(),
-            code: 0,
-        },
-        Err(e) => failure(format!(
+        Ok(route) => CliOutput::ok(route_text(&route)),
+        Err(e) => CliOutput::failure(format!(
             "{file}: no route from ({}, {}) to ({}, {}): {e}",
             from[0], from[1], to[0], to[1]
         )),

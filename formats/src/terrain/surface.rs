@@ -205,6 +205,31 @@ impl TerrainSurface {
         &self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
     }
 
+    /// The faces listed in cell (x, y) that pass `filter`, with their
+    /// vertices.
+    fn cell_candidates(
+        &self,
+        x: usize,
+        y: usize,
+        filter: FaceFilter,
+    ) -> impl Iterator<Item = (u32, [[f64; 3]; 3])> + '_ {
+        self.cell_faces(x, y).iter().filter_map(move |&t| {
+            let (idx, flags, _) = self.tris[t as usize];
+            mask::matches(flags, filter.required, filter.forbidden)
+                .then(|| (t, idx.map(|i| self.vertex(i))))
+        })
+    }
+
+    /// The hit on triangle `t` at `point`, ray parameter `t_param`.
+    fn hit(&self, t: u32, point: [f32; 3], t_param: f32) -> SurfaceHit {
+        SurfaceHit {
+            face: self.tris[t as usize].2,
+            point,
+            normal: self.plane_normal(t),
+            t: t_param,
+        }
+    }
+
     fn plane_normal(&self, t: u32) -> [f32; 3] {
         let v = self.tris[t as usize].0.map(|i| self.vertex(i));
         let n = normalize3(cross3(sub3(v[1], v[0]), sub3(v[2], v[0]))).unwrap_or([0.0, 0.0, 1.0]);
@@ -222,12 +247,7 @@ impl TerrainSurface {
         }
         let (cx, cy) = self.cell_of(p);
         let mut best: Option<(f64, u32)> = None;
-        for &t in self.cell_faces(cx, cy) {
-            let (idx, flags, _) = self.tris[t as usize];
-            if !mask::matches(flags, filter.required, filter.forbidden) {
-                continue;
-            }
-            let v = idx.map(|i| self.vertex(i));
+        for (t, v) in self.cell_candidates(cx, cy, filter) {
             let Some(z) = height_in_triangle(v, p) else {
                 continue;
             };
@@ -235,12 +255,7 @@ impl TerrainSurface {
                 best = Some((z, t));
             }
         }
-        best.map(|(z, t)| SurfaceHit {
-            face: self.tris[t as usize].2,
-            point: [x, y, z as f32],
-            normal: self.plane_normal(t),
-            t: 0.0,
-        })
+        best.map(|(z, t)| self.hit(t, [x, y, z as f32], 0.0))
     }
 
     /// Height (Z) at ground point (x, y) over every face.
@@ -301,12 +316,7 @@ impl TerrainSurface {
             let t_cell_out = t_next[0].min(t_next[1]).min(t_out);
             let slack = 1e-7 * (1.0 + t_cell_out.abs());
             let mut best: Option<(f64, u32)> = None;
-            for &t in self.cell_faces(cx, cy) {
-                let (idx, flags, _) = self.tris[t as usize];
-                if !mask::matches(flags, filter.required, filter.forbidden) {
-                    continue;
-                }
-                let v = idx.map(|i| self.vertex(i));
+            for (t, v) in self.cell_candidates(cx, cy, filter) {
                 let Some(hit_t) = ray_triangle(o, d, v) else {
                     continue;
                 };
@@ -319,12 +329,7 @@ impl TerrainSurface {
             }
             if let Some((t, tri)) = best {
                 let point = [0, 1, 2].map(|k| (o[k] + d[k] * t) as f32);
-                return Some(SurfaceHit {
-                    face: self.tris[tri as usize].2,
-                    point,
-                    normal: self.plane_normal(tri),
-                    t: t as f32,
-                });
+                return Some(self.hit(tri, point, t as f32));
             }
             if t_cell_out >= t_out {
                 return None;

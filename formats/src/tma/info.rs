@@ -5,6 +5,9 @@ use super::*;
 use crate::archive::Mode;
 use crate::error::Result;
 use crate::gamedir::GameDir;
+/// Kept at its first path: other modules import it from here.
+pub use crate::tool::CliOutput;
+use crate::tool::{json_text, output};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -106,15 +109,6 @@ pub struct LodeInfo {
     pub lode_type: u32,
     pub amount: f32,
     pub raw: u32,
-}
-
-/// What the CLI prints and its exit status.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CliOutput {
-    pub stdout: String,
-    pub stderr: String,
-    /// 0 ok, 1 a data error.
-    pub code: u8,
 }
 
 /// Reads the mission `mission` of the install at `game_dir` and summarises
@@ -348,28 +342,11 @@ pub fn render_text(info: &MissionInfo) -> String {
 
 /// `iron3d mission info <GAME_DIR> <MISSION> [--json] [--compatible]`.
 pub fn run_info(game_dir: &Path, mission: &str, json: bool, mode: Mode) -> CliOutput {
-    match mission_info(game_dir, mission, mode) {
-        Ok(info) => {
-            let stdout = if json {
-                serde_json::to_string_pretty(&info)
-                    .map(|mut j| {
-                        j.push('\n');
-                        j
-                    })
-                    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}\n"))
-            } else {
-                render_text(&info)
-            };
-            CliOutput {
-                stdout,
-                stderr: String::new(),
-                code: 0,
-            }
+    output(mission_info(game_dir, mission, mode).map(|info| {
+        if json {
+            json_text(&info)
+        } else {
+            render_text(&info)
         }
-        Err(e) => CliOutput {
-            stdout: String::new(),
-            stderr: format!("error: {e}\n"),
-            code: 1,
-        },
-    }
+    }))
 }

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part of the harness
 
+use iron3d_formats::archive::nres::NewEntry;
+use iron3d_formats::unitdat::{PartClass, PartSpec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -141,4 +143,33 @@ pub fn assert_robust<T, E>(
         );
     }
     rejected
+}
+
+/// An NRes entry to build (`attr3` 0).
+pub fn entry<'p>(
+    name: &str,
+    type_id: u32,
+    attr1: u32,
+    attr2: u32,
+    payload: &'p [u8],
+) -> NewEntry<'p> {
+    NewEntry {
+        name: name.as_bytes().to_vec(),
+        type_id,
+        attr1,
+        attr2,
+        attr3: 0,
+        payload,
+    }
+}
+
+/// A unit part without children: `key` also as its description, attachment 0.
+pub fn leaf_part(key: &str, class: PartClass) -> PartSpec {
+    PartSpec {
+        key: key.into(),
+        description: key.into(),
+        class,
+        attachment: 0,
+        children: vec![],
+    }
 }

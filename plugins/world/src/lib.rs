@@ -7,6 +7,7 @@
 
 mod id;
 mod message;
+pub mod mission;
 mod queue;
 
 pub use id::{NoSuchObject, ObjectRegistry, OriginalObjectId, RegisterError};

@@ -2,7 +2,7 @@
 //! Small prototype formats: the first byte picks the reader; whatever parses
 //! writes back byte-identical.
 use iron3d_formats::archive::Mode;
-use iron3d_formats::aux::{base, ctld, ctpt, expl, ndpr, refs, ske, tfnt, trf};
+use iron3d_formats::proto::{base, ctld, ctpt, expl, ndpr, refs, ske, tfnt, trf};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

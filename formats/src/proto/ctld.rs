@@ -15,9 +15,10 @@
 //! Records whose fields are not all proven are kept raw; the writer derives
 //! only the counts (the contact count B is kept, as no state may carry it).
 
-use super::{ResourceRef, count_i32, read_count};
+use super::{count_i32, read_count};
 use crate::cursor::Cursor;
 use crate::error::{FormatError, Result};
+use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "CTLD";
 /// Fixed bytes of a state before its contacts.

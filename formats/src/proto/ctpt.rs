@@ -8,9 +8,10 @@
 //! count x char name[32]
 //! ```
 
-use super::{FixedName, count_i32, read_count, read_f32s, write_f32s};
-use crate::cursor::Cursor;
+use super::{count_i32, read_count};
+use crate::cursor::{Cursor, put_f32s};
 use crate::error::Result;
+use crate::fixed::FixedName;
 
 const FORMAT: &str = "CTPT";
 /// Bytes of one point record (without its name).
@@ -51,8 +52,8 @@ impl Ctpt {
                 flags_raw: c.u32()?,
                 link_raw: c.u32()?,
                 node: c.i32()?,
-                position: read_f32s(&mut c)?,
-                vector: read_f32s(&mut c)?,
+                position: c.f32s()?,
+                vector: c.f32s()?,
                 name: FixedName::default(),
             });
         }
@@ -77,8 +78,8 @@ impl Ctpt {
             out.extend(p.flags_raw.to_le_bytes());
             out.extend(p.link_raw.to_le_bytes());
             out.extend(p.node.to_le_bytes());
-            write_f32s(&mut out, &p.position);
-            write_f32s(&mut out, &p.vector);
+            put_f32s(&mut out, &p.position);
+            put_f32s(&mut out, &p.vector);
         }
         for p in &self.points {
             out.extend_from_slice(&p.name.0);

@@ -6,9 +6,10 @@
 //! count x { u32 flags; f32 hit_points; f32 density; char archive[32]; char explosion[32] }   76 bytes
 //! ```
 
-use super::{ResourceRef, count_i32, read_count};
+use super::{count_i32, read_count};
 use crate::cursor::Cursor;
 use crate::error::Result;
+use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "NDPR";
 /// Bytes of one record.

@@ -8,8 +8,7 @@
 //! tail (opaque)
 //! ```
 
-use super::{read_f32s, write_f32s};
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, put_f32s};
 use crate::error::{FormatError, Result};
 
 const FORMAT: &str = "BASE";
@@ -38,7 +37,7 @@ impl Base {
         let n = c.checked_count(count as u64 + 1, 12, "polygon points")?;
         let mut points = Vec::with_capacity(n);
         for _ in 0..n {
-            points.push(read_f32s(&mut c)?);
+            points.push(c.f32s()?);
         }
         let tail = c.bytes(c.remaining())?.to_vec();
         Ok(Self {
@@ -65,7 +64,7 @@ impl Base {
         out.extend(self.marker.to_le_bytes());
         out.extend(count.to_le_bytes());
         for p in &self.points {
-            write_f32s(&mut out, p);
+            put_f32s(&mut out, p);
         }
         out.extend_from_slice(&self.tail);
         Ok(out)

@@ -3,17 +3,17 @@
 
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{NewEntry, build};
-use iron3d_formats::aux::base::Base;
-use iron3d_formats::aux::ctld::Ctld;
-use iron3d_formats::aux::ctpt::Ctpt;
-use iron3d_formats::aux::expl::Expl;
-use iron3d_formats::aux::ndpr::Ndpr;
-use iron3d_formats::aux::opaque::Sund;
-use iron3d_formats::aux::refs::ReferenceArray;
-use iron3d_formats::aux::ske::Sky;
-use iron3d_formats::aux::tfnt::{TEXM_OFFSET, Tfnt};
-use iron3d_formats::aux::trf::Trf;
-use iron3d_formats::aux::{FixedName, ResourceRef};
+use iron3d_formats::fixed::{FixedName, ResourceRef};
+use iron3d_formats::proto::base::Base;
+use iron3d_formats::proto::ctld::Ctld;
+use iron3d_formats::proto::ctpt::Ctpt;
+use iron3d_formats::proto::expl::Expl;
+use iron3d_formats::proto::ndpr::Ndpr;
+use iron3d_formats::proto::opaque::Sund;
+use iron3d_formats::proto::refs::ReferenceArray;
+use iron3d_formats::proto::ske::Sky;
+use iron3d_formats::proto::tfnt::{TEXM_OFFSET, Tfnt};
+use iron3d_formats::proto::trf::Trf;
 
 fn name32(s: &str) -> Vec<u8> {
     let mut f = s.as_bytes().to_vec();

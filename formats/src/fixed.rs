@@ -1,23 +1,5 @@
-//! Small prototype formats of tome III ("Вспомогательные форматы") and the
-//! `Tfnt` font: lossless readers with typed views where the layout is proven
-//! and raw bytes elsewhere. Every reader checks the exact end of its payload
-//! and every writer gives an unmodified parse back byte-identical.
-//!
-//! Layouts beyond the tome come from `spec/GAMEPLAY.md` section 10 (measured
-//! by the openparkan project on retail data); each field's doc names its
-//! status: *layout-confirmed* (framing proven on the corpus),
-//! *consumer-inferred* (meaning read from the engine or data) or *opaque*.
-
-pub mod base;
-pub mod ctld;
-pub mod ctpt;
-pub mod expl;
-pub mod ndpr;
-pub mod opaque;
-pub mod refs;
-pub mod ske;
-pub mod tfnt;
-pub mod trf;
+//! Fixed-size NUL-padded name fields and the 64-byte `(archive, name)`
+//! resource reference that many formats store.
 
 use crate::cursor::{Cursor, c_name, show_bytes};
 use crate::error::{FormatError, Result};
@@ -31,7 +13,7 @@ impl<const N: usize> FixedName<N> {
     /// A field holding `name` followed by NULs, with room for the
     /// terminator (`name.len() < N`).
     pub fn new(name: &[u8]) -> Result<Self> {
-        fixed_field(name, N - 1).map(Self)
+        fixed_field(name, N - 1, "name").map(Self)
     }
 
     /// The bytes before the first NUL.
@@ -62,11 +44,16 @@ impl<const N: usize> serde::Serialize for FixedName<N> {
     }
 }
 
-/// A NUL-padded `N`-byte field holding `name` (at most `max` bytes, no NUL).
-pub fn fixed_field<const N: usize>(name: &[u8], max: usize) -> Result<[u8; N]> {
+/// A NUL-padded `N`-byte field holding `name` (at most `max` bytes, no NUL
+/// inside); `format` names the format in the error.
+pub fn fixed_field<const N: usize>(
+    name: &[u8],
+    max: usize,
+    format: &'static str,
+) -> Result<[u8; N]> {
     if name.len() > max.min(N) || name.contains(&0) {
         return Err(FormatError::invalid(
-            "name",
+            format,
             0,
             format!("a name of at most {} bytes without NUL", max.min(N)),
             show_bytes(name),
@@ -77,9 +64,9 @@ pub fn fixed_field<const N: usize>(name: &[u8], max: usize) -> Result<[u8; N]> {
     Ok(field)
 }
 
-/// `{ char archive[32]; char name[32]; }`: a resource reference (FXID
-/// commands, NDPR, EXPL, reference arrays, CTLD). Compared ASCII
-/// case-insensitively by consumers; the tails after the NULs are kept.
+/// `{ char archive[32]; char name[32]; }`: a resource reference (registry
+/// prototypes, FXID commands, NDPR, EXPL, reference arrays, CTLD). Compared
+/// ASCII case-insensitively by consumers; the tails after the NULs are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct ResourceRef {
     pub archive: FixedName<32>,
@@ -124,42 +111,17 @@ impl ResourceRef {
         out.extend_from_slice(&self.name.0);
     }
 
+    /// The bytes of consecutive references.
+    pub fn list_bytes(refs: &[Self]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(refs.len() * Self::SIZE);
+        for r in refs {
+            r.write(&mut out);
+        }
+        out
+    }
+
     /// Both names empty (an unused slot).
     pub fn is_empty(&self) -> bool {
         self.archive.name().is_empty() && self.name.name().is_empty()
-    }
-}
-
-/// Reads a little-endian element count stored as i32/u32 and proves that
-/// `count * elem` bytes follow (the only way a count sizes an allocation).
-pub(crate) fn read_count(c: &mut Cursor<'_>, elem: usize, what: &str) -> Result<usize> {
-    let at = c.pos();
-    let raw = c.i32()?;
-    if raw < 0 {
-        return Err(c.invalid_at(at, format!("{what}: a count >= 0"), raw));
-    }
-    c.checked_count(raw as u64, elem, what)
-}
-
-/// A count as the i32 the formats store.
-pub(crate) fn count_i32(format: &'static str, n: usize, what: &str) -> Result<[u8; 4]> {
-    i32::try_from(n)
-        .map(i32::to_le_bytes)
-        .map_err(|_| FormatError::invalid(format, 0, format!("{what} within i32"), n))
-}
-
-/// Reads `N` little-endian f32.
-pub(crate) fn read_f32s<const N: usize>(c: &mut Cursor<'_>) -> Result<[f32; N]> {
-    let mut out = [0f32; N];
-    for v in &mut out {
-        *v = c.f32()?;
-    }
-    Ok(out)
-}
-
-/// Appends f32 values (bit-exact).
-pub(crate) fn write_f32s(out: &mut Vec<u8>, values: &[f32]) {
-    for v in values {
-        out.extend_from_slice(&v.to_le_bytes());
     }
 }

@@ -3,9 +3,9 @@
 //! `objects.rlb`. The payload size must be a multiple of 64 (checked before
 //! the first record is read); both fields keep their tails.
 
-use super::ResourceRef;
 use crate::cursor::Cursor;
 use crate::error::{FormatError, Result};
+use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "ReferenceArray";
 
@@ -36,10 +36,6 @@ impl ReferenceArray {
 
     /// Writes the payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.refs.len() * ResourceRef::SIZE);
-        for r in &self.refs {
-            r.write(&mut out);
-        }
-        out
+        ResourceRef::list_bytes(&self.refs)
     }
 }

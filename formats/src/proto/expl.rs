@@ -9,9 +9,9 @@
 //! 12 x { char archive[32]; char name[32] }   slot 0 the effect, 1..11 by surface struck
 //! ```
 
-use super::{ResourceRef, read_f32s, write_f32s};
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, put_f32s};
 use crate::error::Result;
+use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "EXPL";
 /// Size of every EXPL payload.
@@ -46,7 +46,7 @@ impl Expl {
         }
         let damage = c.f32()?;
         let radius = c.f32()?;
-        let unknown = read_f32s(&mut c)?;
+        let unknown = c.f32s()?;
         let placement = c.i32()?;
         let mut effects = [ResourceRef::default(); SLOTS];
         for e in &mut effects {
@@ -69,7 +69,7 @@ impl Expl {
         out.extend(self.kind.to_le_bytes());
         out.extend(self.damage.to_le_bytes());
         out.extend(self.radius.to_le_bytes());
-        write_f32s(&mut out, &self.unknown);
+        put_f32s(&mut out, &self.unknown);
         out.extend(self.placement.to_le_bytes());
         for e in &self.effects {
             e.write(&mut out);

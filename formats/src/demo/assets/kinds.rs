@@ -1,0 +1,454 @@
+//! The prototype kinds of the demo and the node trees of their models
+//! (Z up, metres). Retail-scale variants scale the same trees.
+
+use super::Role;
+use super::materials::Paint;
+use super::models::{Anim, NodeSpec, Part, Prim};
+
+/// A geometric prototype kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    pub key: &'static str,
+    pub role: Role,
+    /// The archive holding its model and WEAR.
+    pub archive: &'static str,
+    /// The WEAR rows, in order.
+    pub paints: &'static [Paint],
+    /// Whether its WEAR has a `LIGHTMAPS` block (and the model UV1).
+    pub lightmapped: bool,
+    /// An effect of `effects.rlb` the prototype references.
+    pub effect: Option<&'static str>,
+}
+
+use Paint::*;
+
+const UNIT_PAINTS: &[Paint] = &[
+    Hull, Camo, Joint, Glass, Metal, Blink, Decal, Exhaust, Plate,
+];
+const GUN_PAINTS: &[Paint] = &[
+    Metal, Joint, Glass, Hull, Exhaust, Blink, Camo, Decal, Plate,
+];
+const AMMO_PAINTS: &[Paint] = &[Metal, Exhaust, Hull, Plate, Joint, Decal, Glass, Blink];
+
+/// Unit parts live in `system.rlb`, structures and nature in `static.rlb`.
+pub const SYSTEM: &str = "system.rlb";
+pub const STATIC: &str = "static.rlb";
+
+pub const KINDS: [Kind; 12] = [
+    Kind {
+        key: "CH_WALKER",
+        role: Role::Chassis,
+        archive: SYSTEM,
+        paints: UNIT_PAINTS,
+        lightmapped: false,
+        effect: Some("FX_ENGINE"),
+    },
+    Kind {
+        key: "TR_LIGHT",
+        role: Role::Turret,
+        archive: SYSTEM,
+        paints: UNIT_PAINTS,
+        lightmapped: false,
+        effect: None,
+    },
+    Kind {
+        key: "TR_HEAVY",
+        role: Role::Turret,
+        archive: SYSTEM,
+        paints: UNIT_PAINTS,
+        lightmapped: false,
+        effect: None,
+    },
+    Kind {
+        key: "GN_LASER",
+        role: Role::Gun,
+        archive: SYSTEM,
+        paints: GUN_PAINTS,
+        lightmapped: false,
+        effect: Some("FX_LASER"),
+    },
+    Kind {
+        key: "GN_CANNON",
+        role: Role::Gun,
+        archive: SYSTEM,
+        paints: GUN_PAINTS,
+        lightmapped: false,
+        effect: Some("FX_CANNON"),
+    },
+    Kind {
+        key: "AM_SHELL",
+        role: Role::Ammo,
+        archive: SYSTEM,
+        paints: AMMO_PAINTS,
+        lightmapped: false,
+        effect: Some("FX_EXPLODE"),
+    },
+    Kind {
+        key: "B_FACTORY",
+        role: Role::Building,
+        archive: STATIC,
+        paints: &[
+            Concrete, Roof, Metal, Glass, Blink, Water, Sign, Joint, Decal,
+        ],
+        lightmapped: true,
+        effect: None,
+    },
+    Kind {
+        key: "B_TOWER",
+        role: Role::Building,
+        archive: STATIC,
+        paints: &[Concrete, Roof, Metal, Glass, Blink, Sign, Joint, Hull],
+        lightmapped: true,
+        effect: None,
+    },
+    Kind {
+        key: "T_PINE",
+        role: Role::Tree,
+        archive: STATIC,
+        paints: &[Bark, Leaves],
+        lightmapped: false,
+        effect: None,
+    },
+    Kind {
+        key: "T_OAK",
+        role: Role::Tree,
+        archive: STATIC,
+        paints: &[Bark, Leaves],
+        lightmapped: false,
+        effect: None,
+    },
+    Kind {
+        key: "R_ROCK1",
+        role: Role::Rock,
+        archive: STATIC,
+        paints: &[Rock],
+        lightmapped: false,
+        effect: None,
+    },
+    Kind {
+        key: "R_ROCK2",
+        role: Role::Rock,
+        archive: STATIC,
+        paints: &[Rock, Metal],
+        lightmapped: false,
+        effect: None,
+    },
+];
+
+/// The fortification: its registry entry names `B_TOWER` as parent.
+pub const FORT: &str = "B_FORT";
+pub const FORT_PARENT: &str = "B_TOWER";
+/// The sun: no geometry, one effect.
+pub const SUN: &str = "SUN";
+/// The debris model the explosion effect spawns.
+pub const DEBRIS: &str = "debris.msh";
+
+fn part(prim: Prim, at: [f32; 3], size: [f32; 3], row: u8) -> Part {
+    Part {
+        prim,
+        at,
+        size,
+        row,
+    }
+}
+
+fn node(parent: Option<u16>, offset: [f32; 3], anim: Anim, parts: Vec<Part>) -> NodeSpec {
+    NodeSpec {
+        parent,
+        offset,
+        parts,
+        anim,
+    }
+}
+
+const BOX: Prim = Prim::Box;
+
+fn prism(sides: u32, top: f32) -> Prim {
+    Prim::Prism { sides, top }
+}
+
+/// The node tree and node names of a kind; `seed` shapes the rocks.
+pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
+    match key {
+        "CH_WALKER" => {
+            let leg = |side: f32, phase: f32| {
+                vec![node(
+                    Some(0),
+                    [side * 0.9, 0.0, 0.0],
+                    Anim::Swing(phase),
+                    vec![part(BOX, [0.0, 0.0, -1.0], [0.4, 0.4, 1.0], 2)],
+                )]
+            };
+            let mut nodes = vec![node(
+                None,
+                [0.0, 0.0, 2.0],
+                Anim::Still,
+                vec![
+                    part(BOX, [0.0, 0.0, 0.0], [1.6, 1.2, 0.8], 0),
+                    part(BOX, [0.0, 0.6, 0.5], [0.4, 0.2, 0.2], 3),
+                    part(BOX, [0.81, 0.0, 0.3], [0.02, 0.5, 0.3], 6),
+                    part(BOX, [0.0, -0.61, 0.1], [1.2, 0.02, 0.6], 8),
+                ],
+            )];
+            for (side, phase) in [(-1.0, 0.0), (1.0, 0.5)] {
+                let thigh = nodes.len() as u16;
+                nodes.extend(leg(side, phase));
+                nodes.push(node(
+                    Some(thigh),
+                    [0.0, 0.0, -1.0],
+                    Anim::Swing(phase + 0.25),
+                    vec![
+                        part(prism(6, 0.8), [0.0, 0.0, -1.0], [0.4, 0.4, 1.0], 1),
+                        part(BOX, [0.0, 0.2, -1.0], [0.6, 0.9, 0.15], 4),
+                    ],
+                ));
+            }
+            nodes.push(node(
+                Some(0),
+                [0.0, 0.0, 0.8],
+                Anim::Still,
+                vec![
+                    part(BOX, [0.0, 0.0, 0.0], [0.8, 0.8, 0.2], 4),
+                    part(BOX, [0.5, -0.5, 0.2], [0.1, 0.1, 0.1], 5),
+                    part(prism(6, 1.0), [0.0, -0.7, 0.0], [0.2, 0.2, 0.6], 7),
+                ],
+            ));
+            (
+                nodes,
+                vec!["pelvis", "thigh_l", "shin_l", "thigh_r", "shin_r", "mount"],
+            )
+        }
+        "TR_LIGHT" | "TR_HEAVY" => {
+            let s = if key == "TR_HEAVY" { 1.4 } else { 1.0 };
+            let nodes = vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![part(prism(8, 0.9), [0.0; 3], [1.2 * s, 1.2 * s, 0.3], 2)],
+                ),
+                node(
+                    Some(0),
+                    [0.0, 0.0, 0.3],
+                    Anim::Yaw,
+                    vec![
+                        part(BOX, [0.0; 3], [1.0 * s, 1.4 * s, 0.6 * s], 0),
+                        part(BOX, [0.0, -0.3, 0.6 * s], [0.4, 0.4, 0.1], 1),
+                        part(BOX, [0.0, 0.7 * s, 0.3], [0.6, 0.05, 0.15], 3),
+                        part(prism(4, 0.2), [-0.4, -0.5, 0.6 * s], [0.05, 0.05, 0.8], 4),
+                        part(BOX, [0.4, -0.6, 0.6 * s], [0.08, 0.08, 0.08], 5),
+                        part(BOX, [0.5 * s + 0.01, 0.0, 0.2], [0.02, 0.4, 0.2], 6),
+                        part(prism(6, 1.0), [0.0, -0.75 * s, 0.1], [0.15, 0.15, 0.3], 7),
+                        part(
+                            BOX,
+                            [-0.5 * s - 0.01, 0.0, 0.1],
+                            [0.02, 1.0 * s, 0.4 * s],
+                            8,
+                        ),
+                    ],
+                ),
+            ];
+            (nodes, vec!["ring", "head"])
+        }
+        "GN_LASER" | "GN_CANNON" => {
+            let laser = key == "GN_LASER";
+            let nodes = vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![
+                        part(BOX, [0.0; 3], [0.4, 0.5, 0.4], 1),
+                        part(BOX, [0.0, 0.0, 0.4], [0.3, 0.4, 0.1], 3),
+                        part(BOX, [0.21, 0.0, 0.1], [0.02, 0.3, 0.2], 6),
+                        part(BOX, [-0.21, 0.0, 0.1], [0.02, 0.2, 0.1], 7),
+                        part(BOX, [0.0, 0.26, 0.0], [0.5, 0.02, 0.5], 8),
+                    ],
+                ),
+                node(
+                    Some(0),
+                    [0.0, 0.25, 0.2],
+                    Anim::Recoil(if laser { 0.05 } else { 0.3 }),
+                    vec![
+                        part(BOX, [0.0, 0.75, 0.0], [0.15, 1.5, 0.15], 0),
+                        part(
+                            BOX,
+                            [0.0, 1.55, 0.0],
+                            [0.2, 0.1, 0.2],
+                            if laser { 2 } else { 4 },
+                        ),
+                        part(BOX, [0.0, 0.2, 0.1], [0.05, 0.05, 0.05], 5),
+                    ],
+                ),
+            ];
+            (nodes, vec!["mount", "barrel"])
+        }
+        "AM_SHELL" => (
+            vec![node(
+                None,
+                [0.0; 3],
+                Anim::Still,
+                vec![
+                    part(prism(6, 1.0), [0.0; 3], [0.12, 0.12, 0.3], 0),
+                    part(prism(6, 0.0), [0.0, 0.0, 0.3], [0.12, 0.12, 0.1], 1),
+                    part(prism(6, 1.0), [0.0, 0.0, 0.05], [0.13, 0.13, 0.03], 2),
+                    part(BOX, [0.0; 3], [0.25, 0.01, 0.08], 3),
+                    part(prism(6, 1.0), [0.0, 0.0, 0.4], [0.03, 0.03, 0.02], 4),
+                ],
+            )],
+            vec!["shell"],
+        ),
+        "B_FACTORY" => (
+            vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![
+                        part(BOX, [0.0; 3], [8.0, 6.0, 4.0], 0),
+                        part(BOX, [0.0, 0.0, 4.0], [8.4, 6.4, 0.3], 1),
+                        part(BOX, [0.0, -3.05, 0.0], [2.0, 0.1, 2.5], 2),
+                        part(BOX, [0.0, 3.05, 2.5], [5.0, 0.1, 0.8], 3),
+                        part(BOX, [-3.0, 4.0, 0.0], [2.0, 1.5, 0.1], 5),
+                        part(BOX, [0.0, -3.1, 3.0], [3.0, 0.05, 0.6], 6),
+                        part(BOX, [4.1, 0.0, 0.5], [0.2, 4.0, 0.3], 8),
+                    ],
+                ),
+                node(
+                    Some(0),
+                    [2.5, 1.5, 4.3],
+                    Anim::Still,
+                    vec![
+                        part(prism(8, 0.8), [0.0; 3], [0.8, 0.8, 3.0], 2),
+                        part(BOX, [0.0, 0.0, 3.0], [0.2, 0.2, 0.2], 4),
+                    ],
+                ),
+                node(
+                    Some(0),
+                    [-2.0, -1.0, 4.3],
+                    Anim::Yaw,
+                    vec![
+                        part(BOX, [0.0; 3], [2.0, 0.3, 0.1], 7),
+                        part(BOX, [0.0; 3], [0.3, 2.0, 0.1], 7),
+                    ],
+                ),
+            ],
+            vec!["hall", "chimney", "fan"],
+        ),
+        "B_TOWER" => (
+            vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![
+                        part(prism(8, 0.7), [0.0; 3], [3.0, 3.0, 6.0], 0),
+                        part(BOX, [0.0, -1.5, 0.0], [0.8, 0.2, 1.8], 2),
+                        part(BOX, [0.0, -1.3, 3.5], [0.8, 0.2, 0.4], 3),
+                        part(BOX, [0.0, -1.45, 2.2], [1.0, 0.05, 0.3], 5),
+                    ],
+                ),
+                node(
+                    Some(0),
+                    [0.0, 0.0, 6.0],
+                    Anim::Still,
+                    vec![
+                        part(BOX, [0.0; 3], [2.4, 2.4, 1.2], 1),
+                        part(BOX, [1.1, 1.1, 1.2], [0.15, 0.15, 0.15], 4),
+                        part(BOX, [0.0, 0.0, -0.1], [2.6, 2.6, 0.1], 7),
+                    ],
+                ),
+                node(
+                    Some(1),
+                    [0.0, 0.0, 1.2],
+                    Anim::Yaw,
+                    vec![
+                        part(prism(6, 1.0), [0.0; 3], [0.2, 0.2, 0.3], 2),
+                        part(BOX, [0.0, 0.0, 0.3], [2.0, 0.2, 0.8], 6),
+                    ],
+                ),
+            ],
+            vec!["base", "top", "radar"],
+        ),
+        "T_PINE" => (
+            vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![part(prism(6, 0.7), [0.0; 3], [0.5, 0.5, 3.0], 0)],
+                ),
+                node(
+                    Some(0),
+                    [0.0, 0.0, 1.5],
+                    Anim::Still,
+                    vec![
+                        part(prism(8, 0.0), [0.0; 3], [3.0, 3.0, 3.0], 1),
+                        part(prism(8, 0.0), [0.0, 0.0, 1.5], [2.2, 2.2, 2.5], 1),
+                    ],
+                ),
+            ],
+            vec!["trunk", "crown"],
+        ),
+        "T_OAK" => (
+            vec![
+                node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![part(prism(7, 0.8), [0.0; 3], [0.7, 0.7, 2.5], 0)],
+                ),
+                node(
+                    Some(0),
+                    [0.0, 0.0, 2.2],
+                    Anim::Still,
+                    vec![part(Prim::Rock { seed }, [0.0; 3], [4.0, 4.0, 3.5], 1)],
+                ),
+            ],
+            vec!["trunk", "crown"],
+        ),
+        "R_ROCK2" => (
+            vec![node(
+                None,
+                [0.0; 3],
+                Anim::Still,
+                vec![
+                    part(Prim::Rock { seed }, [0.0; 3], [2.4, 1.8, 1.4], 0),
+                    part(
+                        Prim::Rock { seed: seed ^ 1 },
+                        [1.3, 0.4, 0.0],
+                        [1.2, 1.0, 0.8],
+                        0,
+                    ),
+                    part(BOX, [-0.6, -0.5, 0.0], [0.3, 0.3, 0.4], 1),
+                ],
+            )],
+            vec!["rocks"],
+        ),
+        // R_ROCK1 and the explosion debris.
+        _ => (
+            vec![node(
+                None,
+                [0.0; 3],
+                Anim::Still,
+                vec![part(Prim::Rock { seed }, [0.0; 3], [2.0, 1.6, 1.2], 0)],
+            )],
+            vec!["rock"],
+        ),
+    }
+}
+
+/// The tree scaled by `s` (a retail-scale variant).
+pub fn scaled(nodes: Vec<NodeSpec>, s: f32) -> Vec<NodeSpec> {
+    nodes
+        .into_iter()
+        .map(|mut n| {
+            n.offset = n.offset.map(|v| v * s);
+            for p in &mut n.parts {
+                p.at = p.at.map(|v| v * s);
+                p.size = p.size.map(|v| v * s);
+            }
+            n
+        })
+        .collect()
+}

@@ -1,0 +1,730 @@
+//! The dependency graph of a mission (tome IV "Сквозная загрузка миссии",
+//! tome VII "Cross-resource integration"):
+//!
+//! ```text
+//! mission -> placed object -> direct key | unit DAT -> component key
+//!   -> objects.rlb prototype (parents expanded) -> MSH and WEAR
+//!   -> WEAR rows -> MAT0 -> phase Texm; WEAR lightmap rows -> LightMap Texm
+//!   -> FXID references of the prototype -> their command resources
+//! ```
+//!
+//! Every failing edge gives a [`ChainError`] carrying the whole chain from
+//! the mission. Archives are opened once ([`library::Libraries`]) and every
+//! prototype, material and texture is checked once; totals count requests
+//! (a prototype used by ten objects counts ten times), as the tome's
+//! statistics do. What no mission reaches is checked separately
+//! ([`Graph::unreachable`]): a broken unreachable registry entry is global
+//! archive health, not a mission failure.
+
+pub mod chain;
+pub mod library;
+
+pub use chain::{ChainError, Edge, Link};
+use chain::{entry, text};
+use library::{Libraries, Library};
+
+use crate::archive::Mode;
+use crate::error::Result;
+use crate::fxid::{FXID_TYPE_ID, Fxid};
+use crate::gamedir::{GameDir, Mission};
+use crate::mat0::{MAT0_TYPE_ID, Mat0};
+use crate::msh::Msh;
+use crate::registry::{REGISTRY_ARCHIVE, Registry};
+use crate::texm::Texm;
+use crate::tma::ResourceRef;
+use crate::unitdat::UnitDat;
+use crate::wear::{WEAR_TYPE_ID, Wear};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// The material library every WEAR row is looked up in.
+pub const MATERIAL_LIB: &[u8] = b"Material.lib";
+/// The texture library of MAT0 phases.
+pub const TEXTURE_LIB: &[u8] = b"Textures.lib";
+/// The texture library of WEAR lightmap rows.
+pub const LIGHTMAP_LIB: &[u8] = b"LightMap.lib";
+/// NRes type id of a model (`"MESH"`).
+pub const MESH_TYPE_ID: u32 = 0x4853_454D;
+/// NRes type id of a texture (`"Texm"`).
+pub const TEXM_TYPE_ID: u32 = 0x6D78_6554;
+
+/// Request counts of a graph (or of one prototype).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Totals {
+    pub objects: u64,
+    /// Objects naming a unit DAT.
+    pub unit_refs: u64,
+    /// Objects naming a prototype key directly.
+    pub direct_keys: u64,
+    /// Parts of the unit DATs.
+    pub components: u64,
+    /// Prototype requests (direct keys + components).
+    pub prototypes: u64,
+    /// Requests of prototypes without geometry (a status, not a failure).
+    pub non_geometric: u64,
+    pub meshes: u64,
+    pub wears: u64,
+    pub material_slots: u64,
+    pub textures: u64,
+    pub lightmaps: u64,
+    pub effects: u64,
+    pub failures: u64,
+}
+
+impl std::ops::AddAssign for Totals {
+    fn add_assign(&mut self, o: Totals) {
+        self.objects += o.objects;
+        self.unit_refs += o.unit_refs;
+        self.direct_keys += o.direct_keys;
+        self.components += o.components;
+        self.prototypes += o.prototypes;
+        self.non_geometric += o.non_geometric;
+        self.meshes += o.meshes;
+        self.wears += o.wears;
+        self.material_slots += o.material_slots;
+        self.textures += o.textures;
+        self.lightmaps += o.lightmaps;
+        self.effects += o.effects;
+        self.failures += o.failures;
+    }
+}
+
+/// The status of a prototype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    /// No MSH reference and no BASE stem model: a system or logic object.
+    NonGeometric,
+    Failed,
+}
+
+/// A checked prototype: what it resolved to and what failed (chains start at
+/// the prototype; [`ChainError::under`] puts them below a parent).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ProtoNode {
+    pub key: String,
+    pub status: Status,
+    /// The prototype and its registry parents, nearest first.
+    pub inheritance: Vec<String>,
+    /// `archive::entry` of the model.
+    pub mesh: Option<String>,
+    /// `archive::entry` of the material table.
+    pub wear: Option<String>,
+    /// FXID entries referenced by the prototype.
+    pub effects: Vec<String>,
+    /// Non-model references whose archive or entry is missing (a warning:
+    /// the loader only needs the model and its materials).
+    pub missing_refs: Vec<String>,
+    /// Counts of one request of this prototype.
+    pub totals: Totals,
+    #[serde(skip)]
+    pub failures: Vec<ChainError>,
+}
+
+/// One component of a placed object.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ComponentNode {
+    /// Index of the part in its unit DAT (`None` for a direct key).
+    pub part: Option<usize>,
+    pub description: String,
+    pub prototype: ProtoNode,
+}
+
+/// One placed object and what it expands to.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ObjectNode {
+    pub index: usize,
+    pub name: String,
+    /// The TMA `resource_name`.
+    pub resource: String,
+    /// The unit DAT file, when the resource is one and it was found.
+    pub unit_file: Option<String>,
+    pub components: Vec<ComponentNode>,
+}
+
+/// The reachability tree of one mission.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MissionGraph {
+    pub mission: String,
+    pub totals: Totals,
+    pub objects: Vec<ObjectNode>,
+    pub failures: Vec<ChainError>,
+}
+
+/// Health of the registry entries no mission reaches.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Unreachable {
+    /// Entries of `objects.rlb`.
+    pub prototypes: u64,
+    /// Entries reached by the missions (with their parents).
+    pub reachable: u64,
+    /// Entries checked here.
+    pub checked: u64,
+    /// Keys without geometry among them.
+    pub non_geometric: Vec<String>,
+    /// Failures below `registry objects.rlb` (warnings, not errors).
+    pub failures: Vec<ChainError>,
+}
+
+/// A MAT0 checked once: its texture requests and failures (chains start at
+/// the `Material.lib` entry).
+#[derive(Debug, Default)]
+struct MaterialCheck {
+    textures: u64,
+    failures: Vec<ChainError>,
+}
+
+/// A texture cache key: library and texture names, upper-cased.
+type TextureKey = (Vec<u8>, Vec<u8>);
+
+/// The dependency graph of an install.
+pub struct Graph<'d> {
+    libs: Libraries<'d>,
+    registry: std::result::Result<Registry, String>,
+    prototypes: RefCell<BTreeMap<Vec<u8>, Rc<ProtoNode>>>,
+    materials: RefCell<BTreeMap<Vec<u8>, Rc<MaterialCheck>>>,
+    /// `(library, texture)` upper-cased -> the failure cause, if any.
+    textures: RefCell<BTreeMap<TextureKey, Option<String>>>,
+    units: RefCell<BTreeMap<PathBuf, Rc<std::result::Result<UnitDat, String>>>>,
+    /// Registry indices reached by a walked mission (parents included).
+    reached: RefCell<BTreeSet<usize>>,
+}
+
+impl<'d> Graph<'d> {
+    /// The graph of an install; `objects.rlb` is read now (a broken registry
+    /// fails every prototype edge, with its cause).
+    pub fn new(dir: &'d GameDir) -> Self {
+        let registry = dir
+            .resolve(REGISTRY_ARCHIVE)
+            .and_then(|path| {
+                let data = crate::fsutil::read_file(&path)?;
+                Registry::parse(&data, Mode::Compatible)
+                    .map_err(|e| e.in_file(path.display().to_string()))
+            })
+            .map_err(|e| e.to_string());
+        Self {
+            libs: Libraries::new(dir),
+            registry,
+            prototypes: RefCell::default(),
+            materials: RefCell::default(),
+            textures: RefCell::default(),
+            units: RefCell::default(),
+            reached: RefCell::default(),
+        }
+    }
+
+    /// The opened archives.
+    pub fn libraries(&self) -> &Libraries<'d> {
+        &self.libs
+    }
+
+    /// Walks one mission.
+    pub fn mission(&self, mission: &Mission) -> MissionGraph {
+        let root = vec![Link::Mission(mission.name.clone())];
+        let mut graph = MissionGraph {
+            mission: mission.name.clone(),
+            totals: Totals::default(),
+            objects: Vec::new(),
+            failures: Vec::new(),
+        };
+        let tma = crate::fsutil::read_file(&mission.tma)
+            .and_then(|data| crate::tma::parse(&data, Mode::Compatible))
+            .map_err(|e| e.in_file(mission.tma.display().to_string()));
+        let tma = match tma {
+            Ok(tma) => tma,
+            Err(e) => {
+                graph
+                    .failures
+                    .push(ChainError::new(root, Edge::Mission, e.to_string()));
+                graph.totals.failures = 1;
+                return graph;
+            }
+        };
+        for (index, object) in tma.objects.iter().enumerate() {
+            let name = if object.instance_name.is_empty() {
+                &object.resource_name
+            } else {
+                &object.instance_name
+            };
+            let mut node = ObjectNode {
+                index,
+                name: text(name),
+                resource: text(&object.resource_name),
+                unit_file: None,
+                components: Vec::new(),
+            };
+            let mut here = root.clone();
+            here.push(Link::Object {
+                index,
+                name: node.name.clone(),
+            });
+            graph.totals.objects += 1;
+            match object.resource() {
+                ResourceRef::Prototype(key) => {
+                    graph.totals.direct_keys += 1;
+                    let proto = self.prototype(key);
+                    self.add(&mut graph, &here, &proto);
+                    node.components.push(ComponentNode {
+                        part: None,
+                        description: String::new(),
+                        prototype: (*proto).clone(),
+                    });
+                }
+                ResourceRef::UnitDat(path) => {
+                    graph.totals.unit_refs += 1;
+                    here.push(Link::Unit(text(path)));
+                    self.unit(mission, path, &here, &mut graph, &mut node);
+                }
+            }
+            graph.objects.push(node);
+        }
+        graph.totals.failures = graph.failures.len() as u64;
+        graph
+    }
+
+    /// Expands a unit DAT into its components.
+    fn unit(
+        &self,
+        mission: &Mission,
+        path: &[u8],
+        here: &[Link],
+        graph: &mut MissionGraph,
+        node: &mut ObjectNode,
+    ) {
+        let fail = |graph: &mut MissionGraph, cause: String| {
+            graph
+                .failures
+                .push(ChainError::new(here.to_vec(), Edge::UnitDat, cause));
+        };
+        let file = match self.libs.dir().resolve_in_mission(&mission.dir, path) {
+            Ok(file) => file,
+            Err(e) => return fail(graph, format!("unit DAT not found: {e}")),
+        };
+        node.unit_file = Some(self.shown(&file));
+        let unit = self
+            .units
+            .borrow_mut()
+            .entry(file.clone())
+            .or_insert_with(|| {
+                Rc::new(
+                    crate::fsutil::read_file(&file)
+                        .and_then(|data| UnitDat::parse(&data, Mode::Compatible))
+                        .map_err(|e| e.in_file(self.shown(&file)).to_string()),
+                )
+            })
+            .clone();
+        let unit = match &*unit {
+            Ok(unit) => unit,
+            Err(e) => return fail(graph, e.clone()),
+        };
+        for (part_index, part) in unit.parts.iter().enumerate() {
+            graph.totals.components += 1;
+            let description = part.description_text();
+            let mut at = here.to_vec();
+            at.push(Link::Component {
+                index: part_index,
+                name: description.clone(),
+            });
+            let archive = part.archive_name();
+            let proto = self.prototype(part.key());
+            if !archive.eq_ignore_ascii_case(REGISTRY_ARCHIVE) {
+                graph.failures.push(ChainError::new(
+                    at.clone(),
+                    Edge::Prototype,
+                    format!(
+                        "the part names archive '{}', not objects.rlb",
+                        text(archive)
+                    ),
+                ));
+            }
+            self.add(graph, &at, &proto);
+            node.components.push(ComponentNode {
+                part: Some(part_index),
+                description,
+                prototype: (*proto).clone(),
+            });
+        }
+    }
+
+    fn add(&self, graph: &mut MissionGraph, prefix: &[Link], proto: &ProtoNode) {
+        graph.totals += proto.totals;
+        graph
+            .failures
+            .extend(proto.failures.iter().map(|f| f.under(prefix)));
+    }
+
+    /// A path below the install root, `/`-separated.
+    fn shown(&self, path: &std::path::Path) -> String {
+        relative(self.libs.dir(), path)
+    }
+
+    /// Checks a prototype once (cached by upper-cased key).
+    pub fn prototype(&self, key: &[u8]) -> Rc<ProtoNode> {
+        let cache_key = key.to_ascii_uppercase();
+        if let Some(done) = self.prototypes.borrow().get(&cache_key) {
+            return done.clone();
+        }
+        let node = Rc::new(self.check_prototype(key));
+        self.prototypes.borrow_mut().insert(cache_key, node.clone());
+        node
+    }
+
+    fn check_prototype(&self, key: &[u8]) -> ProtoNode {
+        let mut node = ProtoNode {
+            key: text(key),
+            status: Status::Ok,
+            inheritance: Vec::new(),
+            mesh: None,
+            wear: None,
+            effects: Vec::new(),
+            missing_refs: Vec::new(),
+            totals: Totals {
+                prototypes: 1,
+                ..Totals::default()
+            },
+            failures: Vec::new(),
+        };
+        let here = vec![Link::Prototype(node.key.clone())];
+        let fail = |node: &mut ProtoNode, chain: Vec<Link>, edge: Edge, cause: String| {
+            node.failures.push(ChainError::new(chain, edge, cause));
+        };
+        let registry = match &self.registry {
+            Ok(r) => r,
+            Err(e) => {
+                fail(&mut node, here, Edge::Prototype, e.clone());
+                return node.finish();
+            }
+        };
+        let resolved = match registry.resolve(key) {
+            Ok(r) => r,
+            Err(e) => {
+                fail(&mut node, here, Edge::Prototype, e.to_string());
+                return node.finish();
+            }
+        };
+        {
+            let mut reached = self.reached.borrow_mut();
+            reached.extend(resolved.chain.iter().filter_map(|k| registry.find(k)));
+        }
+        node.inheritance = resolved.chain.iter().map(|k| text(k)).collect();
+
+        // The model: the first candidate found in its archive.
+        let candidates = resolved.mesh_candidates();
+        let explicit_mesh = resolved.mesh().is_some();
+        let mut mesh = None;
+        let mut first_miss = None;
+        for (archive, name) in &candidates {
+            match self.find(archive, name) {
+                Ok((lib, index)) => {
+                    mesh = Some((*archive, name.clone(), lib, index));
+                    break;
+                }
+                Err(cause) => {
+                    first_miss.get_or_insert((*archive, name.clone(), cause));
+                }
+            }
+        }
+        let Some((mesh_archive, mesh_name, mesh_lib, mesh_index)) = mesh else {
+            match first_miss {
+                Some((archive, name, cause)) if explicit_mesh => {
+                    node.totals.meshes = 1;
+                    let mut chain = here.clone();
+                    chain.push(entry(archive, &name));
+                    fail(&mut node, chain, Edge::Mesh, cause);
+                }
+                _ => {
+                    node.status = Status::NonGeometric;
+                    node.totals.non_geometric = 1;
+                }
+            }
+            self.check_other_refs(&mut node, &here, &resolved.refs);
+            return node.finish();
+        };
+        node.totals.meshes = 1;
+        let mesh_link = entry(mesh_archive, &mesh_name);
+        node.mesh = Some(mesh_link.to_string());
+        let mesh_chain = [here.clone(), vec![mesh_link.clone()]].concat();
+        let msh = typed_payload(&mesh_lib, mesh_index, MESH_TYPE_ID, "MESH")
+            .and_then(|p| Msh::load(p, Mode::Compatible).map_err(|e| e.to_string()));
+        let msh = match msh {
+            Ok(m) => Some(m),
+            Err(cause) => {
+                fail(&mut node, mesh_chain.clone(), Edge::Mesh, cause);
+                None
+            }
+        };
+
+        // The material table: the `.wea` reference, else `<stem>.wea` beside the model.
+        node.totals.wears = 1;
+        let (wear_archive, wear_name) = match resolved.wear() {
+            Some(w) => (w.archive.as_slice(), w.resource.clone()),
+            None => (mesh_archive, with_extension(&mesh_name, b"wea")),
+        };
+        let wear_link = entry(wear_archive, &wear_name);
+        node.wear = Some(wear_link.to_string());
+        let wear_chain = [here.clone(), vec![wear_link]].concat();
+        let wear = self
+            .find(wear_archive, &wear_name)
+            .and_then(|(lib, index)| {
+                let payload = typed_payload(&lib, index, WEAR_TYPE_ID, "WEAR")?;
+                Wear::parse(payload, Mode::Compatible).map_err(|e| e.to_string())
+            });
+        let wear = match wear {
+            Ok(w) => w,
+            Err(cause) => {
+                fail(&mut node, wear_chain, Edge::Wear, cause);
+                self.check_other_refs(&mut node, &here, &resolved.refs);
+                return node.finish();
+            }
+        };
+        if let Some(msh) = &msh
+            && let Some((b, batch)) = msh
+                .batches
+                .iter()
+                .enumerate()
+                .find(|(_, b)| usize::from(b.material_index) >= wear.materials.len())
+        {
+            fail(
+                &mut node,
+                mesh_chain,
+                Edge::Wear,
+                format!(
+                    "batch #{b} uses material row {} but the WEAR has {} rows",
+                    batch.material_index,
+                    wear.materials.len()
+                ),
+            );
+        }
+        for row in &wear.materials {
+            node.totals.material_slots += 1;
+            let m = self.material(&row.name);
+            node.totals.textures += m.textures;
+            node.failures
+                .extend(m.failures.iter().map(|f| f.under(&wear_chain)));
+        }
+        for row in wear.lightmaps.iter().flatten() {
+            node.totals.lightmaps += 1;
+            if let Some(cause) = self.texture(LIGHTMAP_LIB, &row.name) {
+                let mut chain = wear_chain.clone();
+                chain.push(entry(LIGHTMAP_LIB, &row.name));
+                fail(&mut node, chain, Edge::Lightmap, cause);
+            }
+        }
+        self.check_other_refs(&mut node, &here, &resolved.refs);
+        node.finish()
+    }
+
+    /// References other than model, table and BASE: FXID effects are parsed
+    /// and their command resources checked; others must exist (a warning).
+    fn check_other_refs(
+        &self,
+        node: &mut ProtoNode,
+        here: &[Link],
+        refs: &[crate::registry::EffectiveRef],
+    ) {
+        for r in refs {
+            if ["msh", "wea", "bas"].iter().any(|e| r.has_extension(e)) {
+                continue;
+            }
+            let link = entry(&r.archive, &r.resource);
+            let (lib, index) = match self.find(&r.archive, &r.resource) {
+                Ok(found) => found,
+                Err(cause) => {
+                    node.missing_refs.push(format!("{link}: {cause}"));
+                    continue;
+                }
+            };
+            if lib.entries[index].type_id != FXID_TYPE_ID {
+                continue;
+            }
+            node.totals.effects += 1;
+            node.effects.push(link.to_string());
+            let chain = [here.to_vec(), vec![link]].concat();
+            let fx = lib
+                .payload(index)
+                .and_then(Fxid::parse)
+                .map_err(|e| e.to_string());
+            let fx = match fx {
+                Ok(fx) => fx,
+                Err(cause) => {
+                    node.failures
+                        .push(ChainError::new(chain, Edge::Effect, cause));
+                    continue;
+                }
+            };
+            for (i, command) in fx.commands.iter().enumerate() {
+                let Some(res) = command.resource() else {
+                    continue;
+                };
+                let (archive, name) = (res.archive.name(), res.name.name());
+                if archive.is_empty() || name.is_empty() {
+                    continue;
+                }
+                if let Err(cause) = self.find(archive, name) {
+                    let mut at = chain.clone();
+                    at.extend([Link::Command(i), entry(archive, name)]);
+                    node.failures.push(ChainError::new(at, Edge::Effect, cause));
+                }
+            }
+        }
+    }
+
+    /// Checks a MAT0 of `Material.lib` once.
+    fn material(&self, name: &[u8]) -> Rc<MaterialCheck> {
+        let key = name.to_ascii_uppercase();
+        if let Some(done) = self.materials.borrow().get(&key) {
+            return done.clone();
+        }
+        let mut check = MaterialCheck::default();
+        let here = vec![entry(MATERIAL_LIB, name)];
+        let mat = self.find(MATERIAL_LIB, name).and_then(|(lib, index)| {
+            let payload = typed_payload(&lib, index, MAT0_TYPE_ID, "MAT0")?;
+            let e = &lib.entries[index];
+            Mat0::parse(payload, e.attr1, e.attr2).map_err(|e| e.to_string())
+        });
+        match mat {
+            Err(cause) => check
+                .failures
+                .push(ChainError::new(here, Edge::Material, cause)),
+            Ok(mat) => {
+                for (i, phase) in mat.phases.iter().enumerate() {
+                    let texture = phase.texture();
+                    if texture.is_empty() {
+                        continue; // an intentionally untextured phase
+                    }
+                    check.textures += 1;
+                    if let Some(cause) = self.texture(TEXTURE_LIB, texture) {
+                        let mut chain = here.clone();
+                        chain.extend([Link::Phase(i), entry(TEXTURE_LIB, texture)]);
+                        check
+                            .failures
+                            .push(ChainError::new(chain, Edge::Texture, cause));
+                    }
+                }
+            }
+        }
+        let check = Rc::new(check);
+        self.materials.borrow_mut().insert(key, check.clone());
+        check
+    }
+
+    /// Checks a texture of `library` once: `None` when it exists and parses.
+    fn texture(&self, library: &[u8], name: &[u8]) -> Option<String> {
+        let key = (library.to_ascii_uppercase(), name.to_ascii_uppercase());
+        if let Some(done) = self.textures.borrow().get(&key) {
+            return done.clone();
+        }
+        let cause = self
+            .find(library, name)
+            .and_then(|(lib, index)| {
+                let payload = typed_payload(&lib, index, TEXM_TYPE_ID, "Texm")?;
+                Texm::parse(payload).map_err(|e| e.to_string())
+            })
+            .err();
+        self.textures.borrow_mut().insert(key, cause.clone());
+        cause
+    }
+
+    /// An entry of an archive, or why it is not there.
+    fn find(
+        &self,
+        archive: &[u8],
+        name: &[u8],
+    ) -> std::result::Result<(Rc<Library>, usize), String> {
+        let lib = self
+            .libs
+            .get(archive)
+            .map_err(|e| format!("archive not readable: {e}"))?;
+        match lib.find(name) {
+            Some(i) => Ok((lib, i)),
+            None => Err(format!("no entry '{}' in {}", text(name), text(archive))),
+        }
+    }
+
+    /// Checks every registry entry no walked mission reached.
+    pub fn unreachable(&self) -> Unreachable {
+        let Ok(registry) = &self.registry else {
+            return Unreachable::default();
+        };
+        let reached = self.reached.borrow().clone();
+        let mut out = Unreachable {
+            prototypes: registry.prototypes.len() as u64,
+            reachable: reached.len() as u64,
+            ..Unreachable::default()
+        };
+        let root = [Link::Registry];
+        for (index, proto) in registry.prototypes.iter().enumerate() {
+            // Later duplicates of a key are shadowed: lookups never reach them.
+            if reached.contains(&index) || registry.find(&proto.key) != Some(index) {
+                continue;
+            }
+            out.checked += 1;
+            let node = self.prototype(&proto.key);
+            if node.status == Status::NonGeometric {
+                out.non_geometric.push(node.key.clone());
+            }
+            out.failures
+                .extend(node.failures.iter().map(|f| f.under(&root)));
+        }
+        out
+    }
+}
+
+impl ProtoNode {
+    fn finish(mut self) -> Self {
+        if !self.failures.is_empty() {
+            self.status = Status::Failed;
+        }
+        self.totals.failures = self.failures.len() as u64;
+        self
+    }
+}
+
+/// The payload of an entry whose NRes type id must be `type_id` (RsLi rows
+/// carry none and are accepted).
+fn typed_payload<'l>(
+    lib: &'l Library,
+    index: usize,
+    type_id: u32,
+    what: &str,
+) -> std::result::Result<&'l [u8], String> {
+    let found = lib.entries[index].type_id;
+    if found != 0 && found != type_id {
+        return Err(format!(
+            "entry type 0x{found:08x}, expected {what} (0x{type_id:08x})"
+        ));
+    }
+    lib.payload(index).map_err(|e| e.to_string())
+}
+
+/// `name` with its extension replaced (or added).
+fn with_extension(name: &[u8], ext: &[u8]) -> Vec<u8> {
+    let stem = name
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(name, |dot| &name[..dot]);
+    [stem, b".", ext].concat()
+}
+
+/// A path below the install root, `/`-separated (the full path otherwise).
+pub fn relative(dir: &GameDir, path: &std::path::Path) -> String {
+    match path.strip_prefix(dir.root()) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// Walks one mission of the install at `root` (by any spelling
+/// [`GameDir::mission`] accepts).
+pub fn mission_graph(root: &std::path::Path, mission: &str) -> Result<MissionGraph> {
+    let dir = GameDir::open(root)?;
+    let mission = dir.mission(mission)?;
+    Ok(Graph::new(&dir).mission(&mission))
+}

@@ -1,0 +1,19 @@
+//! The synthetic demo install validates with zero errors and zero
+//! reachability failures, and the report is the same twice.
+
+use iron3d_formats::demo::{DEFAULT_SEED, Scale, build};
+use iron3d_formats::validate::validate;
+
+#[test]
+fn demo_install_validates_with_zero_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    assert_eq!(report.errors, 0, "{}", report.text());
+    assert!(!report.missions.is_empty());
+    assert!(report.reachability.prototypes > 0);
+    assert_eq!(report.reachability.failures, 0);
+    let again = validate(&root, &mut |_| {}).unwrap();
+    assert_eq!(report, again);
+}

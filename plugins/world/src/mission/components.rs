@@ -1,0 +1,192 @@
+//! What a World3D object is, as components beside its
+//! [`OriginalObjectId`](crate::OriginalObjectId) (tome II, tome IV
+//! "PlacedObject и свойства"), and the one conversion from the original's
+//! Z-up frame to Bevy's Y-up frame.
+
+use bevy::prelude::*;
+use iron3d_formats::registry::Resolved;
+use iron3d_formats::tma::{self, PlacedObject, Property, PropertyValue};
+use iron3d_formats::unitdat::PartClass;
+use std::sync::Arc;
+
+/// The object kind of a placed object (raw word kept; typed view beside).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectKind {
+    pub raw: u32,
+}
+
+impl ObjectKind {
+    /// Building, unit, vegetation or rock, when the word is known.
+    pub fn kind(self) -> Option<tma::ObjectKind> {
+        tma::ObjectKind::from_raw(self.raw)
+    }
+}
+
+/// The owning clan: the raw identity/clan word of the record and the
+/// `ClanID` property when the bag has an integer one.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectClan {
+    pub identity_raw: u32,
+    pub clan_id: Option<i32>,
+}
+
+/// The ordered property bag: order, repeated names and raw values kept.
+#[derive(Component, Debug, Clone, PartialEq, Default)]
+pub struct PropertyBag(pub Vec<Property>);
+
+impl PropertyBag {
+    /// The typed value of the first property of this name (ASCII
+    /// case-insensitive).
+    pub fn get(&self, name: &str) -> Option<PropertyValue> {
+        self.0
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name.as_bytes()))
+            .map(Property::value)
+    }
+
+    /// The first property of this name when it is an integer.
+    pub fn int(&self, name: &str) -> Option<i32> {
+        match self.get(name)? {
+            PropertyValue::Int { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The first property of this name when it is a float.
+    pub fn float(&self, name: &str) -> Option<f32> {
+        match self.get(name)? {
+            PropertyValue::Float { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+}
+
+/// The placed object's `resource_name` (a prototype key or a unit DAT path,
+/// legacy spelling kept).
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct PrototypeKey(pub Vec<u8>);
+
+/// A part's resolved prototype: its key, the parent chain (nearest first)
+/// and the effective references of `objects.rlb`.
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct PrototypeChain(pub Arc<Resolved>);
+
+/// The transform as the TMA stores it, in the original Z-up frame.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct PlacedTransform {
+    pub position: [f32; 3],
+    /// Radians, applied Rz * Ry * Rx.
+    pub orientation: [f32; 3],
+    pub scale: [f32; 3],
+}
+
+impl PlacedTransform {
+    /// The placed transform of a TMA record.
+    pub fn of(placed: &PlacedObject) -> Self {
+        Self {
+            position: placed.position,
+            orientation: placed.orientation,
+            scale: placed.scale,
+        }
+    }
+
+    /// The Bevy transform: rotation Rz * Ry * Rx, then scale, then
+    /// translation (FACTS), converted to Y-up.
+    pub fn to_bevy(&self) -> Transform {
+        let [x, y, z] = self.orientation;
+        let rotation =
+            Quat::from_rotation_z(z) * Quat::from_rotation_y(y) * Quat::from_rotation_x(x);
+        z_up_to_y_up(self.position.into(), rotation, self.scale.into())
+    }
+}
+
+/// The one conversion from the original's Z-up frame (ground plane X/Y) to
+/// Bevy's Y-up frame: the change of basis `(x, y, z) -> (x, z, -y)` (a
+/// rotation of -90° about X, so handedness is kept) conjugates the whole
+/// transform, `M' = C M C^-1`. Every level of a hierarchy goes through it,
+/// so parent/child composition is unchanged.
+pub fn z_up_to_y_up(translation: Vec3, rotation: Quat, scale: Vec3) -> Transform {
+    let c = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    Transform {
+        translation: Vec3::new(translation.x, translation.z, -translation.y),
+        rotation: (c * rotation * c.inverse()).normalize(),
+        // Scale is along the object's own axes: the same axis swap.
+        scale: Vec3::new(scale.x, scale.z, scale.y),
+    }
+}
+
+/// Active and visible state (every loaded object starts both).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectState {
+    pub active: bool,
+    pub visible: bool,
+}
+
+impl Default for ObjectState {
+    fn default() -> Self {
+        Self {
+            active: true,
+            visible: true,
+        }
+    }
+}
+
+/// Whether this machine owns the object or mirrors a remote one.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Locality {
+    #[default]
+    Local,
+    Mirror,
+}
+
+/// Marks the root of a placed object of the loaded mission.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MissionObject {
+    /// Index of the record in the TMA.
+    pub index: usize,
+}
+
+/// A component of a placed object: a unit-DAT part, or the one part of an
+/// object placed by a direct prototype key.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct UnitPartInfo {
+    /// Depth-first index in the unit DAT (0 for a direct key).
+    pub index: usize,
+    /// Parent part index in the part tree.
+    pub parent: Option<usize>,
+    pub key: Vec<u8>,
+    pub class: Option<PartClass>,
+}
+
+/// A node of a part's model, with its rest-pose local transform.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct ModelNode {
+    pub index: usize,
+    pub name: Option<Vec<u8>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Vec3, b: Vec3) -> bool {
+        (a - b).abs().max_element() < 1e-5
+    }
+
+    #[test]
+    fn z_up_maps_up_to_y_and_keeps_composition() {
+        let t = PlacedTransform {
+            position: [1.0, 2.0, 3.0],
+            orientation: [0.0, 0.0, std::f32::consts::FRAC_PI_2],
+            scale: [1.0, 2.0, 3.0],
+        }
+        .to_bevy();
+        assert!(close(t.translation, Vec3::new(1.0, 3.0, -2.0)));
+        assert!(close(t.scale, Vec3::new(1.0, 3.0, 2.0)));
+        // A yaw about original Z is a rotation about Bevy Y.
+        assert!(close(t.rotation * Vec3::X, Vec3::new(0.0, 0.0, -1.0)));
+        // Original +X rotated 90° about Z is original +Y = Bevy -Z.
+        let point = t.transform_point(Vec3::X);
+        assert!(close(point, Vec3::new(1.0, 3.0, -3.0)));
+    }
+}

@@ -1,0 +1,440 @@
+//! The Bevy-free work of each loader phase (tome IV "Фазы loader-а"): read
+//! and check everything a mission reaches through the formats crate, and
+//! plan the entities to build. Nothing here touches the ECS world, so a
+//! failure leaves no trace in it.
+
+use super::MissionPhase;
+use iron3d_formats::archive::Mode;
+use iron3d_formats::archive::nres::Nres;
+use iron3d_formats::config::builddat::BuildDat;
+use iron3d_formats::gamedir::{GameDir, Mission};
+use iron3d_formats::msh::{Msh, Pose};
+use iron3d_formats::registry::{Geometry, Registry, Resolved};
+use iron3d_formats::terrain::land_map::LandMap;
+use iron3d_formats::terrain::land_msh::LandMsh;
+use iron3d_formats::tma::{self, ResourceRef, Tma};
+use iron3d_formats::unitdat::{PartClass, UnitDat};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The mission a loader is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissionRequest {
+    pub game_dir: PathBuf,
+    /// Name below `MISSIONS`, a mission directory or its `data.tma`; `None`:
+    /// the first mission of the install.
+    pub mission: Option<String>,
+}
+
+/// A load failure with the edge of the dependency graph it happened on
+/// (tome IV "Диагностика ошибок"): mission -> object -> prototype -> archive
+/// -> entry -> cause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub phase: MissionPhase,
+    pub mission: String,
+    /// `#index 'resource_name'` of the placed object.
+    pub object: Option<String>,
+    pub prototype: Option<String>,
+    pub archive: Option<String>,
+    pub entry: Option<String>,
+    pub cause: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "mission '{}' ({:?})", self.mission, self.phase)?;
+        let links = [
+            ("object", &self.object),
+            ("prototype", &self.prototype),
+            ("archive", &self.archive),
+            ("entry", &self.entry),
+        ];
+        for (what, value) in links {
+            if let Some(v) = value {
+                write!(f, " -> {what} {v}")?;
+            }
+        }
+        write!(f, ": {}", self.cause)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Where in the graph an error happened, filled in as it is known.
+#[derive(Debug, Clone, Default)]
+struct Edge {
+    object: Option<String>,
+    prototype: Option<String>,
+    archive: Option<String>,
+    entry: Option<String>,
+}
+
+fn lossy(b: &[u8]) -> String {
+    format!("'{}'", String::from_utf8_lossy(b))
+}
+
+/// A component of a placed object, resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct PartPlan {
+    pub index: usize,
+    pub parent: Option<usize>,
+    pub key: Vec<u8>,
+    pub class: Option<PartClass>,
+    pub resolved: Arc<Resolved>,
+}
+
+/// One node of a prepared model.
+#[derive(Debug, Clone)]
+pub(crate) struct NodePlan {
+    pub parent: Option<usize>,
+    pub name: Option<Vec<u8>>,
+    /// Engine-local rest pose (fallback keys), Z-up.
+    pub local: Pose,
+}
+
+/// Everything the loader has read so far; each phase adds its part.
+pub(crate) struct Loader {
+    pub request: MissionRequest,
+    pub mission_name: String,
+    game: Option<GameDir>,
+    mission: Option<Mission>,
+    pub tma: Option<Tma>,
+    land_files: Option<(PathBuf, PathBuf)>,
+    pub land: Option<(LandMsh, LandMap)>,
+    pub build_dat: Option<BuildDat>,
+    /// Per placed object, its components in part-tree order.
+    pub parts: Vec<Vec<PartPlan>>,
+    /// Upper-cased prototype key -> its model nodes (empty: no geometry).
+    pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    archives: BTreeMap<Vec<u8>, Arc<Vec<u8>>>,
+}
+
+/// What runtime readers accept: retail files with their known quirks.
+const MODE: Mode = Mode::Compatible;
+
+impl Loader {
+    pub fn new(request: MissionRequest) -> Self {
+        let mission_name = request
+            .mission
+            .clone()
+            .unwrap_or_else(|| "(first mission)".into());
+        Self {
+            request,
+            mission_name,
+            game: None,
+            mission: None,
+            tma: None,
+            land_files: None,
+            land: None,
+            build_dat: None,
+            parts: Vec::new(),
+            models: BTreeMap::new(),
+            archives: BTreeMap::new(),
+        }
+    }
+
+    fn error(&self, phase: MissionPhase, edge: Edge, cause: impl fmt::Display) -> LoadError {
+        LoadError {
+            phase,
+            mission: self.mission_name.clone(),
+            object: edge.object,
+            prototype: edge.prototype,
+            archive: edge.archive,
+            entry: edge.entry,
+            cause: cause.to_string(),
+        }
+    }
+
+    fn game(&self) -> &GameDir {
+        self.game.as_ref().expect("the context phase ran")
+    }
+
+    fn mission(&self) -> &Mission {
+        self.mission.as_ref().expect("the context phase ran")
+    }
+
+    /// Phase 1: the install, the mission directory, its `data.tma`, and the
+    /// map it names.
+    pub fn context(&mut self) -> Result<(), LoadError> {
+        let phase = MissionPhase::Context;
+        let err = |s: &Self, e: &dyn fmt::Display| s.error(phase, Edge::default(), e);
+        let game = GameDir::open(&self.request.game_dir).map_err(|e| err(self, &e))?;
+        let mission = match &self.request.mission {
+            Some(name) => game.mission(name),
+            None => game.missions().and_then(|m| {
+                m.into_iter().next().ok_or_else(|| {
+                    iron3d_formats::error::FormatError::missing("game dir", "a mission")
+                })
+            }),
+        }
+        .map_err(|e| err(self, &e))?;
+        self.mission_name = mission.name.clone();
+        let bytes = std::fs::read(&mission.tma)
+            .map_err(|e| err(self, &format!("{}: {e}", mission.tma.display())))?;
+        let tma = tma::parse(&bytes, MODE)
+            .map_err(|e| err(self, &e.in_file(mission.tma.display().to_string())))?;
+        let land = land_files(&game, &mission.dir, &tma.land_path).map_err(|e| {
+            let edge = Edge {
+                entry: Some(lossy(&tma.land_path)),
+                ..Edge::default()
+            };
+            self.error(phase, edge, e)
+        })?;
+        self.land_files = Some(land);
+        self.tma = Some(tma);
+        self.game = Some(game);
+        self.mission = Some(mission);
+        Ok(())
+    }
+
+    /// Phase 2: `Land.msh`, `Land.map` and `BuildDat.lst`.
+    pub fn foundation(&mut self) -> Result<(), LoadError> {
+        let phase = MissionPhase::Foundation;
+        let (msh_path, map_path) = self.land_files.clone().expect("the context phase ran");
+        let read = |path: &Path| {
+            let edge = Edge {
+                archive: Some(format!("'{}'", path.display())),
+                ..Edge::default()
+            };
+            std::fs::read(path).map_err(|e| self.error(phase, edge, e))
+        };
+        let in_file = |path: &Path| {
+            let path = path.display().to_string();
+            move |e: iron3d_formats::error::FormatError| e.in_file(path)
+        };
+        let land_msh = LandMsh::parse(&read(&msh_path)?, MODE)
+            .map_err(in_file(&msh_path))
+            .map_err(|e| self.error(phase, Edge::default(), e))?;
+        let land_map = LandMap::parse(&read(&map_path)?, MODE)
+            .map_err(in_file(&map_path))
+            .map_err(|e| self.error(phase, Edge::default(), e))?;
+        let build_path = self
+            .game()
+            .resolve(b"BuildDat.lst")
+            .map_err(|e| self.error(phase, Edge::default(), e))?;
+        let build_dat = BuildDat::parse(&read(&build_path)?, MODE)
+            .map_err(in_file(&build_path))
+            .map_err(|e| self.error(phase, Edge::default(), e))?;
+        self.land = Some((land_msh, land_map));
+        self.build_dat = Some(build_dat);
+        Ok(())
+    }
+
+    /// Phase 4: each placed object's component list: a direct key, or the
+    /// parts of its unit DAT in part-tree order, resolved in `objects.rlb`.
+    pub fn prototypes(&mut self) -> Result<(), LoadError> {
+        let phase = MissionPhase::Prototypes;
+        let registry_edge = || Edge {
+            archive: Some("'objects.rlb'".into()),
+            ..Edge::default()
+        };
+        let path = self
+            .game()
+            .resolve(b"objects.rlb")
+            .map_err(|e| self.error(phase, registry_edge(), e))?;
+        let bytes = std::fs::read(&path).map_err(|e| self.error(phase, registry_edge(), e))?;
+        let registry = Registry::parse(&bytes, MODE)
+            .map_err(|e| self.error(phase, registry_edge(), e.in_file("objects.rlb")))?;
+        let tma = self.tma.as_ref().expect("the context phase ran");
+        let mut all = Vec::with_capacity(tma.objects.len());
+        for (i, placed) in tma.objects.iter().enumerate() {
+            let object = Some(format!("#{i} {}", lossy(&placed.resource_name)));
+            let specs: Vec<(Option<usize>, Vec<u8>, Option<PartClass>)> = match placed.resource() {
+                ResourceRef::Prototype(key) => vec![(None, key.to_vec(), None)],
+                ResourceRef::UnitDat(path) => {
+                    let edge = Edge {
+                        object: object.clone(),
+                        archive: Some(lossy(path)),
+                        ..Edge::default()
+                    };
+                    let unit = self
+                        .read_unit(path)
+                        .map_err(|e| self.error(phase, edge.clone(), e))?;
+                    // A broken tree (compatible mode) keeps the flat records.
+                    let links = unit.tree().unwrap_or_default();
+                    unit.parts
+                        .iter()
+                        .enumerate()
+                        .map(|(p, part)| {
+                            let parent = links.get(p).and_then(|l| l.parent);
+                            (parent, part.key().to_vec(), part.class())
+                        })
+                        .collect()
+                }
+            };
+            let mut parts = Vec::with_capacity(specs.len());
+            for (index, (parent, key, class)) in specs.into_iter().enumerate() {
+                let resolved = registry.resolve(&key).map_err(|e| {
+                    let edge = Edge {
+                        object: object.clone(),
+                        prototype: Some(lossy(&key)),
+                        archive: Some("'objects.rlb'".into()),
+                        ..Edge::default()
+                    };
+                    self.error(phase, edge, e)
+                })?;
+                parts.push(PartPlan {
+                    index,
+                    parent,
+                    key,
+                    class,
+                    resolved,
+                });
+            }
+            all.push(parts);
+        }
+        self.parts = all;
+        Ok(())
+    }
+
+    fn read_unit(&self, path: &[u8]) -> Result<UnitDat, iron3d_formats::error::FormatError> {
+        let file = self.game().resolve_in_mission(&self.mission().dir, path)?;
+        let bytes =
+            std::fs::read(&file).map_err(|e| iron3d_formats::error::FormatError::io(&file, &e))?;
+        UnitDat::parse(&bytes, MODE).map_err(|e| e.in_file(file.display().to_string()))
+    }
+
+    /// Phase 5: for every reached prototype, its model (MSH) and material
+    /// table (WEAR) must exist; the model is read and its rest pose taken.
+    pub fn resources(&mut self) -> Result<(), LoadError> {
+        let tma = self.tma.take().expect("the context phase ran");
+        let parts = std::mem::take(&mut self.parts);
+        let result = self.prepare_all(&tma, &parts);
+        self.tma = Some(tma);
+        self.parts = parts;
+        result
+    }
+
+    /// Prepares each distinct prototype once; an error carries the first
+    /// object that reached it.
+    fn prepare_all(&mut self, tma: &Tma, parts: &[Vec<PartPlan>]) -> Result<(), LoadError> {
+        for (i, object_parts) in parts.iter().enumerate() {
+            for part in object_parts {
+                let upper = part.key.to_ascii_uppercase();
+                if self.models.contains_key(&upper) {
+                    continue;
+                }
+                let nodes = self
+                    .prepare(&part.resolved)
+                    .map_err(|(archive, entry, cause)| {
+                        let edge = Edge {
+                            object: Some(format!("#{i} {}", lossy(&tma.objects[i].resource_name))),
+                            prototype: Some(lossy(&part.key)),
+                            archive: Some(lossy(&archive)),
+                            entry: Some(lossy(&entry)),
+                        };
+                        self.error(MissionPhase::Resources, edge, cause)
+                    })?;
+                self.models.insert(upper, Arc::new(nodes));
+            }
+        }
+        Ok(())
+    }
+
+    /// The model nodes of a resolved prototype; an error names the archive
+    /// and entry that failed.
+    fn prepare(
+        &mut self,
+        resolved: &Resolved,
+    ) -> Result<Vec<NodePlan>, (Vec<u8>, Vec<u8>, String)> {
+        if let Some(wear) = resolved.wear() {
+            self.entry(&wear.archive, &wear.resource)
+                .map_err(|cause| (wear.archive.clone(), wear.resource.clone(), cause))?;
+        }
+        let (archive, name, required) = match resolved.geometry() {
+            Geometry::Mesh(r) => (r.archive.clone(), r.resource.clone(), true),
+            Geometry::BaseStem { archive, mesh_name } => (archive.to_vec(), mesh_name, false),
+            Geometry::NonGeometric => return Ok(Vec::new()),
+        };
+        let payload = match self.entry(&archive, &name) {
+            Ok(p) => p,
+            // The `<stem>.msh` of a BASE is only a candidate.
+            Err(_) if !required => return Ok(Vec::new()),
+            Err(cause) => return Err((archive, name, cause)),
+        };
+        let fail =
+            |e: iron3d_formats::error::FormatError| (archive.clone(), name.clone(), e.to_string());
+        let model = Msh::load(&payload, MODE).map_err(fail)?;
+        let locals = model
+            .local_poses(&vec![None; model.nodes.node38().len()])
+            .map_err(fail)?;
+        let names = model.node_names().unwrap_or_default();
+        Ok(model
+            .nodes
+            .node38()
+            .iter()
+            .zip(locals)
+            .enumerate()
+            .map(|(n, (node, local))| NodePlan {
+                // A parent must come before its child (tome V); a node
+                // naming a later one is kept as a root, no hierarchy invented.
+                parent: node.parent().filter(|&p| p < n),
+                name: names.get(n).cloned().flatten(),
+                local,
+            })
+            .collect())
+    }
+
+    /// The payload of `entry` in the archive `archive` (root of the install,
+    /// archives cached).
+    fn entry(&mut self, archive: &[u8], entry: &[u8]) -> Result<Vec<u8>, String> {
+        let upper = archive.to_ascii_uppercase();
+        let bytes = match self.archives.get(&upper) {
+            Some(b) => b.clone(),
+            None => {
+                let path = self
+                    .game()
+                    .resolve_in_mission(&self.mission().dir, archive)
+                    .map_err(|e| e.to_string())?;
+                let bytes =
+                    Arc::new(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+                self.archives.insert(upper, bytes.clone());
+                bytes
+            }
+        };
+        let nres = Nres::parse(&bytes, MODE).map_err(|e| e.to_string())?;
+        let index = nres
+            .find(entry)
+            .ok_or_else(|| "no such entry in the archive".to_string())?;
+        Ok(nres.payload(index).to_vec())
+    }
+}
+
+/// `Land.msh` and `Land.map` of a TMA land path: a map directory, a
+/// `Land.msh` file, or a stem (`...\Land`) of both; empty: the mission
+/// directory.
+fn land_files(
+    game: &GameDir,
+    mission_dir: &Path,
+    land_path: &[u8],
+) -> Result<(PathBuf, PathBuf), iron3d_formats::error::FormatError> {
+    let found = if land_path.is_empty() {
+        Ok(mission_dir.to_path_buf())
+    } else {
+        game.resolve_in_mission(mission_dir, land_path)
+            .or_else(|e| {
+                let mut with_ext = land_path.to_vec();
+                with_ext.extend_from_slice(b".msh");
+                game.resolve_in_mission(mission_dir, &with_ext)
+                    .map_err(|_| e)
+            })
+    }?;
+    if found.is_dir() {
+        return Ok((
+            game.resolve_from(&found, b"Land.msh")?,
+            game.resolve_from(&found, b"Land.map")?,
+        ));
+    }
+    let dir = found.parent().unwrap_or(mission_dir);
+    let stem = found
+        .file_stem()
+        .map(|s| s.as_encoded_bytes().to_vec())
+        .unwrap_or_else(|| b"Land".to_vec());
+    let mut map = stem;
+    map.extend_from_slice(b".map");
+    let map = game.resolve_from(dir, &map)?;
+    Ok((found, map))
+}

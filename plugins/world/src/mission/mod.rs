@@ -1,0 +1,392 @@
+//! Staged mission loading (tome IV "Фазы loader-а", "Создание мира") as
+//! Bevy states, one phase per frame:
+//!
+//! context -> foundation -> description -> prototypes -> resources ->
+//! construction -> registration -> running
+//!
+//! Phases up to resource preparation only read and check files (through the
+//! formats crate) and touch no entity. Construction spawns each placed
+//! object's hierarchy (root, one child per part, the model's nodes under
+//! each part) without registering it; registration then adds every root to
+//! the [`ObjectRegistry`](crate::ObjectRegistry) at once. A failure in any
+//! phase before registration despawns what construction built, leaves the
+//! registry untouched and keeps the [`LoadError`] with its full chain in
+//! [`LoadProgress`]. The simulation phases are gated: the first tick runs
+//! only in [`MissionPhase::Running`] (or [`MissionPhase::Idle`], when no
+//! mission was asked for).
+
+mod components;
+mod load;
+mod rng;
+
+pub use components::{
+    Locality, MissionObject, ModelNode, ObjectClan, ObjectKind, ObjectState, PlacedTransform,
+    PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
+};
+pub use load::{LoadError, MissionRequest};
+pub use rng::RngStreams;
+
+use crate::{ObjectRegistry, OriginalObjectId};
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use iron3d_formats::tma::{Clan, MissionPath};
+use iron3d_schedules::{AppStateHashExt, Phase};
+use load::Loader;
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+/// The loader phases of tome IV, then running (or failed).
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MissionPhase {
+    /// No mission asked for: an empty world that simulates.
+    #[default]
+    Idle,
+    /// Install, mission directory, `data.tma`, the map it names.
+    Context,
+    /// `Land.msh`, `Land.map`, `BuildDat.lst`.
+    Foundation,
+    /// Paths, clans and placed objects published; ids assigned.
+    Description,
+    /// Direct keys and unit DATs resolved in `objects.rlb`.
+    Prototypes,
+    /// Every reached MSH and WEAR checked and read.
+    Resources,
+    /// Entities built, not registered.
+    Construction,
+    /// Every object added to the registry.
+    Registration,
+    /// The simulation runs.
+    Running,
+    /// Loading stopped before registration; see [`LoadProgress::error`].
+    Failed,
+}
+
+impl MissionPhase {
+    /// The loading phases in order.
+    pub const LOADING: [MissionPhase; 7] = [
+        MissionPhase::Context,
+        MissionPhase::Foundation,
+        MissionPhase::Description,
+        MissionPhase::Prototypes,
+        MissionPhase::Resources,
+        MissionPhase::Construction,
+        MissionPhase::Registration,
+    ];
+
+    fn next(self) -> MissionPhase {
+        let at = Self::LOADING.iter().position(|&p| p == self);
+        at.and_then(|i| Self::LOADING.get(i + 1))
+            .copied()
+            .unwrap_or(MissionPhase::Running)
+    }
+}
+
+/// Loading progress for a loading screen and for reports.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct LoadProgress {
+    /// The mission name below `MISSIONS` once known.
+    pub mission: String,
+    /// Wall time of each finished phase, in order.
+    pub timings: Vec<(MissionPhase, Duration)>,
+    pub objects_total: usize,
+    pub parts: usize,
+    pub nodes: usize,
+    /// Objects registered.
+    pub registered: usize,
+    pub error: Option<LoadError>,
+}
+
+/// The mission's routes, by stored id order of the file.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct MissionPaths(pub Vec<MissionPath>);
+
+/// The mission's clans in file order.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct MissionClans(pub Vec<Clan>);
+
+/// The original ids of the placed objects, in TMA order.
+#[derive(Resource, Debug, Clone, Default)]
+struct AssignedIds(Vec<OriginalObjectId>);
+
+/// Roots built by construction, waiting for registration.
+#[derive(Resource, Debug, Clone, Default)]
+struct PendingObjects(Vec<(OriginalObjectId, Entity)>);
+
+/// The loader's state between phases (not part of the game state).
+#[derive(Resource)]
+struct MissionLoader(Loader);
+
+/// Mission loading. With a request it starts at [`MissionPhase::Context`];
+/// without, the world stays [`MissionPhase::Idle`] and simulates empty.
+#[derive(Debug, Clone, Default)]
+pub struct MissionPlugin {
+    pub request: Option<MissionRequest>,
+    /// Seed of the named random streams.
+    pub seed: u64,
+}
+
+impl Plugin for MissionPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<StatesPlugin>() {
+            app.add_plugins(StatesPlugin);
+        }
+        app.init_resource::<LoadProgress>()
+            .init_resource::<MissionPaths>()
+            .init_resource::<MissionClans>()
+            .insert_resource(RngStreams::new(self.seed))
+            .add_state_hash("rng_streams", rng::hash_streams);
+        match &self.request {
+            Some(request) => {
+                app.insert_resource(MissionLoader(Loader::new(request.clone())))
+                    .insert_state(MissionPhase::Context);
+            }
+            None => {
+                app.init_state::<MissionPhase>();
+            }
+        }
+        for phase in MissionPhase::LOADING {
+            app.add_systems(OnEnter(phase), move |world: &mut World| {
+                run_phase(world, phase)
+            });
+        }
+        for phase in Phase::SIMULATION {
+            app.configure_sets(FixedUpdate, phase.run_if(simulation_may_run));
+        }
+    }
+}
+
+/// The simulation runs with no mission, or once the mission is registered.
+pub fn simulation_may_run(state: Option<Res<State<MissionPhase>>>) -> bool {
+    state.is_none_or(|s| matches!(s.get(), MissionPhase::Idle | MissionPhase::Running))
+}
+
+/// Runs one loader phase, times it and moves to the next phase (or to
+/// `Failed`, undoing construction).
+fn run_phase(world: &mut World, phase: MissionPhase) {
+    let start = Instant::now();
+    let outcome = match phase {
+        MissionPhase::Construction => construct(world),
+        MissionPhase::Registration => register(world),
+        _ => with_loader(world, phase),
+    };
+    let elapsed = start.elapsed();
+    world
+        .resource_mut::<LoadProgress>()
+        .timings
+        .push((phase, elapsed));
+    let next = match outcome {
+        Ok(()) => phase.next(),
+        Err(error) => {
+            world.resource_mut::<LoadProgress>().error = Some(error);
+            undo_construction(world);
+            MissionPhase::Failed
+        }
+    };
+    if next == MissionPhase::Running {
+        world.remove_resource::<MissionLoader>();
+    }
+    world.resource_mut::<NextState<MissionPhase>>().set(next);
+}
+
+/// The file-reading phases: the loader works outside the world.
+fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> {
+    let Some(MissionLoader(mut loader)) = world.remove_resource::<MissionLoader>() else {
+        return Ok(());
+    };
+    let result = match phase {
+        MissionPhase::Context => loader.context(),
+        MissionPhase::Foundation => loader.foundation(),
+        MissionPhase::Description => {
+            describe(world, &loader);
+            Ok(())
+        }
+        MissionPhase::Prototypes => loader.prototypes(),
+        MissionPhase::Resources => loader.resources(),
+        _ => Ok(()),
+    };
+    let mut progress = world.resource_mut::<LoadProgress>();
+    progress.mission = loader.mission_name.clone();
+    progress.parts = loader.parts.iter().map(Vec::len).sum();
+    world.insert_resource(MissionLoader(loader));
+    result
+}
+
+/// Phase 3: paths and clans become resources; each placed object gets its
+/// original id.
+fn describe(world: &mut World, loader: &Loader) {
+    let Some(tma) = &loader.tma else { return };
+    world.insert_resource(MissionPaths(tma.paths.clone()));
+    world.insert_resource(MissionClans(tma.clans.clone()));
+    let identities: Vec<u32> = tma.objects.iter().map(|o| o.identity).collect();
+    world.insert_resource(AssignedIds(assign_ids(&identities)));
+    world.resource_mut::<LoadProgress>().objects_total = tma.objects.len();
+}
+
+/// Original ids of placed objects: the record's identity word when it is
+/// non-zero and not taken by an earlier record; the others get the lowest
+/// free values from 1 up, in file order. The same file always gives the
+/// same ids.
+pub fn assign_ids(identities: &[u32]) -> Vec<OriginalObjectId> {
+    let mut taken = BTreeSet::new();
+    let explicit: Vec<Option<u32>> = identities
+        .iter()
+        .map(|&raw| (raw != 0 && taken.insert(raw)).then_some(raw))
+        .collect();
+    let mut next = 1u32;
+    explicit
+        .into_iter()
+        .map(|id| {
+            OriginalObjectId(id.unwrap_or_else(|| {
+                while taken.contains(&next) {
+                    next += 1;
+                }
+                taken.insert(next);
+                next
+            }))
+        })
+        .collect()
+}
+
+/// Phase 6: every object's hierarchy, spawned but not registered.
+fn construct(world: &mut World) -> Result<(), LoadError> {
+    let Some(MissionLoader(loader)) = world.remove_resource::<MissionLoader>() else {
+        return Ok(());
+    };
+    let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
+    let mut pending = Vec::new();
+    let (mut parts, mut nodes) = (0, 0);
+    if let Some(tma) = &loader.tma {
+        for (index, ((placed, id), object_parts)) in
+            tma.objects.iter().zip(&ids).zip(&loader.parts).enumerate()
+        {
+            let placed_transform = PlacedTransform::of(placed);
+            let root = world
+                .spawn((
+                    *id,
+                    MissionObject { index },
+                    ObjectKind {
+                        raw: placed.raw_kind,
+                    },
+                    PropertyBag(placed.properties.clone()),
+                    ObjectClan {
+                        identity_raw: placed.identity,
+                        clan_id: PropertyBag(placed.properties.clone()).int("ClanID"),
+                    },
+                    PrototypeKey(placed.resource_name.clone()),
+                    placed_transform,
+                    placed_transform.to_bevy(),
+                    ObjectState::default(),
+                    Locality::Local,
+                ))
+                .id();
+            for part in object_parts {
+                let part_entity = world
+                    .spawn((
+                        UnitPartInfo {
+                            index: part.index,
+                            parent: part.parent,
+                            key: part.key.clone(),
+                            class: part.class,
+                        },
+                        PrototypeChain(part.resolved.clone()),
+                        Transform::IDENTITY,
+                        ChildOf(root),
+                    ))
+                    .id();
+                parts += 1;
+                let model = loader.models.get(&part.key.to_ascii_uppercase());
+                let mut node_entities: Vec<Entity> = Vec::new();
+                for (n, node) in model.iter().flat_map(|m| m.iter()).enumerate() {
+                    let parent = node
+                        .parent
+                        .and_then(|p| node_entities.get(p).copied())
+                        .unwrap_or(part_entity);
+                    let local = z_up_to_y_up(
+                        node.local.translation.into(),
+                        Quat::from_array(node.local.rotation).normalize(),
+                        Vec3::ONE,
+                    );
+                    node_entities.push(
+                        world
+                            .spawn((
+                                ModelNode {
+                                    index: n,
+                                    name: node.name.clone(),
+                                },
+                                local,
+                                ChildOf(parent),
+                            ))
+                            .id(),
+                    );
+                }
+                nodes += node_entities.len();
+            }
+            pending.push((*id, root));
+        }
+    }
+    let mut progress = world.resource_mut::<LoadProgress>();
+    progress.parts = parts;
+    progress.nodes = nodes;
+    world.insert_resource(PendingObjects(pending));
+    Ok(())
+}
+
+/// Phase 7: all roots enter the registry, or none does.
+fn register(world: &mut World) -> Result<(), LoadError> {
+    let pending = world
+        .remove_resource::<PendingObjects>()
+        .unwrap_or_default();
+    let mission = world.resource::<LoadProgress>().mission.clone();
+    world.resource_scope(|world, mut registry: Mut<ObjectRegistry>| {
+        if let Some((id, _)) = pending
+            .0
+            .iter()
+            .find(|(id, _)| registry.entity(*id).is_ok())
+        {
+            world.insert_resource(pending.clone());
+            return Err(LoadError {
+                phase: MissionPhase::Registration,
+                mission,
+                object: Some(id.to_string()),
+                prototype: None,
+                archive: None,
+                entry: None,
+                cause: "the id is already registered".into(),
+            });
+        }
+        for &(id, entity) in &pending.0 {
+            // Ids are unique by construction and checked above.
+            let _ = registry.register(id, entity);
+        }
+        Ok(())
+    })?;
+    world.resource_mut::<LoadProgress>().registered = pending.0.len();
+    Ok(())
+}
+
+/// Despawns what construction built (and its children); nothing was
+/// registered.
+fn undo_construction(world: &mut World) {
+    if let Some(pending) = world.remove_resource::<PendingObjects>() {
+        for (_, entity) in pending.0 {
+            world.despawn(entity);
+        }
+    }
+    world.remove_resource::<MissionLoader>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_ids_are_kept_and_the_rest_fill_free_values() {
+        let ids: Vec<u32> = assign_ids(&[0, 2, 0, 2, 5, 0])
+            .into_iter()
+            .map(OriginalObjectId::raw)
+            .collect();
+        assert_eq!(ids, vec![1, 2, 3, 4, 5, 6]);
+        let ids: Vec<u32> = assign_ids(&[7, 0, 1]).into_iter().map(|i| i.0).collect();
+        assert_eq!(ids, vec![7, 2, 1]);
+    }
+}

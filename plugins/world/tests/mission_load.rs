@@ -1,0 +1,518 @@
+//! Staged mission loading on a small install written with the formats
+//! crate's builders: counts, hierarchies, determinism of the state hash and
+//! failure before registration.
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use iron3d_formats::archive::nres::{self, NewEntry};
+use iron3d_formats::msh::{AnimKey24, Batch20, Msh, MshParts, NONE, Node38, Slot68};
+use iron3d_formats::registry::{ObjectRef, Registry};
+use iron3d_formats::terrain::build::{
+    ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
+};
+use iron3d_formats::tma::{
+    Clan, ClanType, MissionPath, ObjectKind as Kind, PlacedObject, Property, Tma,
+};
+use iron3d_formats::unitdat::{CLASS_ROBOT, PartClass, PartSpec, UnitDat};
+use iron3d_schedules::{GameClock, SpinePlugin, StateHash, deny_simulation_ambiguities};
+use iron3d_world::mission::*;
+use iron3d_world::*;
+use std::path::Path;
+
+/// How the test install differs from the plain one.
+#[derive(Default, Clone)]
+struct Variant {
+    /// Moves placed object #i by this offset.
+    shift: Option<(usize, [f32; 3])>,
+    /// Leaves this entry out of `static.rlb`.
+    drop_entry: Option<&'static str>,
+}
+
+/// A model of two nodes: `body` at the origin and `top` 2 units up (Z).
+fn model() -> Vec<u8> {
+    let node = |parent: u16, fallback: u16| {
+        let mut slot_index = [NONE; 15];
+        slot_index[0] = 0;
+        Node38 {
+            hdr0: 0,
+            parent_or_link: parent,
+            anim_map_start: NONE,
+            fallback_key: fallback,
+            slot_index,
+        }
+    };
+    let key = |z: f32| AnimKey24 {
+        position: [0.0, 0.0, z],
+        time: 0.0,
+        rotation_wxyz: [32767, 0, 0, 0],
+    };
+    let parts = MshParts {
+        nodes: vec![node(NONE, 0), node(0, 1)],
+        slots: vec![Slot68 {
+            tri_start: 0,
+            tri_count: 0,
+            batch_start: 0,
+            batch_count: 1,
+            aabb_min: [-1.0; 3],
+            aabb_max: [1.0; 3],
+            sphere_center: [0.0; 3],
+            sphere_radius: 1.75,
+            opaque: [0; 5],
+        }],
+        positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+        normals: vec![[0, 0, 127, 0]; 4],
+        uv0: vec![[0, 0]; 4],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        keys: vec![key(0.0), key(2.0)],
+        batches: vec![Batch20 {
+            batch_flags: 0,
+            material_index_hi: 0,
+            material_index: 0,
+            lightmap_index: 0xFF,
+            local_batch_index: 0,
+            index_count: 6,
+            index_start: 0,
+            vertex_count: 4,
+            base_vertex: 0,
+        }],
+        names: vec![Some(b"body".to_vec()), Some(b"top".to_vec())],
+        ..MshParts::default()
+    };
+    Msh::build(parts).unwrap().to_bytes().unwrap()
+}
+
+fn write(dir: &Path, rel: &str, bytes: &[u8]) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Objects of the test mission: one robot (unit DAT: chassis, turret with a
+/// gun), two buildings by direct key and a sun (no geometry).
+const PLACED: usize = 4;
+/// Parts over all objects: 3 + 1 + 1 + 1.
+const PARTS: usize = 6;
+
+/// Writes the install: `objects.rlb`, `static.rlb`, `BuildDat.lst`, a unit
+/// DAT and `MISSIONS/Test/{data.tma, Land.msh, Land.map}`.
+fn install(dir: &Path, variant: &Variant) {
+    let model = model();
+    let mut entries: Vec<(&str, &[u8])> = vec![
+        ("ch_walk.msh", &model),
+        ("tr_light.msh", &model),
+        ("house.msh", &model),
+        (
+            "common.wea",
+            b"WEAR placeholder: only its presence is checked",
+        ),
+    ];
+    entries.retain(|(name, _)| Some(*name) != variant.drop_entry);
+    let entries: Vec<NewEntry> = entries
+        .iter()
+        .map(|(name, payload)| NewEntry {
+            name: name.as_bytes().to_vec(),
+            type_id: 0x4853_454D,
+            attr1: 0,
+            attr2: 0,
+            attr3: 0,
+            payload,
+        })
+        .collect();
+    write(dir, "static.rlb", &nres::build(&entries).unwrap());
+
+    let r = |a: &str, b: &str| ObjectRef::new(a.as_bytes(), b.as_bytes()).unwrap();
+    let registry = Registry::build(&[
+        (b"GEOM".to_vec(), vec![r("static.rlb", "common.wea")]),
+        (
+            b"CH_WALK".to_vec(),
+            vec![r("static.rlb", "ch_walk.msh"), r("objects.rlb", "GEOM")],
+        ),
+        (b"TR_LIGHT".to_vec(), vec![r("static.rlb", "tr_light.msh")]),
+        (b"GN_LASER".to_vec(), vec![r("objects.rlb", "TR_LIGHT")]),
+        (
+            b"B_HOUSE".to_vec(),
+            vec![r("static.rlb", "house.msh"), r("objects.rlb", "GEOM")],
+        ),
+        (b"SUN".to_vec(), vec![]),
+    ])
+    .unwrap();
+    write(dir, "objects.rlb", &registry);
+
+    let part = |key: &str, class, attachment, children| PartSpec {
+        key: key.into(),
+        description: key.into(),
+        class,
+        attachment,
+        children,
+    };
+    let unit = UnitDat::build(
+        CLASS_ROBOT,
+        &[part(
+            "CH_WALK",
+            PartClass::Chassis,
+            -1,
+            vec![part(
+                "TR_LIGHT",
+                PartClass::Turret,
+                0,
+                vec![part("GN_LASER", PartClass::Gun, 0, vec![])],
+            )],
+        )],
+    )
+    .unwrap();
+    write(dir, "UNITS/ROBOTS/Walker.dat", &unit.to_bytes());
+    write(
+        dir,
+        "BuildDat.lst",
+        b"// test\r\nBunker_Small 1\r\n\"UNITS\\ROBOTS\\Walker.dat\"\r\n",
+    );
+
+    let land = land_from_heightfield(&Heightfield {
+        cols: 5,
+        rows: 5,
+        origin: [0.0, 0.0],
+        spacing: 10.0,
+        heights: vec![0.0; 25],
+        block: 2,
+    })
+    .unwrap();
+    write(dir, "MISSIONS/Test/Land.msh", &land.to_bytes().unwrap());
+    let areal = ArealShape {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [40.0, 0.0, 0.0],
+            [40.0, 40.0, 0.0],
+            [0.0, 40.0, 0.0],
+        ],
+        logic_flag: 1,
+        class_id: 0,
+    };
+    let map = land_map_from_polygons(&[areal], [2, 2]).unwrap();
+    write(dir, "MISSIONS/Test/Land.map", &map.to_bytes().unwrap());
+
+    let mut tma = Tma::new(b"MISSIONS\\Test\\Land".to_vec());
+    tma.paths.push(MissionPath {
+        id: 3,
+        points: vec![[1.0, 1.0, 0.0], [20.0, 5.0, 0.0]],
+    });
+    tma.clans
+        .push(Clan::new(b"Player".to_vec(), ClanType::Player));
+    tma.clans
+        .push(Clan::new(b"Enemy".to_vec(), ClanType::Enemy));
+    let mut walker = PlacedObject::new(
+        Kind::Unit,
+        b"UNITS\\ROBOTS\\walker.DAT".to_vec(),
+        [5.0, 6.0, 0.0],
+    );
+    walker.orientation = [0.0, 0.0, 1.0];
+    walker.properties = vec![
+        Property::int("ClanID", 1, 0, 10),
+        Property::float("Life state", 1.0, 0.0, 1.0),
+        Property::int("NOT USED", 0, 0, 0),
+    ];
+    let mut objects = vec![
+        walker,
+        PlacedObject::new(Kind::Building, b"B_HOUSE".to_vec(), [20.0, 20.0, 0.0]),
+        PlacedObject::new(Kind::Building, b"b_house".to_vec(), [30.0, 10.0, 0.0]),
+        PlacedObject::new(Kind::Building, b"SUN".to_vec(), [0.0, 0.0, 100.0]),
+    ];
+    objects[1].identity = 0x0002_0001;
+    if let Some((i, d)) = variant.shift {
+        for (p, d) in objects[i].position.iter_mut().zip(d) {
+            *p += d;
+        }
+    }
+    tma.objects = objects;
+    write(dir, "MISSIONS/Test/data.tma", &tma.to_bytes().unwrap());
+}
+
+/// A headless app asked to load the mission of `dir`.
+fn app(dir: &Path, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        SpinePlugin::default(),
+        WorldPlugin,
+        MissionPlugin {
+            request: Some(MissionRequest {
+                game_dir: dir.to_path_buf(),
+                mission: Some("test".into()),
+            }),
+            seed,
+        },
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    deny_simulation_ambiguities(&mut app);
+    app
+}
+
+fn phase(app: &App) -> MissionPhase {
+    *app.world().resource::<State<MissionPhase>>().get()
+}
+
+/// Updates until the mission runs or failed; the clock must not move
+/// before.
+fn load(app: &mut App) -> MissionPhase {
+    for _ in 0..20 {
+        app.update();
+        let p = phase(app);
+        if matches!(p, MissionPhase::Running | MissionPhase::Failed) {
+            return p;
+        }
+        assert_eq!(
+            app.world().resource::<GameClock>().tick(),
+            0,
+            "ticked in {p:?}"
+        );
+    }
+    panic!("loading did not finish: {:?}", phase(app));
+}
+
+fn hash_after(dir: &Path, ticks: u64) -> u64 {
+    let mut app = app(dir, 1);
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let start = app.world().resource::<GameClock>().tick();
+    while app.world().resource::<GameClock>().tick() < start + ticks {
+        app.update();
+    }
+    StateHash::compute(app.world())
+}
+
+#[test]
+fn every_placed_object_and_part_is_built_and_registered() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    let mut app = app(tmp.path(), 1);
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let world = app.world_mut();
+
+    let progress = world.resource::<LoadProgress>().clone();
+    assert!(progress.error.is_none());
+    assert_eq!(progress.mission, "Test");
+    assert_eq!(progress.objects_total, PLACED);
+    assert_eq!(progress.registered, PLACED);
+    assert_eq!(progress.parts, PARTS);
+    assert_eq!(
+        progress.nodes,
+        2 * (PARTS - 1),
+        "two nodes per model, sun none"
+    );
+    let phases: Vec<MissionPhase> = progress.timings.iter().map(|(p, _)| *p).collect();
+    assert_eq!(phases, MissionPhase::LOADING);
+
+    let registry = world.resource::<ObjectRegistry>();
+    assert_eq!(registry.len(), PLACED);
+    let ids: Vec<u32> = registry.iter().map(|(id, _)| id.raw()).collect();
+    assert_eq!(
+        ids,
+        vec![1, 2, 3, 0x0002_0001],
+        "explicit id kept, others assigned"
+    );
+    let walker = registry.entity(OriginalObjectId(1)).unwrap();
+
+    assert_eq!(world.resource::<MissionPaths>().0[0].id, 3);
+    assert_eq!(world.resource::<MissionClans>().0.len(), 2);
+
+    let e = world.entity(walker);
+    assert_eq!(e.get::<ObjectKind>().unwrap().kind(), Some(Kind::Unit));
+    let bag = e.get::<PropertyBag>().unwrap();
+    assert_eq!(bag.int("clanid"), Some(1));
+    assert_eq!(bag.float("Life state"), Some(1.0));
+    let names: Vec<&[u8]> = bag.0.iter().map(|p| &p.name[..]).collect();
+    assert_eq!(
+        names,
+        [&b"ClanID"[..], b"Life state", b"NOT USED"],
+        "order kept"
+    );
+    assert_eq!(e.get::<ObjectClan>().unwrap().clan_id, Some(1));
+    assert_eq!(*e.get::<ObjectState>().unwrap(), ObjectState::default());
+    assert_eq!(*e.get::<Locality>().unwrap(), Locality::Local);
+    let t = e.get::<Transform>().unwrap();
+    assert_eq!(
+        t.translation,
+        Vec3::new(5.0, 0.0, -6.0),
+        "Z-up (5, 6, 0) is Y-up (5, 0, -6)"
+    );
+
+    // Parts in part-tree order, each with its resolved chain.
+    let children: Vec<Entity> = e.get::<Children>().unwrap().iter().collect();
+    let parts: Vec<(UnitPartInfo, Vec<Vec<u8>>)> = children
+        .iter()
+        .map(|&c| {
+            let c = world.entity(c);
+            (
+                c.get::<UnitPartInfo>().unwrap().clone(),
+                c.get::<PrototypeChain>().unwrap().0.chain.clone(),
+            )
+        })
+        .collect();
+    let keys: Vec<&[u8]> = parts.iter().map(|(p, _)| &p.key[..]).collect();
+    assert_eq!(keys, [&b"CH_WALK"[..], b"TR_LIGHT", b"GN_LASER"]);
+    assert_eq!(parts[1].0.parent, Some(0));
+    assert_eq!(parts[2].0.parent, Some(1));
+    assert_eq!(parts[2].0.class, Some(PartClass::Gun));
+    assert_eq!(parts[2].1, vec![b"GN_LASER".to_vec(), b"TR_LIGHT".to_vec()]);
+
+    // Model nodes under the chassis: body, then top as its child, 2 up.
+    let body = world.entity(children[0]).get::<Children>().unwrap()[0];
+    let body = world.entity(body);
+    assert_eq!(
+        body.get::<ModelNode>().unwrap().name.as_deref(),
+        Some(&b"body"[..])
+    );
+    let top = world.entity(body.get::<Children>().unwrap()[0]);
+    assert_eq!(
+        top.get::<ModelNode>().unwrap().name.as_deref(),
+        Some(&b"top"[..])
+    );
+    assert_eq!(
+        top.get::<Transform>().unwrap().translation,
+        Vec3::new(0.0, 2.0, 0.0)
+    );
+}
+
+#[test]
+fn the_hash_after_300_ticks_is_reproducible_and_follows_positions() {
+    let a = tempfile::tempdir().unwrap();
+    install(a.path(), &Variant::default());
+    let first = hash_after(a.path(), 300);
+    assert_eq!(first, hash_after(a.path(), 300), "same install, same hash");
+
+    let b = tempfile::tempdir().unwrap();
+    let moved = Variant {
+        shift: Some((2, [0.5, 0.0, 0.0])),
+        ..Variant::default()
+    };
+    install(b.path(), &moved);
+    assert_ne!(first, hash_after(b.path(), 300), "one object moved");
+}
+
+#[test]
+fn a_missing_reachable_model_fails_before_registration_with_the_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(
+        tmp.path(),
+        &Variant {
+            drop_entry: Some("tr_light.msh"),
+            ..Variant::default()
+        },
+    );
+    let mut app = app(tmp.path(), 1);
+    assert_eq!(load(&mut app), MissionPhase::Failed);
+    let error = app
+        .world()
+        .resource::<LoadProgress>()
+        .error
+        .clone()
+        .unwrap();
+    assert_eq!(error.phase, MissionPhase::Resources);
+    let text = error.to_string();
+    for part in [
+        "mission 'Test'",
+        "object #0 'UNITS\\ROBOTS\\walker.DAT'",
+        "prototype 'TR_LIGHT'",
+        "archive 'static.rlb'",
+        "entry 'tr_light.msh'",
+        "no such entry",
+    ] {
+        assert!(text.contains(part), "{part} missing in: {text}");
+    }
+    assert!(app.world().resource::<ObjectRegistry>().is_empty());
+    let world = app.world_mut();
+    let mut built = world
+        .query_filtered::<Entity, Or<(With<MissionObject>, With<UnitPartInfo>, With<ModelNode>)>>();
+    assert_eq!(
+        built.iter(world).count(),
+        0,
+        "no entity of the mission remains"
+    );
+    // The simulation never starts.
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<GameClock>().tick(), 0);
+}
+
+#[test]
+fn a_missing_unit_file_names_the_object_and_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    std::fs::remove_file(tmp.path().join("UNITS/ROBOTS/Walker.dat")).unwrap();
+    let mut app = app(tmp.path(), 1);
+    assert_eq!(load(&mut app), MissionPhase::Failed);
+    let error = app
+        .world()
+        .resource::<LoadProgress>()
+        .error
+        .clone()
+        .unwrap();
+    assert_eq!(error.phase, MissionPhase::Prototypes);
+    assert_eq!(
+        error.object.as_deref(),
+        Some("#0 'UNITS\\ROBOTS\\walker.DAT'")
+    );
+    assert!(app.world().resource::<ObjectRegistry>().is_empty());
+}
+
+#[test]
+fn without_a_mission_the_world_simulates_empty() {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        SpinePlugin::default(),
+        WorldPlugin,
+        MissionPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    deny_simulation_ambiguities(&mut app);
+    app.update();
+    let start = app.world().resource::<GameClock>().tick();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(phase(&app), MissionPhase::Idle);
+    assert_eq!(app.world().resource::<GameClock>().tick(), start + 3);
+}
+
+/// Deletes the walker (id 1) once, from inside the world-queue traversal.
+fn delete_walker_once(mut ops: WorldOps, mut done: Local<bool>, parts: Query<&UnitPartInfo>) {
+    if *done || ops.registry().is_empty() {
+        return;
+    }
+    *done = true;
+    assert_eq!(ops.delete(OriginalObjectId(1)), Ok(DeleteOutcome::Deferred));
+    assert!(
+        ops.entity(OriginalObjectId(1)).is_ok(),
+        "still there during the pass"
+    );
+    assert_eq!(parts.iter().count(), PARTS, "the traversal sees every part");
+}
+
+#[test]
+fn a_loaded_object_deleted_in_the_queue_goes_with_its_parts_after_apply() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    let mut app = app(tmp.path(), 1);
+    app.add_systems(FixedUpdate, delete_walker_once.in_set(QueueStep::Traverse));
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(
+        world
+            .resource::<ObjectRegistry>()
+            .entity(OriginalObjectId(1)),
+        Err(NoSuchObject {
+            id: OriginalObjectId(1),
+            was_deleted: true
+        })
+    );
+    assert_eq!(world.resource::<ObjectRegistry>().len(), PLACED - 1);
+    let mut parts = world.query::<&UnitPartInfo>();
+    assert_eq!(
+        parts.iter(world).count(),
+        PARTS - 3,
+        "the walker's three parts went with it"
+    );
+    let mut nodes = world.query::<&ModelNode>();
+    assert_eq!(nodes.iter(world).count(), 2 * (PARTS - 1) - 6);
+}
