@@ -1,10 +1,20 @@
 //! `iron3d play` as a user runs it.
 
 use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// A cache directory of this test run: the embedded demo install is built
+/// there, not in the user's cache.
+fn cache_home() -> &'static std::path::Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("temp cache"))
+        .path()
+}
 
 fn iron3d(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_iron3d"))
         .args(args)
+        .env("XDG_CACHE_HOME", cache_home())
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -27,7 +37,24 @@ fn headless_play_prints_ticks_and_the_same_hash_every_run() {
         .find(|l| l.starts_with("state hash: "))
         .expect("hash line");
     assert_eq!(hash.len(), "state hash: ".len() + 16);
-    assert_eq!(out, stdout(&b), "deterministic");
+    assert!(
+        out.contains("mission: "),
+        "the embedded demo mission is loaded: {out}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        stdout(&b).lines().last(),
+        "deterministic"
+    );
+    let cached = cache_home().join("iron3d").join(format!(
+        "demo-{}-{}",
+        iron3d_formats::demo::GENERATOR_VERSION,
+        iron3d_formats::demo::DEFAULT_SEED
+    ));
+    assert!(
+        cached.join("objects.rlb").is_file(),
+        "embedded demo built in the cache"
+    );
 
     let c = iron3d(&["play", "--headless", "--ticks", "301"]);
     assert_ne!(

@@ -1,6 +1,7 @@
 //! `iron3d play`: the game, in a window or headless.
 
 use crate::app;
+use iron3d_formats::demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
@@ -17,12 +18,12 @@ macro_rules! say {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The game install (default: the current directory when a mission is
-    /// asked for).
+    /// The game install (default: the embedded demo install, built in the
+    /// user's cache directory on first use).
     #[arg(long)]
     game_dir: Option<PathBuf>,
     /// The mission to load: its name below MISSIONS, its directory or its
-    /// data.tma (default with --game-dir: the first mission).
+    /// data.tma (default: the first mission of the install).
     #[arg(long)]
     mission: Option<String>,
     /// List the missions of the install and exit.
@@ -57,15 +58,24 @@ fn parse_rate(s: &str) -> Result<f64, String> {
 
 pub fn run(args: PlayArgs) -> ExitCode {
     let rate = SimulationRate(args.rate);
+    let game_dir = match args.game_dir {
+        Some(dir) => dir,
+        None => match demo::ensure_cached(demo::DEFAULT_SEED) {
+            Ok(dir) => dir,
+            Err(e) => {
+                eprintln!("iron3d: cannot prepare the embedded demo install: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    };
     if args.list_missions {
-        return list_missions(args.game_dir.unwrap_or_else(|| PathBuf::from(".")));
+        return list_missions(game_dir);
     }
-    let request = (args.game_dir.is_some() || args.mission.is_some()).then(|| MissionRequest {
-        game_dir: args.game_dir.clone().unwrap_or_else(|| PathBuf::from(".")),
-        mission: args.mission.clone(),
-    });
     let mission = MissionPlugin {
-        request,
+        request: Some(MissionRequest {
+            game_dir,
+            mission: args.mission,
+        }),
         seed: args.seed,
     };
     if args.headless {

@@ -65,8 +65,15 @@ pub fn generate(seed: u64, scale: Scale) -> Result<Install> {
 }
 
 /// Generates the install and writes it to `dir` atomically: into a
-/// temporary sibling directory first, renamed over `dir` at the end.
+/// temporary sibling directory first, renamed over `dir` at the end (an
+/// existing `dir` is replaced).
 pub fn build(dir: &Path, seed: u64, scale: Scale) -> Result<Install> {
+    write_into(dir, seed, scale, true)
+}
+
+/// Writes the install beside `dir` and renames it into place. Without
+/// `replace`, an existing `dir` (another process finished first) is kept.
+fn write_into(dir: &Path, seed: u64, scale: Scale, replace: bool) -> Result<Install> {
     let install = generate(seed, scale)?;
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -89,10 +96,15 @@ pub fn build(dir: &Path, seed: u64, scale: Scale) -> Result<Install> {
             }
             std::fs::write(&path, bytes).map_err(|e| FormatError::io(&path, &e))?;
         }
-        if dir.exists() {
+        if replace && dir.exists() {
             std::fs::remove_dir_all(dir).map_err(|e| FormatError::io(dir, &e))?;
         }
-        std::fs::rename(&tmp, dir).map_err(|e| FormatError::io(dir, &e))
+        match std::fs::rename(&tmp, dir) {
+            Err(_) if !replace && dir.is_dir() => {
+                std::fs::remove_dir_all(&tmp).map_err(|e| FormatError::io(&tmp, &e))
+            }
+            other => other.map_err(|e| FormatError::io(dir, &e)),
+        }
     })();
     if written.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -125,7 +137,7 @@ pub fn cache_path(seed: u64) -> Result<std::path::PathBuf> {
 pub fn ensure_cached(seed: u64) -> Result<std::path::PathBuf> {
     let dir = cache_path(seed)?;
     if !dir.is_dir() {
-        build(&dir, seed, Scale::Demo)?;
+        write_into(&dir, seed, Scale::Demo, false)?;
     }
     Ok(dir)
 }

@@ -216,7 +216,8 @@ fn install(dir: &Path, variant: &Variant) {
         PlacedObject::new(Kind::Building, b"b_house".to_vec(), [30.0, 10.0, 0.0]),
         PlacedObject::new(Kind::Building, b"SUN".to_vec(), [0.0, 0.0, 100.0]),
     ];
-    objects[1].identity = 0x0002_0001;
+    objects[1].identity = 2;
+    objects[1].properties = vec![Property::int("LogicalID", 0x0002_0001, 0, i32::MAX)];
     if let Some((i, d)) = variant.shift {
         for (p, d) in objects[i].position.iter_mut().zip(d) {
             *p += d;

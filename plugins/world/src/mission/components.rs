@@ -22,7 +22,8 @@ impl ObjectKind {
     }
 }
 
-/// The owning clan: the raw identity/clan word of the record and the
+/// The owning clan: the record's identity word (the clan index, as the
+/// demo install and tome IV's `identity_or_clan_raw` read it) and the
 /// `ClanID` property when the bag has an integer one.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ObjectClan {

@@ -217,18 +217,28 @@ fn describe(world: &mut World, loader: &Loader) {
     let Some(tma) = &loader.tma else { return };
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));
-    let identities: Vec<u32> = tma.objects.iter().map(|o| o.identity).collect();
-    world.insert_resource(AssignedIds(assign_ids(&identities)));
+    let logical: Vec<u32> = tma
+        .objects
+        .iter()
+        .map(|o| {
+            let bag = PropertyBag(o.properties.clone());
+            bag.int("LogicalID")
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(0)
+        })
+        .collect();
+    world.insert_resource(AssignedIds(assign_ids(&logical)));
     world.resource_mut::<LoadProgress>().objects_total = tma.objects.len();
 }
 
-/// Original ids of placed objects: the record's identity word when it is
-/// non-zero and not taken by an earlier record; the others get the lowest
-/// free values from 1 up, in file order. The same file always gives the
-/// same ids.
-pub fn assign_ids(identities: &[u32]) -> Vec<OriginalObjectId> {
+/// Original ids of placed objects from their explicit ids (the `LogicalID`
+/// property of tome IV; 0 = none): an explicit id is kept when it is not
+/// taken by an earlier record; the others get the lowest free values from 1
+/// up, in file order. The same file always gives the same ids. (The record's
+/// `identity` word is the owning clan, see [`ObjectClan`].)
+pub fn assign_ids(explicit_ids: &[u32]) -> Vec<OriginalObjectId> {
     let mut taken = BTreeSet::new();
-    let explicit: Vec<Option<u32>> = identities
+    let explicit: Vec<Option<u32>> = explicit_ids
         .iter()
         .map(|&raw| (raw != 0 && taken.insert(raw)).then_some(raw))
         .collect();
