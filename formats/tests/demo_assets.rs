@@ -386,12 +386,3 @@ fn the_graph_validator_finds_no_failure_in_the_demo() {
     assert!(totals.material_slots > 0 && totals.textures > 0 && totals.lightmaps > 0);
     assert!(totals.effects > 0);
 }
-
-#[test]
-#[ignore = "retail scale: several seconds in a debug build"]
-fn the_retail_scale_reaches_the_part_2_graph_size() {
-    let totals = validate(Scale::Retail);
-    assert!(totals.prototypes >= 5_000, "{totals:?}");
-    assert!(totals.material_slots >= 45_000, "{totals:?}");
-    assert!(totals.textures >= 60_000, "{totals:?}");
-}

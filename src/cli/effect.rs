@@ -3,7 +3,6 @@
 //! prints.
 
 use iron3d_formats::fxid::run_effect_info;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -16,10 +15,8 @@ pub struct EffectArgs {
 enum EffectCommand {
     /// Header and commands (opcode, size, resource references) of an effect.
     Info {
-        /// The archive (e.g. effects.rlb).
-        archive: PathBuf,
-        /// The entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -28,11 +25,9 @@ enum EffectCommand {
 
 pub fn run(args: EffectArgs) -> ExitCode {
     match args.command {
-        EffectCommand::Info {
-            archive,
-            entry,
-            json,
-        } => run_effect_info(&archive, &entry, json),
+        EffectCommand::Info { target, json } => {
+            run_effect_info(&target.archive, &target.entry, json)
+        }
     }
     .print()
 }

@@ -53,6 +53,16 @@ enum Command {
     Validate(validate::ValidateArgs),
 }
 
+/// An entry of an archive file: the `<ARCHIVE> <ENTRY>` pair of the
+/// inspection commands.
+#[derive(clap::Args, Debug)]
+pub(crate) struct EntryArgs {
+    /// The archive file (e.g. Textures.lib, static.rlb, sounds.lib).
+    archive: std::path::PathBuf,
+    /// The entry name (ASCII case-insensitive).
+    entry: String,
+}
+
 /// Parses the command line and runs the subcommand. Usage errors exit with 2
 /// (clap's convention); a subcommand returns its own exit code.
 pub fn run() -> ExitCode {

@@ -16,20 +16,16 @@ pub struct ModelArgs {
 enum ModelCommand {
     /// Streams, nodes with parents, slots, batches, animation and validation.
     Info {
-        /// The archive holding the model (e.g. objects.rlb).
-        archive: PathBuf,
-        /// The model entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Write the model as binary glTF 2.0 (.glb).
     Export {
-        /// The archive holding the model.
-        archive: PathBuf,
-        /// The model entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// The .glb file to write.
         out: PathBuf,
         /// An install directory: embed the WEAR/MAT0 textures.
@@ -40,17 +36,12 @@ enum ModelCommand {
 
 pub fn run(args: ModelArgs) -> ExitCode {
     match args.command {
-        ModelCommand::Info {
-            archive,
-            entry,
-            json,
-        } => run_model_info(&archive, &entry, json),
+        ModelCommand::Info { target, json } => run_model_info(&target.archive, &target.entry, json),
         ModelCommand::Export {
-            archive,
-            entry,
+            target,
             out,
             game_dir,
-        } => run_model_export(&archive, &entry, &out, game_dir.as_deref()),
+        } => run_model_export(&target.archive, &target.entry, &out, game_dir.as_deref()),
     }
     .print()
 }

@@ -17,10 +17,8 @@ enum SoundCommand {
     /// Decode a sound (PCM or MS ADPCM) and write it as a PCM16 WAV (exit 1
     /// for entry_missing, entry_empty or wave_invalid).
     Export {
-        /// The archive (e.g. sounds.lib).
-        archive: PathBuf,
-        /// The entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// The WAV file to write.
         out: PathBuf,
     },
@@ -28,11 +26,9 @@ enum SoundCommand {
 
 pub fn run(args: SoundArgs) -> ExitCode {
     match args.command {
-        SoundCommand::Export {
-            archive,
-            entry,
-            out,
-        } => run_sound_export(&archive, &entry, &out),
+        SoundCommand::Export { target, out } => {
+            run_sound_export(&target.archive, &target.entry, &out)
+        }
     }
     .print()
 }

@@ -16,20 +16,16 @@ pub struct TextureArgs {
 enum TextureCommand {
     /// Format, size, mips, flags and Page rectangles of a texture.
     Info {
-        /// The archive (e.g. Textures.lib).
-        archive: PathBuf,
-        /// The entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Write one mip level as an RGBA8 PNG.
     Export {
-        /// The archive (e.g. Textures.lib).
-        archive: PathBuf,
-        /// The entry name (ASCII case-insensitive).
-        entry: String,
+        #[command(flatten)]
+        target: super::EntryArgs,
         /// The PNG file to write.
         out: PathBuf,
         /// The mip level (0 is the base level).
@@ -40,17 +36,12 @@ enum TextureCommand {
 
 pub fn run(args: TextureArgs) -> ExitCode {
     match args.command {
-        TextureCommand::Info {
-            archive,
-            entry,
-            json,
-        } => run_texture_info(&archive, &entry, json),
-        TextureCommand::Export {
-            archive,
-            entry,
-            out,
-            mip,
-        } => run_texture_export(&archive, &entry, &out, mip),
+        TextureCommand::Info { target, json } => {
+            run_texture_info(&target.archive, &target.entry, json)
+        }
+        TextureCommand::Export { target, out, mip } => {
+            run_texture_export(&target.archive, &target.entry, &out, mip)
+        }
     }
     .print()
 }
