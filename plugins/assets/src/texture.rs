@@ -1,0 +1,128 @@
+//! Texm → [`Image`] with its full mip chain, and the `Page` atlas rectangles
+//! as the labelled sub-asset `pages`.
+
+use crate::source::IronSource;
+use bevy::asset::{AssetLoader, LoadContext, RenderAssetUsages, io::Reader};
+use bevy::image::Image;
+use bevy::prelude::{Asset, TypePath};
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use iron3d_formats::error::FormatError;
+use iron3d_formats::texm::{PageRect, Texm};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The label of the [`TexturePages`] sub-asset.
+pub const PAGES_LABEL: &str = "pages";
+
+/// How texels are interpreted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ColorSpace {
+    /// Colour maps (the default): RGBA8 sRGB.
+    #[default]
+    Srgb,
+    /// Lightmaps and data textures: RGBA8 linear.
+    Linear,
+}
+
+/// Settings of [`TexmLoader`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TexmSettings {
+    pub color_space: ColorSpace,
+    /// Mip levels dropped from the top (the original's texture-quality
+    /// setting); clamped so that at least one level remains.
+    pub mip_skip: u32,
+}
+
+/// The `Page` rectangles of a texture, in pixels of the stored base level.
+#[derive(Asset, TypePath, Debug, Clone, PartialEq)]
+pub struct TexturePages {
+    /// Stored base size (before any mip-skip), the divisor of [`PageRect::uv`].
+    pub width: u32,
+    pub height: u32,
+    pub rects: Vec<PageRect>,
+}
+
+impl TexturePages {
+    /// Normalised `[u0, v0, u1, v1]` of each rectangle.
+    pub fn uvs(&self) -> Vec<[f32; 4]> {
+        self.rects
+            .iter()
+            .map(|r| r.uv(self.width, self.height))
+            .collect()
+    }
+}
+
+/// Loads Texm payloads (`*.texm`, or any `iron://` path loaded as [`Image`]
+/// when no other image loader is registered).
+#[derive(TypePath)]
+pub struct TexmLoader {
+    /// Names the file and entry of the bytes in errors.
+    pub source: Arc<IronSource>,
+}
+
+/// Decodes `texm` (after `settings.mip_skip`) into an [`Image`] holding every
+/// mip level, base first, as RGBA8.
+pub fn texm_to_image(texm: &Texm, settings: &TexmSettings) -> Result<Image, FormatError> {
+    let skip = settings.mip_skip.min(texm.mip_count().saturating_sub(1));
+    let texm = if skip > 0 {
+        texm.skipped(skip)?
+    } else {
+        texm.clone()
+    };
+    let mut data = Vec::new();
+    for level in 0..texm.mip_count() {
+        data.extend_from_slice(&texm.decode_level(level)?.pixels);
+    }
+    let format = match settings.color_space {
+        ColorSpace::Srgb => TextureFormat::Rgba8UnormSrgb,
+        ColorSpace::Linear => TextureFormat::Rgba8Unorm,
+    };
+    let size = Extent3d {
+        width: texm.width,
+        height: texm.height,
+        depth_or_array_layers: 1,
+    };
+    let mut image = Image::new_uninit(
+        size,
+        TextureDimension::D2,
+        format,
+        RenderAssetUsages::default(),
+    );
+    image.texture_descriptor.mip_level_count = texm.mip_count();
+    image.data = Some(data);
+    Ok(image)
+}
+
+impl AssetLoader for TexmLoader {
+    type Asset = Image;
+    type Settings = TexmSettings;
+    type Error = FormatError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &TexmSettings,
+        load_context: &mut LoadContext<'_>,
+    ) -> Result<Image, FormatError> {
+        let path = load_context.path().path().to_path_buf();
+        let bytes = crate::read_all(reader, &path).await?;
+        let annotate = |err: FormatError| self.source.annotate(&path, err);
+        let texm = Texm::parse(&bytes).map_err(annotate)?;
+        let image = texm_to_image(&texm, settings).map_err(annotate)?;
+        if let Some(rects) = &texm.page {
+            load_context.add_labeled_asset(
+                PAGES_LABEL.to_string(),
+                TexturePages {
+                    width: texm.width,
+                    height: texm.height,
+                    rects: rects.clone(),
+                },
+            );
+        }
+        Ok(image)
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["texm"]
+    }
+}

@@ -1,0 +1,220 @@
+//! Hot reload through the `iron://` watcher on a demo install.
+
+#[allow(dead_code)]
+mod common;
+
+use bevy::asset::LoadState;
+use bevy::image::Image;
+use bevy::prelude::*;
+use common::{app_watching, install, settle};
+use iron3d_assets::IronAssetsPlugin;
+use iron3d_formats::archive::{
+    Mode,
+    nres::{self, NewEntry, Nres},
+};
+use iron3d_formats::fsutil::write_atomic;
+use iron3d_formats::texm::Texm;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Ids of the images modified so far.
+#[derive(Resource, Default)]
+struct Modified(Vec<AssetId<Image>>);
+
+fn record(mut events: MessageReader<AssetEvent<Image>>, mut seen: ResMut<Modified>) {
+    for e in events.read() {
+        if let AssetEvent::Modified { id } = e {
+            seen.0.push(*id);
+        }
+    }
+}
+
+/// Messages of failed loads, as the UI would show them.
+#[derive(Resource, Default)]
+struct Failures(Vec<String>);
+
+fn record_failures(
+    mut events: MessageReader<bevy::asset::UntypedAssetLoadFailedEvent>,
+    mut seen: ResMut<Failures>,
+) {
+    for e in events.read() {
+        seen.0.push(format!("{}: {}", e.path, e.error));
+    }
+}
+
+/// `(name, type_id, payload)` of every entry of `Textures.lib`.
+fn entries(game: &Path) -> Vec<(String, u32, Vec<u8>)> {
+    let bytes = std::fs::read(game.join("Textures.lib")).unwrap();
+    let lib = Nres::parse(&bytes, Mode::Strict).unwrap();
+    lib.entries()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let name = String::from_utf8(e.name().to_vec()).unwrap();
+            (name, e.type_id, lib.payload(i).to_vec())
+        })
+        .collect()
+}
+
+/// Rewrites `Textures.lib` atomically with entry `index` holding `payload`.
+fn rewrite(game: &Path, all: &[(String, u32, Vec<u8>)], index: usize, payload: &[u8]) {
+    let list: Vec<NewEntry> = all
+        .iter()
+        .enumerate()
+        .map(|(i, (name, type_id, p))| NewEntry {
+            name: name.as_bytes().to_vec(),
+            type_id: *type_id,
+            attr1: 0,
+            attr2: 0,
+            attr3: 0,
+            payload: if i == index { payload } else { p },
+        })
+        .collect();
+    write_atomic(&game.join("Textures.lib"), &nres::build(&list).unwrap()).unwrap();
+}
+
+fn base_pixels(payload: &[u8]) -> Vec<u8> {
+    Texm::parse(payload)
+        .unwrap()
+        .decode_level(0)
+        .unwrap()
+        .pixels
+}
+
+fn image_base(app: &App, handle: &Handle<Image>) -> Option<Vec<u8>> {
+    let image = app.world().resource::<Assets<Image>>().get(handle)?;
+    let len = (image.width() * image.height() * 4) as usize;
+    image.data.as_ref().map(|d| d[..len].to_vec())
+}
+
+/// Updates until `done` holds (bounded: 20 s of wall time, never asserted).
+fn until(app: &mut App, mut done: impl FnMut(&App) -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// Lets the watcher settle: updates for a while longer than the debounce.
+fn pump(app: &mut App) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1000) {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn same_size_pair(all: &[(String, u32, Vec<u8>)]) -> (usize, usize, usize) {
+    let dims = |p: &[u8]| {
+        let t = Texm::parse(p).unwrap();
+        (t.width, t.height, t.format)
+    };
+    for a in 0..all.len() {
+        for c in 0..all.len() {
+            if a != c && dims(&all[a].2) == dims(&all[c].2) && all[a].2 != all[c].2 {
+                let b = (0..all.len()).find(|&b| b != a && b != c).unwrap();
+                return (a, b, c);
+            }
+        }
+    }
+    panic!("no two textures of the same size and format");
+}
+
+#[test]
+fn rewriting_one_archive_entry_reloads_only_that_texture() {
+    let (_tmp, game) = install();
+    let all = entries(&game);
+    // `a` is rewritten with the pixels of `c`; `b` is untouched.
+    let (a, b, c) = same_size_pair(&all);
+    let mut app = app_watching(IronAssetsPlugin::new(&game), true);
+    app.init_resource::<Modified>().add_systems(Update, record);
+    let server = app.world().resource::<AssetServer>().clone();
+    let ha: Handle<Image> = server.load(format!("iron://Textures.lib/{}.texm", all[a].0));
+    let hb: Handle<Image> = server.load(format!("iron://Textures.lib/{}.texm", all[b].0));
+    assert!(settle(&mut app, &ha).is_loaded());
+    assert!(settle(&mut app, &hb).is_loaded());
+    pump(&mut app);
+    app.world_mut().resource_mut::<Modified>().0.clear();
+
+    rewrite(&game, &all, a, &all[c].2);
+    let want = base_pixels(&all[c].2);
+    assert!(until(&mut app, |app| image_base(app, &ha) == Some(want.clone())));
+    pump(&mut app);
+    let modified = &app.world().resource::<Modified>().0;
+    assert!(modified.contains(&ha.id()));
+    assert!(
+        !modified.contains(&hb.id()),
+        "an unchanged entry was reloaded"
+    );
+}
+
+#[test]
+fn a_corrupted_rewrite_keeps_the_old_image_and_the_fix_reloads() {
+    let (_tmp, game) = install();
+    let all = entries(&game);
+    let (a, _, c) = same_size_pair(&all);
+    let mut app = app_watching(IronAssetsPlugin::new(&game), true);
+    app.init_resource::<Failures>()
+        .add_systems(Update, record_failures);
+    let server = app.world().resource::<AssetServer>().clone();
+    let ha: Handle<Image> = server.load(format!("iron://Textures.lib/{}.texm", all[a].0));
+    assert!(settle(&mut app, &ha).is_loaded());
+    pump(&mut app);
+    let before = image_base(&app, &ha);
+
+    rewrite(&game, &all, a, &all[a].2[..20]);
+    assert!(until(&mut app, |app| matches!(
+        app.world().resource::<AssetServer>().load_state(&ha),
+        LoadState::Failed(_)
+    )));
+    let LoadState::Failed(err) = server.load_state(&ha) else {
+        unreachable!()
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("entry #{a} '{}'", all[a].0)),
+        "{text}"
+    );
+    assert_eq!(image_base(&app, &ha), before, "the last good image stays");
+    assert!(until(&mut app, |app| !app
+        .world()
+        .resource::<Failures>()
+        .0
+        .is_empty()));
+    let failures = &app.world().resource::<Failures>().0;
+    assert!(failures[0].starts_with("iron://"), "{failures:?}");
+    assert!(failures[0].contains("offset 0x"), "{failures:?}");
+
+    rewrite(&game, &all, a, &all[c].2);
+    let want = base_pixels(&all[c].2);
+    assert!(until(&mut app, |app| image_base(app, &ha) == Some(want.clone())));
+    assert!(server.load_state(&ha).is_loaded());
+}
+
+#[test]
+fn adding_a_mod_override_at_run_time_reloads_the_entry() {
+    let (tmp, game) = install();
+    let all = entries(&game);
+    let (a, _, c) = same_size_pair(&all);
+    let mods = tmp.path().join("mod");
+    std::fs::create_dir_all(&mods).unwrap();
+    let mut app = app_watching(IronAssetsPlugin::new(&game).with_mod_dir(&mods), true);
+    let server = app.world().resource::<AssetServer>().clone();
+    let ha: Handle<Image> = server.load(format!("iron://Textures.lib/{}.texm", all[a].0));
+    assert!(settle(&mut app, &ha).is_loaded());
+    pump(&mut app);
+
+    std::fs::create_dir_all(mods.join("Textures.lib")).unwrap();
+    write_atomic(
+        &mods.join("Textures.lib").join(format!("{}.texm", all[a].0)),
+        &all[c].2,
+    )
+    .unwrap();
+    let want = base_pixels(&all[c].2);
+    assert!(until(&mut app, |app| image_base(app, &ha) == Some(want.clone())));
+}
