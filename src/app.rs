@@ -4,6 +4,9 @@
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use iron3d_render::IronRenderPlugin;
+use iron3d_render::camera::CameraPose;
+use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
 use iron3d_world::mission::{LoadError, LoadProgress, MissionPhase, MissionPlugin};
@@ -80,9 +83,24 @@ pub fn run_headless(
     StateHash::compute(app.world())
 }
 
-/// The windowed game. With `exit_after`, it exits once the game clock has
-/// run that many ticks and prints the state hash.
-pub fn windowed(rate: SimulationRate, exit_after: Option<u64>, mission: MissionPlugin) -> App {
+/// What the windowed game shows: a camera pose override and a screenshot
+/// to take before exiting.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub camera: Option<CameraPose>,
+    pub screenshot: Option<ScreenshotRequest>,
+}
+
+/// The windowed game, drawing the mission (see [`IronRenderPlugin`]). With
+/// `exit_after`, it exits once the game clock has run that many ticks and
+/// prints the state hash.
+pub fn windowed(
+    rate: SimulationRate,
+    exit_after: Option<u64>,
+    mission: MissionPlugin,
+    view: View,
+) -> App {
+    let game_dir = mission.request.as_ref().map(|r| r.game_dir.clone());
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -92,21 +110,18 @@ pub fn windowed(rate: SimulationRate, exit_after: Option<u64>, mission: MissionP
         ..default()
     }));
     add_engine(&mut app, rate, mission);
-    app.add_systems(Startup, spawn_camera)
-        .add_systems(Update, show_clock_in_title)
-        .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
+    app.add_plugins(IronRenderPlugin {
+        game_dir,
+        camera: view.camera,
+        screenshot: view.screenshot,
+    })
+    .add_systems(Update, show_clock_in_title)
+    .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
     if let Some(ticks) = exit_after {
         app.insert_resource(ExitAfterTicks(ticks))
             .add_systems(Last, exit_after_ticks);
     }
     app
-}
-
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn((
-        Camera3d::default(),
-        Transform::from_xyz(0.0, 20.0, 40.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
 }
 
 /// The window title shows the game clock (tick, game seconds, pause).

@@ -3,6 +3,8 @@
 use crate::app;
 use iron3d_formats::demo;
 use iron3d_formats::gamedir::GameDir;
+use iron3d_render::camera::CameraPose;
+use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
 use std::io::Write;
@@ -45,6 +47,17 @@ pub struct PlayArgs {
     /// Simulation steps per second.
     #[arg(long, default_value_t = 30.0, value_parser = parse_rate)]
     rate: f64,
+    /// Camera pose in the map frame (Z up): eye x,y,z, heading in degrees
+    /// from +X counter-clockwise, pitch in degrees (negative looks down).
+    /// Default: above the player's base, 45° down.
+    #[arg(long, value_name = "X,Y,Z,YAW,PITCH", value_parser = CameraPose::parse, allow_hyphen_values = true, conflicts_with = "headless")]
+    camera: Option<CameraPose>,
+    /// Save a PNG of the window once the scene is drawn, then exit.
+    #[arg(long, value_name = "FILE.png", conflicts_with = "headless")]
+    screenshot: Option<PathBuf>,
+    /// With --screenshot, frames drawn after every pipeline is ready.
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "screenshot")]
+    frames: u32,
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -92,7 +105,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    match app::windowed(rate, args.ticks, mission).run() {
+    let view = app::View {
+        camera: args.camera,
+        screenshot: args.screenshot.map(|path| ScreenshotRequest {
+            path,
+            frames: args.frames,
+        }),
+    };
+    match app::windowed(rate, args.ticks, mission, view).run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,
         bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
     }

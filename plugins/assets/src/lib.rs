@@ -3,7 +3,9 @@
 //! [`IronAssetsPlugin`] registers the `iron://` asset source (see
 //! [`source`]) over a game directory and mod directories, its hot-reload
 //! watcher ([`watch`]), and the format loaders: Texm → `Image`
-//! ([`texture`]), MSH → [`model::Model`], TMA → [`mission::Mission`].
+//! ([`texture`]), MSH → [`model::Model`], TMA → [`mission::Mission`],
+//! WEAR + MAT0 → [`material::WearMaterials`], FXID → [`effect::Effect`],
+//! `Land.msh` → [`terrain::Terrain`], `Land.map` → [`terrain::ArealMap`].
 //!
 //! **Order matters**: add [`IronAssetsPlugin`] *before* `DefaultPlugins` /
 //! `AssetPlugin`, because Bevy builds its asset sources when `AssetPlugin`
@@ -26,9 +28,12 @@
 //! (file, entry, offset, expectation) and also arrive as Bevy's
 //! `UntypedAssetLoadFailedEvent` messages.
 
+pub mod effect;
+pub mod material;
 pub mod mission;
 pub mod model;
 pub mod source;
+pub mod terrain;
 pub mod texture;
 pub mod watch;
 
@@ -38,13 +43,16 @@ use bevy::image::Image;
 use bevy::log::error;
 use bevy::mesh::Mesh;
 use bevy::prelude::*;
+use effect::{Effect, FxidLoader};
 use iron3d_formats::error::FormatError;
+use material::{WearLoader, WearMaterials};
 use mission::{Mission, TmaLoader};
 use model::{Model, MshLoader};
 use source::{IronReader, IronSource};
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
+use terrain::{ArealMap, LandMapLoader, LandMshLoader, Terrain};
 use texture::{TexmLoader, TexturePages};
 use watch::IronWatcher;
 
@@ -121,13 +129,29 @@ impl Plugin for IronAssetsPlugin {
         app.init_asset::<TexturePages>()
             .init_asset::<Model>()
             .init_asset::<Mission>()
+            .init_asset::<WearMaterials>()
+            .init_asset::<Effect>()
+            .init_asset::<Terrain>()
+            .init_asset::<ArealMap>()
             .register_asset_loader(TexmLoader {
                 source: source.clone(),
             })
             .register_asset_loader(MshLoader {
                 source: source.clone(),
             })
-            .register_asset_loader(TmaLoader { source });
+            .register_asset_loader(TmaLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(WearLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(FxidLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(LandMshLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(LandMapLoader { source });
     }
 }
 

@@ -86,11 +86,23 @@ struct MappedArchive {
     nres: OnceLock<Result<NresDirectory>>,
 }
 
+/// The directory fields of one NRes entry, for loaders whose format depends
+/// on them (MAT0: `attr1` = flags, `attr2` = version).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryInfo {
+    /// The entry name as stored (lossy UTF-8).
+    pub name: String,
+    pub type_id: u32,
+    pub attr1: u32,
+    pub attr2: u32,
+    pub attr3: u32,
+}
+
 /// The parsed directory of an NRes archive.
 #[derive(Debug)]
 struct NresDirectory {
-    /// Stored name and payload range of each entry, directory order.
-    entries: Vec<(String, Range<usize>)>,
+    /// Directory fields and payload range of each entry, directory order.
+    entries: Vec<(EntryInfo, Range<usize>)>,
     /// ASCII-lowercased name -> first entry of that name in directory order
     /// (the lookup rule of [`Nres::find`]).
     by_name: BTreeMap<Vec<u8>, usize>,
@@ -107,8 +119,14 @@ impl NresDirectory {
             .map(|(i, e)| {
                 by_name.entry(e.name().to_ascii_lowercase()).or_insert(i);
                 let start = e.data_offset as usize;
-                let name = String::from_utf8_lossy(e.name()).into_owned();
-                (name, start..start + nres.payload(i).len())
+                let info = EntryInfo {
+                    name: String::from_utf8_lossy(e.name()).into_owned(),
+                    type_id: e.type_id,
+                    attr1: e.attr1,
+                    attr2: e.attr2,
+                    attr3: e.attr3,
+                };
+                (info, start..start + nres.payload(i).len())
             })
             .collect();
         Ok(Self { entries, by_name })
@@ -189,8 +207,25 @@ impl ArchiveCache {
             let (stored, range) = &dir.entries[index];
             // The range was checked against the file by `Nres::parse`.
             let payload = bytes.get(range.clone()).unwrap_or_default().to_vec();
-            Ok(Some((origin(index, stored.clone()), payload)))
+            Ok(Some((origin(index, stored.name.clone()), payload)))
         }
+    }
+
+    /// The directory of the NRes archive file `archive`, directory order.
+    /// RsLi archives have no entry attributes: an error.
+    fn directory(&self, archive: &Path) -> Result<Vec<EntryInfo>> {
+        let mapped = self.get(archive)?;
+        let bytes = mapped.file.bytes();
+        let in_file = |e: FormatError| e.in_file(archive.display().to_string());
+        if bytes.starts_with(b"NL") {
+            return Err(in_file(FormatError::missing(
+                "NRes",
+                "an NRes directory (an RsLi archive has no entry attributes)",
+            )));
+        }
+        let dir = mapped.nres.get_or_init(|| NresDirectory::parse(bytes));
+        let dir = dir.as_ref().map_err(|e| in_file(e.clone()))?;
+        Ok(dir.entries.iter().map(|(info, _)| info.clone()).collect())
     }
 }
 
@@ -374,6 +409,27 @@ impl IronSource {
         }
     }
 
+    /// The directory of the archive file at `archive` (e.g. `Material.lib`)
+    /// in the highest layer that has it as a file; `Ok(None)` when none
+    /// does. Loose overrides (`MOD/Material.lib/NAME.mat0`) are not listed:
+    /// their bytes replace an entry, its directory fields stay.
+    pub fn archive_directory(&self, archive: &Path) -> Result<Option<Vec<EntryInfo>>> {
+        let text = archive.to_string_lossy();
+        if text.split(['/', '\\']).any(|p| p == "..") {
+            return Ok(None);
+        }
+        let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
+        for layer in layers.iter() {
+            match layer.dir.resolve(text.as_bytes()) {
+                Ok(found) if is_archive_file(&found) => {
+                    return self.archives.directory(&found).map(Some);
+                }
+                _ => continue,
+            }
+        }
+        Ok(None)
+    }
+
     /// Whether `path` is a directory in some layer.
     pub fn is_dir(&self, path: &Path) -> bool {
         let text = path.to_string_lossy();
@@ -531,6 +587,51 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn archive_directories_give_entry_attributes_from_the_highest_layer() {
+        use iron3d_formats::archive::nres::{NewEntry, build};
+        let tmp = tempfile::tempdir().unwrap();
+        let (game, mods) = (tmp.path().join("game"), tmp.path().join("mod"));
+        let write = |dir: &Path, attr2: u32| {
+            std::fs::create_dir_all(dir).unwrap();
+            let entry = NewEntry {
+                name: b"M_ONE".to_vec(),
+                type_id: 7,
+                attr1: 0x14,
+                attr2,
+                attr3: 9,
+                payload: b"x",
+            };
+            std::fs::write(dir.join("Material.lib"), build(&[entry]).unwrap()).unwrap();
+        };
+        write(&game, 2);
+        std::fs::write(game.join("plain.lib"), b"not an archive").unwrap();
+        let source = IronSource::new(&game, &[]).unwrap();
+        let want = EntryInfo {
+            name: "M_ONE".into(),
+            type_id: 7,
+            attr1: 0x14,
+            attr2: 2,
+            attr3: 9,
+        };
+        let dir = source.archive_directory(Path::new("MATERIAL.LIB")).unwrap();
+        assert_eq!(dir, Some(vec![want.clone()]));
+        assert_eq!(
+            source.archive_directory(Path::new("plain.lib")).unwrap(),
+            None
+        );
+        assert_eq!(
+            source.archive_directory(Path::new("none.lib")).unwrap(),
+            None
+        );
+        write(&mods, 4);
+        let layered = IronSource::new(&game, std::slice::from_ref(&mods)).unwrap();
+        let dir = layered
+            .archive_directory(Path::new("Material.lib"))
+            .unwrap();
+        assert_eq!(dir, Some(vec![EntryInfo { attr2: 4, ..want }]));
     }
 
     #[test]
