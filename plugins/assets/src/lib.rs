@@ -32,6 +32,7 @@ pub mod effect;
 pub mod material;
 pub mod mission;
 pub mod model;
+pub mod parsed;
 pub mod source;
 pub mod terrain;
 pub mod texture;
@@ -43,16 +44,17 @@ use bevy::image::Image;
 use bevy::log::error;
 use bevy::mesh::Mesh;
 use bevy::prelude::*;
-use effect::{Effect, FxidLoader};
+use effect::Effect;
 use iron3d_formats::error::FormatError;
 use material::{WearLoader, WearMaterials};
-use mission::{Mission, TmaLoader};
+use mission::Mission;
 use model::{Model, MshLoader};
+use parsed::ParsedLoader;
 use source::{IronReader, IronSource};
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
-use terrain::{ArealMap, LandMapLoader, LandMshLoader, Terrain};
+use terrain::{ArealMap, Terrain};
 use texture::{TexmLoader, TexturePages};
 use watch::IronWatcher;
 
@@ -139,19 +141,13 @@ impl Plugin for IronAssetsPlugin {
             .register_asset_loader(MshLoader {
                 source: source.clone(),
             })
-            .register_asset_loader(TmaLoader {
-                source: source.clone(),
-            })
+            .register_asset_loader(ParsedLoader::<Mission>::new(source.clone()))
             .register_asset_loader(WearLoader {
                 source: source.clone(),
             })
-            .register_asset_loader(FxidLoader {
-                source: source.clone(),
-            })
-            .register_asset_loader(LandMshLoader {
-                source: source.clone(),
-            })
-            .register_asset_loader(LandMapLoader { source });
+            .register_asset_loader(ParsedLoader::<Effect>::new(source.clone()))
+            .register_asset_loader(ParsedLoader::<Terrain>::new(source.clone()))
+            .register_asset_loader(ParsedLoader::<ArealMap>::new(source));
     }
 }
 

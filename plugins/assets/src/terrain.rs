@@ -4,8 +4,7 @@
 //! Coordinates stay Z-up as stored; conversion to Bevy's Y-up belongs to the
 //! consumers.
 
-use crate::source::IronSource;
-use bevy::asset::{AssetLoader, LoadContext, io::Reader};
+use crate::parsed::ParsedAsset;
 use bevy::prelude::{Asset, TypePath};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::FormatError;
@@ -13,7 +12,6 @@ use iron3d_formats::terrain::land_map::{ArealLocator, LandMap};
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::terrain::route::Navigator;
 use iron3d_formats::terrain::surface::TerrainSurface;
-use std::sync::Arc;
 
 /// A loaded `Land.msh`.
 #[derive(Asset, TypePath, Debug, Clone)]
@@ -42,62 +40,25 @@ impl ArealMap {
     }
 }
 
-/// Loads `Land.msh` as [`Terrain`]: request the asset type explicitly
-/// (`load::<Terrain>`), since `*.msh` is also the model extension.
-#[derive(TypePath)]
-pub struct LandMshLoader {
-    pub source: Arc<IronSource>,
-}
+/// `Land.msh`: request the asset type explicitly (`load::<Terrain>`), since
+/// `*.msh` is also the model extension.
+impl ParsedAsset for Terrain {
+    const EXTENSIONS: &'static [&'static str] = &["msh"];
 
-/// Loads `Land.map` (`*.map`) as [`ArealMap`].
-#[derive(TypePath)]
-pub struct LandMapLoader {
-    pub source: Arc<IronSource>,
-}
-
-impl AssetLoader for LandMshLoader {
-    type Asset = Terrain;
-    type Settings = ();
-    type Error = FormatError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        load_context: &mut LoadContext<'_>,
-    ) -> Result<Terrain, FormatError> {
-        let path = load_context.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
-        let land =
-            LandMsh::parse(&bytes, Mode::Compatible).map_err(|e| self.source.annotate(&path, e))?;
+    fn parse(bytes: &[u8]) -> Result<Self, FormatError> {
+        let land = LandMsh::parse(bytes, Mode::Compatible)?;
         let surface = TerrainSurface::build_lod0(&land);
         Ok(Terrain { land, surface })
     }
-
-    fn extensions(&self) -> &[&str] {
-        &["msh"]
-    }
 }
 
-impl AssetLoader for LandMapLoader {
-    type Asset = ArealMap;
-    type Settings = ();
-    type Error = FormatError;
+/// `Land.map` (`*.map`).
+impl ParsedAsset for ArealMap {
+    const EXTENSIONS: &'static [&'static str] = &["map"];
 
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        load_context: &mut LoadContext<'_>,
-    ) -> Result<ArealMap, FormatError> {
-        let path = load_context.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
-        let map =
-            LandMap::parse(&bytes, Mode::Compatible).map_err(|e| self.source.annotate(&path, e))?;
-        Ok(ArealMap { map })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["map"]
+    fn parse(bytes: &[u8]) -> Result<Self, FormatError> {
+        Ok(ArealMap {
+            map: LandMap::parse(bytes, Mode::Compatible)?,
+        })
     }
 }
