@@ -7,7 +7,7 @@ mod common;
 use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
-use common::{app, app_watching, install, settle};
+use common::{app, app_watching, install, pump, settle, until};
 use iron3d_assets::IronAssetsPlugin;
 use iron3d_assets::material::WearMaterials;
 use iron3d_formats::archive::{
@@ -19,7 +19,7 @@ use iron3d_formats::mat0::{Mat0, Resolution};
 use iron3d_formats::texm::Texm;
 use iron3d_formats::wear::{Wear, WearRow};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `(name, payload, attr1, attr2)` of every entry of the NRes file `file`.
 fn entries(path: &Path) -> Vec<(String, Vec<u8>, u32, u32)> {
@@ -182,28 +182,6 @@ fn record<A: Asset>(mut events: MessageReader<AssetEvent<A>>, mut seen: ResMut<M
         if let AssetEvent::Modified { id } = e {
             seen.0.push(*id);
         }
-    }
-}
-
-/// Updates until `done` holds (bounded: 20 s of wall time, never asserted).
-fn until(app: &mut App, mut done: impl FnMut(&App) -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
-        app.update();
-        if done(app) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
-
-/// Updates for a while longer than the watcher's debounce.
-fn pump(app: &mut App) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(1000) {
-        app.update();
-        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 use bevy::asset::LoadState;
 use bevy::image::Image;
 use bevy::prelude::*;
-use common::{app_watching, install, settle};
+use common::{app_watching, install, pump, settle, until};
 use iron3d_assets::IronAssetsPlugin;
 use iron3d_formats::archive::{
     Mode,
@@ -15,7 +15,6 @@ use iron3d_formats::archive::{
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_formats::texm::Texm;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 /// Ids of the images modified so far.
 #[derive(Resource, Default)]
@@ -85,28 +84,6 @@ fn image_base(app: &App, handle: &Handle<Image>) -> Option<Vec<u8>> {
     let image = app.world().resource::<Assets<Image>>().get(handle)?;
     let len = (image.width() * image.height() * 4) as usize;
     image.data.as_ref().map(|d| d[..len].to_vec())
-}
-
-/// Updates until `done` holds (bounded: 20 s of wall time, never asserted).
-fn until(app: &mut App, mut done: impl FnMut(&App) -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
-        app.update();
-        if done(app) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
-
-/// Lets the watcher settle: updates for a while longer than the debounce.
-fn pump(app: &mut App) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(1000) {
-        app.update();
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 fn same_size_pair(all: &[(String, u32, Vec<u8>)]) -> (usize, usize, usize) {

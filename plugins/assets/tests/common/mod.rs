@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use iron3d_assets::IronAssetsPlugin;
 use iron3d_formats::demo::{self, Scale};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// A demo install in a temporary directory.
 pub fn install() -> (tempfile::TempDir, PathBuf) {
@@ -46,4 +47,28 @@ pub fn settle(app: &mut App, id: impl Into<UntypedAssetId>) -> LoadState {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
     panic!("asset did not settle");
+}
+
+/// Updates until `done` holds (bounded: 20 s of wall time, never asserted).
+#[allow(dead_code)] // used by the reload tests only
+pub fn until(app: &mut App, mut done: impl FnMut(&App) -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// Lets the watcher settle: updates for a while longer than its debounce.
+#[allow(dead_code)] // used by the reload tests only
+pub fn pump(app: &mut App) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1000) {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
