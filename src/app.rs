@@ -4,8 +4,13 @@
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use iron3d_assets::IronAssetsPlugin;
+use iron3d_input::IronInputPlugin;
+use iron3d_inspector::InspectorPlugin;
 use iron3d_render::IronRenderPlugin;
+use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
+use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
@@ -83,12 +88,22 @@ pub fn run_headless(
     StateHash::compute(app.world())
 }
 
-/// What the windowed game shows: a camera pose override and a screenshot
-/// to take before exiting.
+/// What the windowed game shows: a camera pose override, and the outputs
+/// to finish before exiting (a screenshot, a draw-item capture, a timed
+/// benchmark).
 #[derive(Debug, Clone, Default)]
 pub struct View {
     pub camera: Option<CameraPose>,
     pub screenshot: Option<ScreenshotRequest>,
+    pub capture: Option<CaptureRequest>,
+    pub bench: Option<BenchRequest>,
+    /// Start with game time stopped at tick 0 (a fixed timeline for
+    /// reproducible screenshots and frame captures).
+    pub paused: bool,
+    /// Mod directories layered over the install (later ones win).
+    pub mod_dirs: Vec<std::path::PathBuf>,
+    /// Start with the inspector shown (F3 toggles it).
+    pub inspector: bool,
 }
 
 /// The windowed game, drawing the mission (see [`IronRenderPlugin`]). With
@@ -101,7 +116,19 @@ pub fn windowed(
     view: View,
 ) -> App {
     let game_dir = mission.request.as_ref().map(|r| r.game_dir.clone());
+    let inspector = InspectorPlugin {
+        open: view.inspector,
+        game_dir: game_dir.clone(),
+    };
     let mut app = App::new();
+    // The `iron://` source must exist before `AssetPlugin` is built.
+    if let Some(dir) = &game_dir {
+        let assets = view
+            .mod_dirs
+            .iter()
+            .fold(IronAssetsPlugin::new(dir), |p, m| p.with_mod_dir(m));
+        app.add_plugins(assets);
+    }
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Iron3D".into(),
@@ -114,9 +141,15 @@ pub fn windowed(
         game_dir,
         camera: view.camera,
         screenshot: view.screenshot,
+        capture: view.capture,
+        bench: view.bench,
     })
+    .add_plugins((IronInputPlugin, inspector))
     .add_systems(Update, show_clock_in_title)
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
+    if view.paused {
+        app.world_mut().resource_mut::<GameClock>().pause();
+    }
     if let Some(ticks) = exit_after {
         app.insert_resource(ExitAfterTicks(ticks))
             .add_systems(Last, exit_after_ticks);

@@ -1,6 +1,6 @@
-//! `iron3d play --screenshot` under a virtual X display (`.ci/test` runs
-//! the suite inside `xvfb-run`; with no display these tests say so and
-//! skip).
+//! `iron3d play --screenshot`, `--capture-frame` and `--bench-frames` under
+//! a virtual X display (`.ci/test` runs the suite inside `xvfb-run`; with
+//! no display these tests say so and skip).
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
@@ -8,6 +8,7 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
+use iron3d_render::camera::CameraPose;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -40,24 +41,7 @@ fn iron3d(args: &[&str]) -> Output {
 /// Takes a screenshot of the demo mission with `extra` arguments and
 /// returns its RGB pixels, width and height.
 fn screenshot(extra: &[&str]) -> (Vec<[u8; 3]>, u32, u32) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("shot.png");
-    let mut args = vec![
-        "play",
-        "--screenshot",
-        path.to_str().unwrap(),
-        "--frames",
-        "5",
-    ];
-    args.extend_from_slice(extra);
-    let out = iron3d(&args);
-    assert!(
-        out.status.success(),
-        "status {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&path).expect("the PNG is written");
+    let bytes = play_output("--screenshot", "shot.png", "5", extra);
     let image = Image::from_buffer(
         &bytes,
         ImageType::Extension("png"),
@@ -181,4 +165,353 @@ fn malformed_camera_is_a_usage_error() {
 #[test]
 fn frames_without_screenshot_is_a_usage_error() {
     assert_eq!(iron3d(&["play", "--frames", "3"]).status.code(), Some(2));
+}
+
+/// Runs `iron3d play OUTPUT FILE --frames FRAMES` with `extra` arguments,
+/// expects success and returns the bytes of the file written.
+fn play_output(output: &str, file: &str, frames: &str, extra: &[&str]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file);
+    let mut args = vec!["play", output, path.to_str().unwrap(), "--frames", frames];
+    args.extend_from_slice(extra);
+    let out = iron3d(&args);
+    assert!(
+        out.status.success(),
+        "status {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{file} is written: {e}"))
+}
+
+/// The draw-item list `iron3d play --capture-frame` writes with `extra`
+/// arguments.
+fn capture_frame(extra: &[&str]) -> Vec<u8> {
+    play_output("--capture-frame", "frame.json", "2", extra)
+}
+
+/// A drawn entity: its stable insertion id, then object raw id, node,
+/// slot and batch (`None`s: the terrain).
+type BatchKey = (
+    u64,
+    Option<u32>,
+    Option<usize>,
+    Option<usize>,
+    Option<usize>,
+);
+
+fn batch_key(source: &iron3d_render::capture::DrawItemSource) -> BatchKey {
+    (
+        source.insertion,
+        source.object,
+        source.node,
+        source.slot,
+        source.batch,
+    )
+}
+
+/// Every shown drawn entity of the mission's scene seen from `pose` (LODs
+/// are chosen by camera distance) with its world-space bounds (min, max),
+/// from a windowless build of the scene on the main world: no renderer, no
+/// visibility system.
+fn drawn_bounds(game_dir: &Path, pose: CameraPose) -> Vec<(BatchKey, [bevy::math::Vec3; 2])> {
+    use bevy::camera::primitives::MeshAabb;
+    use bevy::prelude::*;
+    use iron3d_render::capture::DrawItemSource;
+    use iron3d_render::scene::SceneBuilt;
+    use iron3d_world::mission::{MissionPlugin, MissionRequest};
+    let mut app = App::new();
+    app.add_plugins(iron3d_assets::IronAssetsPlugin::new(game_dir))
+        .add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin))
+        .add_plugins((
+            iron3d_schedules::SpinePlugin::default(),
+            iron3d_world::WorldPlugin,
+            MissionPlugin {
+                request: Some(MissionRequest {
+                    game_dir: game_dir.to_path_buf(),
+                    mission: None,
+                }),
+                seed: 0,
+            },
+            iron3d_render::IronRenderPlugin {
+                game_dir: Some(game_dir.to_path_buf()),
+                camera: Some(pose),
+                ..default()
+            },
+        ));
+    app.finish();
+    app.cleanup();
+    for _ in 0..400 {
+        if app.world().contains_resource::<SceneBuilt>() {
+            break;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // Propagate the transforms of the built scene and choose the LODs.
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    let hidden = |world: &World, mut entity: Entity| loop {
+        if world.get::<Visibility>(entity) == Some(&Visibility::Hidden) {
+            return true;
+        }
+        match world.get::<ChildOf>(entity) {
+            Some(parent) => entity = parent.parent(),
+            None => return false,
+        }
+    };
+    let drawn: Vec<(Entity, BatchKey, Handle<Mesh>, GlobalTransform)> = world
+        .query::<(Entity, &DrawItemSource, &Mesh3d, &GlobalTransform)>()
+        .iter(world)
+        .map(|(e, s, m, t)| (e, batch_key(s), m.0.clone(), *t))
+        .collect();
+    let meshes = world.resource::<Assets<Mesh>>();
+    drawn
+        .into_iter()
+        .filter(|(entity, ..)| !hidden(world, *entity))
+        .map(|(_, key, mesh, transform)| {
+            let aabb = meshes
+                .get(&mesh)
+                .and_then(Mesh::compute_aabb)
+                .expect("a loaded mesh with positions");
+            let (min, max) = (Vec3::from(aabb.min()), Vec3::from(aabb.max()));
+            let corners = box_corners([min, max]).map(|c| transform.transform_point(c));
+            let lo = corners.iter().fold(Vec3::MAX, |lo, c| lo.min(*c));
+            let hi = corners.iter().fold(Vec3::MIN, |hi, c| hi.max(*c));
+            (key, [lo, hi])
+        })
+        .collect()
+}
+
+/// The eight corners of the box `[min, max]`.
+fn box_corners([lo, hi]: [bevy::math::Vec3; 2]) -> [bevy::math::Vec3; 8] {
+    std::array::from_fn(|i| {
+        let pick = |axis: usize| {
+            if i >> axis & 1 == 1 {
+                hi[axis]
+            } else {
+                lo[axis]
+            }
+        };
+        bevy::math::Vec3::new(pick(0), pick(1), pick(2))
+    })
+}
+
+/// The six planes of the view frustum of `pose` (Bevy's default
+/// perspective: 45° vertical field of view, near 0.1, far 1000) at
+/// `aspect`, normalised, pointing inwards.
+fn frustum_planes(pose: &CameraPose, aspect: f32) -> [bevy::math::Vec4; 6] {
+    use bevy::math::{Mat4, Vec4};
+    let view_from_world = pose.transform().to_matrix().inverse();
+    let clip =
+        Mat4::perspective_rh(std::f32::consts::FRAC_PI_4, aspect, 0.1, 1000.0) * view_from_world;
+    let [r0, r1, r2, r3] = [clip.row(0), clip.row(1), clip.row(2), clip.row(3)];
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p: Vec4| p / p.truncate().length())
+}
+
+/// Whether the box is inside every plane by `margin`, outside one plane by
+/// `margin`, or neither.
+fn classify(
+    planes: &[bevy::math::Vec4; 6],
+    bounds: [bevy::math::Vec3; 2],
+    margin: f32,
+) -> Option<bool> {
+    let corners = box_corners(bounds);
+    let distances = |p: &bevy::math::Vec4| corners.map(|c| p.dot(c.extend(1.0)));
+    if planes
+        .iter()
+        .all(|p| distances(p).iter().all(|&d| d >= margin))
+    {
+        Some(true)
+    } else if planes
+        .iter()
+        .any(|p| distances(p).iter().all(|&d| d <= -margin))
+    {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_order() {
+    if !have_display(
+        "frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_order",
+    ) {
+        return;
+    }
+    let (dir, _, mission) = demo_install();
+    // South of the player base, looking north and down at it: the base is
+    // in view, the other sites are not.
+    let player = mission
+        .clans
+        .iter()
+        .find(|c| c.clan_type() == Some(tma::ClanType::Player))
+        .expect("a player clan");
+    let top = mission
+        .objects
+        .iter()
+        .map(|o| o.position[2])
+        .fold(f32::MIN, f32::max);
+    let [bx, by] = player.base;
+    let camera = format!("{bx},{},{},90,-35", by - 100.0, top + 60.0);
+    let pose = CameraPose::parse(&camera).unwrap();
+    let game_dir = dir.path().to_str().unwrap();
+    // Paused: every run captures game time 0 (the same material phases).
+    let args = ["--game-dir", game_dir, "--camera", &camera, "--paused"];
+
+    let first = capture_frame(&args);
+    let second = capture_frame(&args);
+    assert!(first == second, "two runs capture byte-identical lists");
+
+    let json: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    let viewport = &json["camera"]["viewport"];
+    let aspect = viewport[2].as_f64().unwrap() / viewport[3].as_f64().unwrap();
+    let world_from_view: Vec<f32> =
+        serde_json::from_value(json["camera"]["world_from_view"].clone()).unwrap();
+    let expected_camera = pose.transform().to_matrix().to_cols_array();
+    assert!(
+        world_from_view
+            .iter()
+            .zip(expected_camera)
+            .all(|(a, b)| (a - b).abs() < 1e-3),
+        "{world_from_view:?}"
+    );
+    let items = json["items"].as_array().unwrap();
+    let listed: std::collections::BTreeSet<BatchKey> = items
+        .iter()
+        .map(|i| {
+            serde_json::from_value::<BatchKey>(serde_json::json!([
+                i["insertion"],
+                i["object"],
+                i["node"],
+                i["slot"],
+                i["batch"]
+            ]))
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(listed.len(), items.len(), "one item per drawn entity");
+    assert_eq!(
+        items[0]["render_phase"], "OpaqueTerrain",
+        "the terrain comes first"
+    );
+    assert!(
+        listed.iter().any(|k| k.1.is_none() && k.2.is_none()),
+        "the terrain is listed"
+    );
+    // Sorted by sort key.
+    let keys: Vec<[u64; 3]> = items
+        .iter()
+        .map(|i| serde_json::from_value(i["sort_key"].clone()).unwrap())
+        .collect();
+    assert!(
+        keys.windows(2).all(|k| k[0] <= k[1]),
+        "drawing order follows the sort key"
+    );
+
+    let planes = frustum_planes(&pose, aspect as f32);
+    let (mut inside, mut outside) = (0, 0);
+    for (key, bounds) in drawn_bounds(dir.path(), pose) {
+        match classify(&planes, bounds, 0.5) {
+            Some(true) => {
+                inside += 1;
+                assert!(
+                    listed.contains(&key),
+                    "{key:?} is inside the frustum but not listed"
+                );
+            }
+            Some(false) => {
+                outside += 1;
+                assert!(
+                    !listed.contains(&key),
+                    "{key:?} is outside the frustum but listed"
+                );
+            }
+            None => {}
+        }
+    }
+    println!(
+        "{inside} drawn entities inside the frustum, {outside} outside, {} listed",
+        listed.len()
+    );
+    assert!(
+        inside > 0 && outside > 0,
+        "{inside} batches inside, {outside} outside"
+    );
+}
+
+#[test]
+fn bench_frames_prints_its_figures() {
+    if !have_display("bench_frames_prints_its_figures") {
+        return;
+    }
+    let out = iron3d(&["play", "--bench-frames", "5", "--frames", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let figure = |name: &str| -> f64 {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("{name} in {text}"));
+        line.trim().trim_end_matches(" ms").parse().unwrap()
+    };
+    assert!(figure("bench frames:") >= 5.0);
+    assert!(figure("frames per second:") > 0.0);
+    assert!(figure("CPU time per frame:") > 0.0);
+    assert!(figure("draw items:") > 1.0, "the terrain and some batches");
+}
+
+#[test]
+fn capture_and_bench_conflict_with_headless() {
+    let out = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "1",
+        "--capture-frame",
+        "x.json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--capture-frame conflicts with --headless"
+    );
+    let out = iron3d(&["play", "--headless", "--ticks", "1", "--bench-frames", "3"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--bench-frames conflicts with --headless"
+    );
+}
+
+#[test]
+fn screenshot_and_frame_capture_together_write_both_before_exiting() {
+    if !have_display("screenshot_and_frame_capture_together_write_both_before_exiting") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (png, json) = (dir.path().join("a.png"), dir.path().join("a.json"));
+    let out = iron3d(&[
+        "play",
+        "--screenshot",
+        png.to_str().unwrap(),
+        "--capture-frame",
+        json.to_str().unwrap(),
+        "--frames",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let list: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert!(list["items"].as_array().is_some_and(|i| !i.is_empty()));
 }

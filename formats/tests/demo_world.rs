@@ -16,6 +16,7 @@ use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::terrain::route::Navigator;
 use iron3d_formats::tma::{self, ClanType, ObjectKind, ResourceRef, Tma};
 use iron3d_formats::unitdat::UnitDat;
+use iron3d_formats::wear::Wear;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -69,7 +70,7 @@ fn same_seed_same_bytes_other_seed_other_bytes() {
     let other = generate(8, Scale::Demo).unwrap();
     let differs = world_paths(demo())
         .into_iter()
-        .filter(|p| p.starts_with("MAPS/") || p.ends_with(".tma"))
+        .filter(|p| p.starts_with("MAPS/") && !p.ends_with(".wea") || p.ends_with(".tma"))
         .all(|p| other.files().get(p) != demo().files().get(p));
     assert!(differs, "every map and mission changes with the seed");
 }
@@ -107,6 +108,11 @@ fn every_world_file_parses_strictly_and_rewrites_identically() {
         } else if lower.ends_with("land.map") {
             counts[3] += 1;
             LandMap::parse(bytes, Mode::Strict)
+                .unwrap()
+                .to_bytes()
+                .unwrap()
+        } else if lower.ends_with(".wea") {
+            Wear::parse(bytes, Mode::Strict)
                 .unwrap()
                 .to_bytes()
                 .unwrap()
@@ -436,4 +442,79 @@ fn mission_configs_name_sound_entries() {
         }
     }
     assert!(checked >= 8, "{checked}");
+}
+
+/// The names of an NRes archive of the install.
+fn archive_names(install: &Install, archive: &str) -> Vec<String> {
+    let nres = Nres::parse(file(install, archive).unwrap(), Mode::Strict).unwrap();
+    nres.entries()
+        .iter()
+        .map(|e| String::from_utf8_lossy(e.name()).into_owned())
+        .collect()
+}
+
+/// Every map has its layer tables; every face names a row of them (layer 2
+/// on the flattened ground only), every name resolves to a `Textures.lib`
+/// member `NAME.<suffix>` or a `Material.lib` entry, the layer-1 weight is 1
+/// wherever no layer-2 face touches a vertex and below 1 on some, and the
+/// UVs follow the retail rule u = x / 50, v = (max y - y) / 50.
+#[test]
+fn maps_carry_layer_tables_textures_and_weights() {
+    let install = demo();
+    let textures = archive_names(install, "Textures.lib");
+    let materials = archive_names(install, "Material.lib");
+    let maps: Vec<&String> = install
+        .files()
+        .keys()
+        .filter(|p| p.ends_with("/Land.msh"))
+        .collect();
+    assert!(maps.len() >= 2);
+    for path in maps {
+        let dir = path.trim_end_matches("Land.msh");
+        let table = |n: u8| {
+            let bytes = file(install, &format!("{dir}Land{n}.wea")).unwrap();
+            Wear::parse(bytes, Mode::Strict).unwrap()
+        };
+        let (layer1, layer2) = (table(1), table(2));
+        for row in layer1.materials.iter().chain(&layer2.materials) {
+            let name = String::from_utf8_lossy(&row.name).into_owned();
+            let member = textures.iter().any(|t| t.starts_with(&format!("{name}.")));
+            assert!(member || materials.contains(&name), "{name}");
+        }
+        let land = LandMsh::parse(&install.files()[path], Mode::Strict).unwrap();
+        let mut overlaid = vec![false; land.positions.len()];
+        let mut layer2_faces = 0;
+        for face in &land.faces {
+            assert!((face.layer1_texture() as usize) < layer1.materials.len());
+            if let Some(t) = face.layer2_texture() {
+                assert!((t as usize) < layer2.materials.len());
+                layer2_faces += 1;
+                face.vertices
+                    .iter()
+                    .for_each(|&v| overlaid[v as usize] = true);
+            }
+        }
+        assert!(
+            layer2_faces > 0 && layer2_faces < land.faces.len(),
+            "{path}"
+        );
+        let mut blended = 0;
+        for (i, &over) in overlaid.iter().enumerate() {
+            let w = land.layer1_weight(i);
+            assert!((0.0..=1.0).contains(&w));
+            assert!(over || w == 1.0, "{path}: vertex {i} weight {w}");
+            blended += usize::from(w < 1.0);
+        }
+        assert!(blended > 0, "{path}");
+        let used: BTreeSet<u8> = land.faces.iter().map(|f| f.layer1_texture()).collect();
+        assert!(used.len() >= 3, "{path}: layer-1 textures {used:?}");
+        let (lo, hi) = land.bounds().unwrap();
+        for i in [0, land.positions.len() / 2, land.positions.len() - 1] {
+            let p = land.positions[i];
+            let [u, v] = land.layer1_uv(i).unwrap();
+            assert!((u - (p[0] - lo[0]) / 50.0).abs() < 0.01, "{path}: u of {i}");
+            assert!((v - (hi[1] - p[1]) / 50.0).abs() < 0.01, "{path}: v of {i}");
+            assert_eq!(land.layer2_uv(i), Some([u, v]));
+        }
+    }
 }

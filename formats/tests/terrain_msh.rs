@@ -132,6 +132,59 @@ fn container_round_trips_canonically_and_losslessly() {
     assert_eq!(again.rewrite(&nres).unwrap(), file);
 }
 
+/// Face bytes +4/+5 are the layer texture indices, streams 5/18 the layer
+/// UVs at 8.8 fixed point, stream 14 the f32 layer-1 weight; the typed
+/// accessors read them without changing the bytes written back.
+#[test]
+fn layer_textures_uvs_and_weights_are_typed_and_lossless() {
+    let mut streams = square_streams();
+    // Face 1: layer 1 texture 3, layer 2 texture 7 (bytes +4, +5).
+    streams[8].1[28 + 4] = 3;
+    streams[8].1[28 + 5] = 7;
+    // Vertex 1 UVs: layer 1 (1.5, 0.25), layer 2 (256 - 1/256, 2.0).
+    streams[4].1[4..8].copy_from_slice(&le16(&[0x0180, 0x0040]));
+    streams[5].1[4..8].copy_from_slice(&le16(&[0xFFFF, 0x0200]));
+    // Vertex weights 1.0, 0.25, NaN, -7.0 (NaN reads as 1, -7 clamps to 0).
+    streams[6].1 = lef32(&[1.0, 0.25, f32::NAN, -7.0]);
+    let land = parse(&streams).unwrap();
+    assert_eq!(land.faces[0].layer1_texture(), 1);
+    assert_eq!(land.faces[0].layer2_texture(), None);
+    assert_eq!(land.faces[1].layer1_texture(), 3);
+    assert_eq!(land.faces[1].layer2_texture(), Some(7));
+    assert_eq!(land.layer1_uv(1), Some([1.5, 0.25]));
+    assert_eq!(land.layer2_uv(1), Some([255.996_093_75, 2.0]));
+    assert_eq!(land.layer1_uv(4), None);
+    let weights: Vec<f32> = (0..5).map(|i| land.layer1_weight(i)).collect();
+    assert_eq!(weights, [1.0, 0.25, 1.0, 0.0, 1.0]);
+    assert_eq!(land.to_entries().unwrap(), streams, "reading is lossless");
+
+    let mut edited = land.clone();
+    edited.faces[0].set_layer_textures(9, Some(2));
+    assert_eq!(edited.faces[0].service, [9, 2, 0xFF, 0xFF]);
+    edited.faces[1].set_layer_textures(4, None);
+    assert_eq!(edited.faces[1].layer2_texture(), None);
+    edited.set_layer1_weights(&[0.5; 4]);
+    let again = parse(&edited.to_entries().unwrap()).unwrap();
+    assert_eq!(again, edited);
+    assert_eq!(again.layer1_weight(3), 0.5);
+}
+
+#[test]
+fn weights_default_to_one_and_setting_them_adds_stream_14() {
+    let streams: Vec<_> = square_streams()
+        .into_iter()
+        .filter(|(m, _)| m.type_id != 14)
+        .collect();
+    let mut land = parse(&streams).unwrap();
+    assert_eq!(land.layer1_weight(0), 1.0);
+    land.set_layer1_weights(&[0.0, 0.5, 1.0, 1.0]);
+    let entries = land.to_entries().unwrap();
+    let (meta, payload) = entries.last().unwrap();
+    assert_eq!((meta.type_id, meta.attr1, meta.attr3), (14, 4, 4));
+    assert_eq!(payload, &lef32(&[0.0, 0.5, 1.0, 1.0]));
+    assert_eq!(parse(&entries).unwrap().layer1_weight(1), 0.5);
+}
+
 fn problem_of(streams: &[(EntryMeta, Vec<u8>)]) -> (Problem, u64, Option<usize>) {
     let e = parse(streams).unwrap_err();
     (e.problem, e.offset, e.entry.map(|e| e.index))

@@ -3,7 +3,9 @@
 use crate::app;
 use iron3d_formats::demo;
 use iron3d_formats::gamedir::GameDir;
+use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
+use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
@@ -19,11 +21,21 @@ macro_rules! say {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(group(
+    clap::ArgGroup::new("outputs")
+        .multiple(true)
+        .args(["screenshot", "capture_frame", "bench_frames"])
+))]
 pub struct PlayArgs {
     /// The game install (default: the embedded demo install, built in the
     /// user's cache directory on first use).
     #[arg(long)]
     game_dir: Option<PathBuf>,
+    /// A mod directory layered over the game directory (repeatable; later
+    /// ones win): its files and archive-named directories override entries
+    /// of the install, for the windowed game's assets.
+    #[arg(long = "mod-dir", value_name = "DIR")]
+    mod_dirs: Vec<PathBuf>,
     /// The mission to load: its name below MISSIONS, its directory or its
     /// data.tma (default: the first mission of the install).
     #[arg(long)]
@@ -55,9 +67,26 @@ pub struct PlayArgs {
     /// Save a PNG of the window once the scene is drawn, then exit.
     #[arg(long, value_name = "FILE.png", conflicts_with = "headless")]
     screenshot: Option<PathBuf>,
-    /// With --screenshot, frames drawn after every pipeline is ready.
-    #[arg(long, value_name = "N", default_value_t = 60, requires = "screenshot")]
+    /// Write the frame's draw-item list (camera, viewport, sorted draw
+    /// items) as JSON once the scene is drawn, then exit.
+    #[arg(long, value_name = "FILE.json", conflicts_with = "headless")]
+    capture_frame: Option<PathBuf>,
+    /// Time N frames after the warm-up (vsync off), print frames per
+    /// second, CPU time per frame and the draw-item count, then exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "headless")]
+    bench_frames: Option<u32>,
+    /// Start with game time stopped at tick 0 (a fixed timeline: the same
+    /// material phases in every screenshot or frame capture).
+    #[arg(long, conflicts_with = "headless")]
+    paused: bool,
+    /// With --screenshot, --capture-frame or --bench-frames: frames drawn
+    /// after every pipeline is ready (the warm-up of --bench-frames).
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "outputs")]
     frames: u32,
+    /// Start with the inspector shown (F3 toggles it): the world
+    /// inspector and the Iron3D object panel.
+    #[arg(long, conflicts_with = "headless")]
+    inspector: bool,
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -111,6 +140,17 @@ pub fn run(args: PlayArgs) -> ExitCode {
             path,
             frames: args.frames,
         }),
+        capture: args.capture_frame.map(|path| CaptureRequest {
+            path,
+            frames: args.frames,
+        }),
+        bench: args.bench_frames.map(|frames| BenchRequest {
+            frames,
+            warmup: args.frames,
+        }),
+        paused: args.paused,
+        mod_dirs: args.mod_dirs,
+        inspector: args.inspector,
     };
     match app::windowed(rate, args.ticks, mission, view).run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

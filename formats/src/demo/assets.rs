@@ -10,6 +10,7 @@
 //! f32 only ([`noise`]), so one seed gives the same bytes everywhere.
 
 mod effects;
+pub(crate) mod ground;
 mod kinds;
 mod materials;
 mod models;
@@ -57,6 +58,18 @@ pub enum Role {
     Tree,
     Rock,
     Sun,
+}
+
+/// The index of the node called `name` in the model of the base kind
+/// `base` (a fortification uses its parent's model): the socket a unit DAT
+/// record's attachment names. Variants share their base kind's node tree.
+pub fn socket(base: &str, name: &str) -> Option<usize> {
+    let base = if base == kinds::FORT {
+        kinds::FORT_PARENT
+    } else {
+        base
+    };
+    kinds::tree(base, 0).1.iter().position(|n| *n == name)
 }
 
 /// Generated variants of every kind at retail scale (B_FACTORY_000 ...).
@@ -294,7 +307,7 @@ fn fort_base(size: f32) -> Result<Vec<u8>> {
 }
 
 /// `Textures.lib`: the paints' textures of every variant set, the lamps,
-/// the water frames (indexed, own palette) and the sign (indexed, palette
+/// the ground layers ([`ground`]), the water frames (indexed, own palette) and the sign (indexed, palette
 /// slot B of `Palettes.lib`).
 fn texture_library(seed: u64, variants: &[Option<u32>]) -> Result<Vec<u8>> {
     let mut lib = Entries::default();
@@ -307,7 +320,10 @@ fn texture_library(seed: u64, variants: &[Option<u32>]) -> Result<Vec<u8>> {
             lib.push(spec.name, TEXM_TYPE_ID, payload);
         }
     }
-    for spec in materials::lamp_textures() {
+    for spec in materials::lamp_textures()
+        .into_iter()
+        .chain(ground::textures())
+    {
         let payload = textures::encode(&spec, item_seed(seed, &spec.name))?;
         lib.push(spec.name, TEXM_TYPE_ID, payload);
     }

@@ -1,5 +1,6 @@
 //! The demo install's world: root configs, `BuildDat.lst`, unit DATs, maps
-//! (`MAPS/MapNN/Land.msh` + `Land.map`) and missions
+//! (`MAPS/MapNN/Land.msh` + `Land.map` + the layer tables `Land1.wea`,
+//! `Land2.wea`) and missions
 //! (`MISSIONS/Campaign.NN/Mission.NN/` + `MISSIONS/dispatcher.ini`).
 //!
 //! Every file is written by the project's own writers
@@ -74,6 +75,9 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
             let field = land::Field::generate(plan.map_size, &mut map_rng);
             install.add(format!("{map_dir}/Land.msh"), field.land_msh()?)?;
             install.add(format!("{map_dir}/Land.map"), field.land_map()?)?;
+            let [layer1, layer2] = land::Field::layer_tables()?;
+            install.add(format!("{map_dir}/Land1.wea"), layer1)?;
+            install.add(format!("{map_dir}/Land2.wea"), layer2)?;
             let m = mission::MissionSpec {
                 campaign: format!("Campaign.{c:02}"),
                 name: format!("Mission.{:02}", m + 1),

@@ -81,7 +81,9 @@ fn too_large(what: &str, found: usize, limit: usize) -> FormatError {
 /// A terrain from a heightfield: faces counter-clockwise from above, grouped
 /// by square blocks (one node and one LOD 0 slot per block, faces of a slot
 /// contiguous), neighbours linked, vertex normals from central differences,
-/// UVs at 8.8 fixed point, stream 14 all 1.0, stream 11 the face order.
+/// UVs at 8.8 fixed point (both layers: `u = x / 50`, `v = (max y - y) / 50`
+/// from the field's corner, as retail maps measure), stream 14 all 1.0,
+/// stream 11 the face order.
 pub fn land_from_heightfield(h: &Heightfield) -> Result<LandMsh> {
     let vertex_count = h.cols.saturating_mul(h.rows);
     if h.cols < 2 || h.rows < 2 || h.heights.len() != vertex_count || h.block == 0 {
@@ -179,9 +181,12 @@ pub fn land_from_heightfield(h: &Heightfield) -> Result<LandMsh> {
             pack_normal([-dx, -dy, 1.0])
         })
         .collect();
+    // Retail rule: u = x / 50, v = (max y - y) / 50, from the field's corner.
+    let top = h.origin[1] + h.spacing * (h.rows - 1) as f32;
+    let fixed = |units: f32| ((units * UV_PER_UNIT) as i64 & 0xFFFF) as u16;
     let uv: Vec<[u16; 2]> = positions
         .iter()
-        .map(|p| [0, 1].map(|k| (((p[k] - h.origin[k]) * UV_PER_UNIT) as i64 & 0xFFFF) as u16))
+        .map(|p| [fixed(p[0] - h.origin[0]), fixed(top - p[1])])
         .collect();
     let (lo, hi) = bounds3(&positions).unwrap_or(([0.0; 3], [0.0; 3]));
     let mut land = LandMsh {

@@ -57,6 +57,11 @@ pub const FACE_STRIDE: usize = 28;
 pub const NO_INDEX: u16 = 0xFFFF;
 /// Levels of detail of the Node38 slot matrix (`slot_index[state * LODS + lod]`).
 pub const LODS: usize = 5;
+/// "No texture" in a face's layer texture byte.
+pub const NO_TEXTURE: u8 = 0xFF;
+/// One texture repeat in the layer UV streams 5 and 18 (u16, 8.8 fixed
+/// point: value / 256; retail maps tile every 50 world units).
+pub const UV_ONE: f32 = 256.0;
 
 /// Type 21 record (TerrainFace28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +78,26 @@ pub struct TerrainFace28 {
     pub neighbours: [u16; 3],
     /// +0x14..+0x1C: material/class/edge fields, raw.
     pub tail: [u8; 8],
+}
+
+impl TerrainFace28 {
+    /// The layer-1 texture: an index into the map's `Land1.wea` (byte +4).
+    pub fn layer1_texture(&self) -> u8 {
+        self.service[0]
+    }
+
+    /// The layer-2 texture: an index into the map's `Land2.wea` (byte +5),
+    /// `None` for [`NO_TEXTURE`].
+    pub fn layer2_texture(&self) -> Option<u8> {
+        Some(self.service[1]).filter(|&t| t != NO_TEXTURE)
+    }
+
+    /// Sets both layer texture bytes (`None`: no layer 2); the other
+    /// service bytes are kept.
+    pub fn set_layer_textures(&mut self, layer1: u8, layer2: Option<u8>) {
+        self.service[0] = layer1;
+        self.service[1] = layer2.unwrap_or(NO_TEXTURE);
+    }
 }
 
 /// The typed view of a whole `Land.msh`.
@@ -349,6 +374,46 @@ impl LandMsh {
         super::geom::bounds3(&self.positions)
     }
 
+    /// The layer-1 texture coordinates of vertex `i` (stream 5 / [`UV_ONE`]).
+    pub fn layer1_uv(&self, i: usize) -> Option<[f32; 2]> {
+        self.uv0.get(i).map(|uv| uv.map(decode_uv))
+    }
+
+    /// The layer-2 texture coordinates of vertex `i` (stream 18 / [`UV_ONE`]).
+    pub fn layer2_uv(&self, i: usize) -> Option<[f32; 2]> {
+        self.uv1.get(i).map(|uv| uv.map(decode_uv))
+    }
+
+    /// The weight of layer 1 at vertex `i` (stream 14, an f32; the ground is
+    /// `mix(layer2, layer1, weight)`), clamped to 0..=1: 1.0 without stream
+    /// 14, past its end or for a NaN.
+    pub fn layer1_weight(&self, i: usize) -> f32 {
+        self.aux14
+            .as_ref()
+            .and_then(|aux| aux.get(i))
+            .map(|&b| f32::from_le_bytes(b))
+            .filter(|w| !w.is_nan())
+            .map_or(1.0, |w| w.clamp(0.0, 1.0))
+    }
+
+    /// Sets the layer-1 weight of every vertex (stream 14, created when
+    /// absent: a new file gets the entry at the end of its layout).
+    pub fn set_layer1_weights(&mut self, weights: &[f32]) {
+        if self.aux14.is_none() {
+            self.layout.push(LayoutEntry {
+                meta: EntryMeta {
+                    name: STREAM_NAME.to_vec(),
+                    type_id: TYPE_AUX14,
+                    attr1: 0,
+                    attr2: 0,
+                    attr3: 0,
+                },
+                payload: None,
+            });
+        }
+        self.aux14 = Some(weights.iter().map(|w| w.to_le_bytes()).collect());
+    }
+
     /// The decoded normal of vertex `i` (signed byte / 127, clamped).
     pub fn normal(&self, i: usize) -> Option<[f32; 3]> {
         self.normals
@@ -433,6 +498,10 @@ fn expect_count<T>(items: &[T], vertex_count: usize, type_id: u32) -> Result<()>
         ));
     }
     Ok(())
+}
+
+fn decode_uv(v: u16) -> f32 {
+    v as f32 / UV_ONE
 }
 
 fn packed_uv(b: [u8; 4]) -> [u16; 2] {

@@ -53,6 +53,7 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
             crate::config::blocks::ObjectConfig::parse(&data, "cfg").map(|o| o.objects.len() as u64)
         }
         "TRF" => crate::proto::trf::Trf::parse(&data, Mode::Compatible).map(|_| 1),
+        "WEAR" => Wear::parse(&data, Mode::Compatible).map(|w| w.materials.len() as u64),
         _ => {
             let ext = name.rsplit_once('.').map_or("(none)", |(_, e)| e);
             c.variant(family, format!(".{ext}"), 1);
@@ -81,6 +82,8 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         ("briefing.cfg" | "messages.cfg", _) => "text CFG",
         (_, "cfg") => "CFG",
         (_, "trf") => "TRF",
+        // A map's terrain layer tables (`Land1.wea`, `Land2.wea`).
+        (_, "wea") => "WEAR",
         (_, "dat") if data.starts_with(&[0xF1, 0xF0]) => "unit DAT",
         _ if data.starts_with(crate::archive::nres::MAGIC) || data.starts_with(b"NL") => "archive",
         _ => "other",

@@ -5,7 +5,12 @@
 //! watcher ([`watch`]), and the format loaders: Texm → `Image`
 //! ([`texture`]), MSH → [`model::Model`], TMA → [`mission::Mission`],
 //! WEAR + MAT0 → [`material::WearMaterials`], FXID → [`effect::Effect`],
-//! `Land.msh` → [`terrain::Terrain`], `Land.map` → [`terrain::ArealMap`].
+//! `Land.msh` (+ its `Land1.wea` / `Land2.wea` layer tables) →
+//! [`terrain::Terrain`] with its ground layer meshes, `Land.map` →
+//! [`terrain::ArealMap`],
+//! RIFF/WAVE sound entries → `bevy_kira_audio::AudioSource` ([`sound`],
+//! addressed `iron://sounds.lib/NAME.WAV.swav`), unit DAT → [`units::Unit`],
+//! `objects.rlb` → [`units::PrototypeRegistry`].
 //!
 //! **Order matters**: add [`IronAssetsPlugin`] *before* `DefaultPlugins` /
 //! `AssetPlugin`, because Bevy builds its asset sources when `AssetPlugin`
@@ -33,9 +38,11 @@ pub mod material;
 pub mod mission;
 pub mod model;
 pub mod parsed;
+pub mod sound;
 pub mod source;
 pub mod terrain;
 pub mod texture;
+pub mod units;
 pub mod watch;
 
 use bevy::asset::io::AssetSourceBuilder;
@@ -44,6 +51,7 @@ use bevy::image::Image;
 use bevy::log::error;
 use bevy::mesh::Mesh;
 use bevy::prelude::*;
+use bevy_kira_audio::AudioSource;
 use effect::Effect;
 use iron3d_formats::error::FormatError;
 use material::{WearLoader, WearMaterials};
@@ -54,8 +62,9 @@ use source::{IronReader, IronSource};
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
-use terrain::{ArealMap, Terrain};
+use terrain::{ArealMap, Terrain, TerrainLoader};
 use texture::{TexmLoader, TexturePages};
+use units::{PrototypeRegistry, Unit};
 use watch::IronWatcher;
 
 /// The id of the asset source: paths are `iron://...`.
@@ -127,6 +136,11 @@ impl Plugin for IronAssetsPlugin {
         if !app.world().contains_resource::<Assets<Mesh>>() {
             app.init_asset::<Mesh>();
         }
+        // bevy_kira_audio's `AudioPlugin` (built before any `finish`) owns
+        // the type when present; headless apps get it here.
+        if !app.world().contains_resource::<Assets<AudioSource>>() {
+            app.init_asset::<AudioSource>();
+        }
         let source = source.0;
         app.init_asset::<TexturePages>()
             .init_asset::<Model>()
@@ -135,6 +149,8 @@ impl Plugin for IronAssetsPlugin {
             .init_asset::<Effect>()
             .init_asset::<Terrain>()
             .init_asset::<ArealMap>()
+            .init_asset::<Unit>()
+            .init_asset::<PrototypeRegistry>()
             .register_asset_loader(TexmLoader {
                 source: source.clone(),
             })
@@ -146,8 +162,13 @@ impl Plugin for IronAssetsPlugin {
                 source: source.clone(),
             })
             .register_asset_loader(ParsedLoader::<Effect>::new(source.clone()))
-            .register_asset_loader(ParsedLoader::<Terrain>::new(source.clone()))
-            .register_asset_loader(ParsedLoader::<ArealMap>::new(source));
+            .register_asset_loader(TerrainLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(ParsedLoader::<ArealMap>::new(source.clone()))
+            .register_asset_loader(ParsedLoader::<Unit>::new(source.clone()))
+            .register_asset_loader(ParsedLoader::<PrototypeRegistry>::new(source.clone()))
+            .register_asset_loader(ParsedLoader::<AudioSource>::new(source));
     }
 }
 

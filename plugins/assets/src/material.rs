@@ -86,14 +86,14 @@ pub struct WearLoader {
 
 /// `iron://<library>/<name><suffix>`, built without parsing (names may
 /// hold `#`, Bevy's label separator).
-fn iron_path(library: &str, name: &str, suffix: &str) -> AssetPath<'static> {
+pub(crate) fn iron_path(library: &str, name: &str, suffix: &str) -> AssetPath<'static> {
     AssetPath::from_path_buf(PathBuf::from(format!("{library}/{name}{suffix}")))
         .with_source(SOURCE_ID)
 }
 
 /// Reads a dependency's bytes through the asset reader (making it a loader
 /// dependency); `Ok(None)` when the source has no such path.
-async fn read_dependency(
+pub(crate) async fn read_dependency(
     ctx: &mut LoadContext<'_>,
     path: &AssetPath<'static>,
 ) -> Result<Option<Vec<u8>>, FormatError> {
@@ -108,14 +108,14 @@ async fn read_dependency(
 }
 
 /// The directory of `library`, an error naming it when the install lacks it.
-fn library(source: &IronSource, library: &str) -> Result<Vec<EntryInfo>, FormatError> {
+pub(crate) fn library(source: &IronSource, library: &str) -> Result<Vec<EntryInfo>, FormatError> {
     source
         .archive_directory(Path::new(library))?
         .ok_or_else(|| FormatError::missing("NRes", format!("{library} in the install")))
 }
 
 /// The first entry named `name` (ASCII case-insensitive), directory order.
-fn find_in(dir: &[EntryInfo]) -> impl Fn(&[u8]) -> Option<usize> + '_ {
+pub(crate) fn find_in(dir: &[EntryInfo]) -> impl Fn(&[u8]) -> Option<usize> + '_ {
     |name| {
         dir.iter()
             .position(|e| e.name.as_bytes().eq_ignore_ascii_case(name))

@@ -1,17 +1,82 @@
-//! `Land.msh` → [`Terrain`] (the parsed container and its LOD 0 surface for
-//! CPU height/normal/ray queries) and `Land.map` → [`ArealMap`] (areals and
-//! cell grid, with the locator and route search built on demand).
-//! Coordinates stay Z-up as stored; conversion to Bevy's Y-up belongs to the
-//! consumers.
+//! `Land.msh` → [`Terrain`] (the parsed container, its LOD 0 surface for
+//! CPU height/normal/ray queries, and its ground layers as render meshes)
+//! and `Land.map` → [`ArealMap`] (areals and cell grid, with the locator and
+//! route search built on demand).
+//!
+//! The ground is drawn in two layers (docs/facts.md "Terrain layers"): every
+//! LOD-0 face has a layer-1 texture (an index into `Land1.wea` beside the
+//! `Land.msh`) and may have a layer-2 texture (`Land2.wea`) blended over it
+//! with alpha `1 - weight` (stream 14). [`Terrain::layers`] holds one mesh
+//! per (layer, texture index), labelled `layer1/<index>` / `layer2/<index>`,
+//! in Bevy's Y-up frame with UV0 from that layer's UV stream and the vertex
+//! colour's alpha the layer's coverage, and the texture each resolves to:
+//! the `Textures.lib` entry of that name, else the first entry named
+//! `NAME.<suffix>` (retail `L04` is the member `L04.0`), else phase 0 of
+//! the `Material.lib` entry of that name (retail `WATER`), else none
+//! (logged). The tables and textures are read as loader dependencies, so
+//! editing a `.wea` or a texture reloads the terrain.
+//! Coordinates of the parsed data stay Z-up as stored.
 
+use crate::material::{MATERIAL_LIBRARY, TEXTURE_LIBRARY, find_in, iron_path, read_dependency};
 use crate::parsed::ParsedAsset;
+use crate::source::{EntryInfo, IronSource};
+use bevy::asset::{AssetLoader, AssetPath, LoadContext, RenderAssetUsages, io::Reader};
+use bevy::image::Image;
+use bevy::log::warn;
+use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
+use bevy::prelude::Handle;
 use bevy::prelude::{Asset, TypePath};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::FormatError;
+use iron3d_formats::mat0::Mat0;
 use iron3d_formats::terrain::land_map::{ArealLocator, LandMap};
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::terrain::route::Navigator;
 use iron3d_formats::terrain::surface::TerrainSurface;
+use iron3d_formats::wear::Wear;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A ground layer of the terrain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GroundLayer {
+    /// The base layer, on every face (`Land1.wea`, UV stream 5): opaque.
+    One,
+    /// The overlay (`Land2.wea`, UV stream 18): alpha `1 - weight`.
+    Two,
+}
+
+impl GroundLayer {
+    /// 1 or 2.
+    pub fn number(self) -> u8 {
+        match self {
+            GroundLayer::One => 1,
+            GroundLayer::Two => 2,
+        }
+    }
+
+    /// The layer table's file name beside `Land.msh`.
+    pub fn table_name(self) -> String {
+        format!("Land{}.wea", self.number())
+    }
+}
+
+/// The faces of one (layer, texture index) as a render mesh, and the
+/// texture that index resolves to.
+#[derive(Debug, Clone)]
+pub struct TerrainLayerMesh {
+    pub layer: GroundLayer,
+    /// The row of the layer table (the face's texture byte).
+    pub index: u8,
+    /// The row's name (`None`: no such row or no table).
+    pub name: Option<String>,
+    /// The texture (`None`: untextured).
+    pub texture: Option<Handle<Image>>,
+    /// How many faces the mesh draws.
+    pub faces: usize,
+    pub mesh: Handle<Mesh>,
+}
 
 /// A loaded `Land.msh`.
 #[derive(Asset, TypePath, Debug, Clone)]
@@ -19,6 +84,27 @@ pub struct Terrain {
     pub land: LandMsh,
     /// The LOD 0 faces, gridded for queries.
     pub surface: TerrainSurface,
+    /// The ground layer meshes, by (layer, index): every layer-1 group,
+    /// then every layer-2 group. Empty without LOD-0 faces.
+    pub layers: Vec<TerrainLayerMesh>,
+}
+
+impl Terrain {
+    /// The terrain of a `Land.msh` payload, without render meshes.
+    pub fn parse(bytes: &[u8]) -> Result<Terrain, FormatError> {
+        let land = LandMsh::parse(bytes, Mode::Compatible)?;
+        let surface = TerrainSurface::build_lod0(&land);
+        Ok(Terrain {
+            land,
+            surface,
+            layers: Vec::new(),
+        })
+    }
+}
+
+/// The label of a layer mesh: `layer1/<index>` or `layer2/<index>`.
+pub fn layer_label(layer: GroundLayer, index: u8) -> String {
+    format!("layer{}/{index}", layer.number())
 }
 
 /// A loaded `Land.map`.
@@ -40,15 +126,251 @@ impl ArealMap {
     }
 }
 
-/// `Land.msh`: request the asset type explicitly (`load::<Terrain>`), since
-/// `*.msh` is also the model extension.
-impl ParsedAsset for Terrain {
-    const EXTENSIONS: &'static [&'static str] = &["msh"];
+/// The original Z-up point `(x, y, z)` in Bevy's Y-up frame, `(x, z, -y)`
+/// (the mapping of `iron3d_world::mission::z_up_to_y_up`).
+pub fn y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
+    [x, z, -y]
+}
 
-    fn parse(bytes: &[u8]) -> Result<Self, FormatError> {
-        let land = LandMsh::parse(bytes, Mode::Compatible)?;
-        let surface = TerrainSurface::build_lod0(&land);
-        Ok(Terrain { land, surface })
+/// The LOD-0 faces whose vertices all exist, grouped by (layer, texture
+/// index): every face in its layer-1 group, faces with a layer-2 texture
+/// also in that layer-2 group.
+pub fn layer_groups(land: &LandMsh) -> BTreeMap<(GroundLayer, u8), Vec<usize>> {
+    let count = land.positions.len();
+    let mut groups: BTreeMap<(GroundLayer, u8), Vec<usize>> = BTreeMap::new();
+    for f in land.lod_faces(0) {
+        let Some(face) = land.faces.get(f as usize) else {
+            continue;
+        };
+        if face.vertices.iter().any(|&v| v as usize >= count) {
+            continue;
+        }
+        let f = f as usize;
+        groups
+            .entry((GroundLayer::One, face.layer1_texture()))
+            .or_default()
+            .push(f);
+        if let Some(t) = face.layer2_texture() {
+            groups.entry((GroundLayer::Two, t)).or_default().push(f);
+        }
+    }
+    groups
+}
+
+/// The mesh of `faces` drawn in `layer`: their vertices only (Y-up), the
+/// decoded normals, UV0 from the layer's stream, and a white vertex colour
+/// whose alpha is the layer's coverage (1 on layer 1, `1 - weight` on
+/// layer 2).
+pub fn layer_mesh(land: &LandMsh, layer: GroundLayer, faces: &[usize]) -> Mesh {
+    let mut remap = vec![u32::MAX; land.positions.len()];
+    let mut used = Vec::new();
+    let mut indices = Vec::with_capacity(faces.len() * 3);
+    for &f in faces {
+        for v in land.faces[f].vertices.map(usize::from) {
+            if remap[v] == u32::MAX {
+                remap[v] = used.len() as u32;
+                used.push(v);
+            }
+            indices.push(remap[v]);
+        }
+    }
+    let positions: Vec<[f32; 3]> = used.iter().map(|&v| y_up(land.positions[v])).collect();
+    let normals: Vec<[f32; 3]> = used
+        .iter()
+        .map(|&v| y_up(land.normal(v).unwrap_or([0.0, 0.0, 1.0])))
+        .collect();
+    let (uvs, colours): (Vec<[f32; 2]>, Vec<[f32; 4]>) = used
+        .iter()
+        .map(|&v| match layer {
+            GroundLayer::One => (land.layer1_uv(v).unwrap_or_default(), [1.0; 4]),
+            GroundLayer::Two => {
+                let alpha = 1.0 - land.layer1_weight(v);
+                (
+                    land.layer2_uv(v).unwrap_or_default(),
+                    [1.0, 1.0, 1.0, alpha],
+                )
+            }
+        })
+        .unzip();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+/// The path of `file` in the directory of `path` (same separator style,
+/// same source).
+fn sibling(path: &AssetPath<'_>, file: &str) -> AssetPath<'static> {
+    let text = path.path().to_string_lossy();
+    let dir = text.rfind(['/', '\\']).map_or("", |i| &text[..=i]);
+    AssetPath::from_path_buf(PathBuf::from(format!("{dir}{file}")))
+        .with_source(path.source().clone_owned())
+}
+
+/// The `Textures.lib` entry a layer name selects: that name, else the
+/// first entry named `NAME.<suffix>` (directory order, ASCII
+/// case-insensitive).
+pub fn texture_entry<'a>(textures: &'a [EntryInfo], name: &str) -> Option<&'a EntryInfo> {
+    let exact = find_in(textures)(name.as_bytes());
+    exact.map(|i| &textures[i]).or_else(|| {
+        textures.iter().find(|e| {
+            let (stem, _) = e.name.rsplit_once('.').unwrap_or((&e.name, ""));
+            e.name.len() > stem.len() && stem.eq_ignore_ascii_case(name)
+        })
+    })
+}
+
+/// Loads `Land.msh` as a [`Terrain`] with its layer meshes and textures.
+#[derive(TypePath)]
+pub struct TerrainLoader {
+    pub source: Arc<IronSource>,
+}
+
+/// The directory of an archive of the install, empty when it is missing.
+fn directory_or_empty(source: &IronSource, archive: &str) -> Result<Vec<EntryInfo>, FormatError> {
+    Ok(source
+        .archive_directory(Path::new(archive))?
+        .unwrap_or_default())
+}
+
+impl TerrainLoader {
+    /// The names of a layer table beside the terrain (empty and logged
+    /// when the table is missing).
+    async fn table(
+        &self,
+        ctx: &mut LoadContext<'_>,
+        layer: GroundLayer,
+    ) -> Result<Vec<String>, FormatError> {
+        let path = sibling(ctx.path(), &layer.table_name());
+        let Some(bytes) = read_dependency(ctx, &path).await? else {
+            warn!(
+                "terrain {}: no {path}: layer {} untextured",
+                ctx.path(),
+                layer.number()
+            );
+            return Ok(Vec::new());
+        };
+        let wear = Wear::parse(&bytes, Mode::Compatible)
+            .map_err(|e| self.source.annotate(path.path(), e))?;
+        Ok(wear
+            .materials
+            .iter()
+            .map(|row| String::from_utf8_lossy(&row.name).into_owned())
+            .collect())
+    }
+
+    /// The texture of a layer name (see the module docs), `None` when it
+    /// has none.
+    async fn texture(
+        &self,
+        ctx: &mut LoadContext<'_>,
+        name: &str,
+        textures: &[EntryInfo],
+        materials: &[EntryInfo],
+    ) -> Result<Option<Handle<Image>>, FormatError> {
+        let mut entry = texture_entry(textures, name).map(|e| e.name.clone());
+        if entry.is_none()
+            && let Some(i) = find_in(materials)(name.as_bytes())
+        {
+            let m = &materials[i];
+            let path = iron_path(MATERIAL_LIBRARY, &m.name, "");
+            if let Some(bytes) = read_dependency(ctx, &path).await? {
+                let mat0 = Mat0::parse(&bytes, m.attr1, m.attr2)
+                    .map_err(|e| self.source.annotate(path.path(), e))?;
+                entry = mat0
+                    .phases
+                    .first()
+                    .map(|p| String::from_utf8_lossy(p.texture()).into_owned())
+                    .filter(|t| !t.is_empty());
+            }
+        }
+        let Some(entry) = entry else {
+            warn!(
+                "terrain {}: layer texture {name} not found: untextured",
+                ctx.path()
+            );
+            return Ok(None);
+        };
+        let path = iron_path(TEXTURE_LIBRARY, &entry, ".texm");
+        Ok(match read_dependency(ctx, &path).await? {
+            Some(_) => Some(ctx.load::<Image>(path)),
+            None => {
+                warn!(
+                    "terrain {}: texture {entry} of {name} not found",
+                    ctx.path()
+                );
+                None
+            }
+        })
+    }
+}
+
+impl AssetLoader for TerrainLoader {
+    type Asset = Terrain;
+    type Settings = ();
+    type Error = FormatError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _settings: &(),
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<Terrain, FormatError> {
+        let path = ctx.path().path().to_path_buf();
+        let bytes = crate::read_all(reader, &path).await?;
+        let mut terrain = Terrain::parse(&bytes).map_err(|e| self.source.annotate(&path, e))?;
+        let groups = layer_groups(&terrain.land);
+        if groups.is_empty() {
+            return Ok(terrain);
+        }
+        let tables = [
+            self.table(ctx, GroundLayer::One).await?,
+            self.table(ctx, GroundLayer::Two).await?,
+        ];
+        let textures = directory_or_empty(&self.source, TEXTURE_LIBRARY)?;
+        let materials = directory_or_empty(&self.source, MATERIAL_LIBRARY)?;
+        let mut resolved: BTreeMap<String, Option<Handle<Image>>> = BTreeMap::new();
+        for ((layer, index), faces) in groups {
+            let table = &tables[usize::from(layer == GroundLayer::Two)];
+            let name = table.get(index as usize).cloned();
+            let texture = match &name {
+                Some(n) => match resolved.get(&n.to_ascii_uppercase()) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let t = self.texture(ctx, n, &textures, &materials).await?;
+                        resolved.insert(n.to_ascii_uppercase(), t.clone());
+                        t
+                    }
+                },
+                None => {
+                    warn!(
+                        "terrain {}: no row {index} in {}: untextured",
+                        ctx.path(),
+                        layer.table_name()
+                    );
+                    None
+                }
+            };
+            let mesh = layer_mesh(&terrain.land, layer, &faces);
+            terrain.layers.push(TerrainLayerMesh {
+                layer,
+                index,
+                name,
+                texture,
+                faces: faces.len(),
+                mesh: ctx.add_labeled_asset(layer_label(layer, index), mesh),
+            });
+        }
+        Ok(terrain)
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["msh"]
     }
 }
 
@@ -60,5 +382,149 @@ impl ParsedAsset for ArealMap {
         Ok(ArealMap {
             map: LandMap::parse(bytes, Mode::Compatible)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::mesh::VertexAttributeValues;
+    use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield};
+
+    #[test]
+    fn y_up_swaps_ground_plane_and_height() {
+        assert_eq!(y_up([1.0, 2.0, 3.0]), [1.0, 3.0, -2.0]);
+    }
+
+    /// A 3 x 3 heightfield rising along original +Y (north): face 0 has
+    /// layer 1 texture 2 and layer 2 texture 5, the others layer 1 texture 0;
+    /// vertex 1 has layer-1 weight 0.25.
+    fn slope() -> LandMsh {
+        let mut land = land_from_heightfield(&Heightfield {
+            cols: 3,
+            rows: 3,
+            origin: [0.0, 0.0],
+            spacing: 10.0,
+            heights: vec![0.0, 0.0, 0.0, 5.0, 5.0, 5.0, 10.0, 10.0, 10.0],
+            block: 2,
+        })
+        .unwrap();
+        for face in &mut land.faces {
+            face.set_layer_textures(0, None);
+        }
+        land.faces[0].set_layer_textures(2, Some(5));
+        let mut weights = vec![1.0; 9];
+        weights[1] = 0.25;
+        land.set_layer1_weights(&weights);
+        land
+    }
+
+    /// A float attribute as rows of components.
+    fn floats(mesh: &Mesh, id: bevy::mesh::MeshVertexAttribute) -> Vec<Vec<f32>> {
+        match mesh.attribute(id).unwrap() {
+            VertexAttributeValues::Float32x2(v) => v.iter().map(|a| a.to_vec()).collect(),
+            VertexAttributeValues::Float32x3(v) => v.iter().map(|a| a.to_vec()).collect(),
+            VertexAttributeValues::Float32x4(v) => v.iter().map(|a| a.to_vec()).collect(),
+            other => panic!("unexpected attribute {other:?}"),
+        }
+    }
+
+    #[test]
+    fn faces_group_by_layer_and_texture_index() {
+        let groups = layer_groups(&slope());
+        let keys: Vec<_> = groups.keys().copied().collect();
+        assert_eq!(
+            keys,
+            [
+                (GroundLayer::One, 0),
+                (GroundLayer::One, 2),
+                (GroundLayer::Two, 5)
+            ]
+        );
+        assert_eq!(groups[&(GroundLayer::One, 0)].len(), 7);
+        assert_eq!(groups[&(GroundLayer::One, 2)], [0]);
+        assert_eq!(groups[&(GroundLayer::Two, 5)], [0]);
+        let mut land = slope();
+        land.faces.clear();
+        assert!(layer_groups(&land).is_empty());
+    }
+
+    #[test]
+    fn layer_one_mesh_is_opaque_y_up_with_stream_5_uvs() {
+        let land = slope();
+        let faces: Vec<usize> = (0..land.faces.len()).collect();
+        let mesh = layer_mesh(&land, GroundLayer::One, &faces);
+        assert_eq!(mesh.indices().unwrap().len(), 8 * 3, "2 x 2 quads");
+        let positions = floats(&mesh, Mesh::ATTRIBUTE_POSITION);
+        assert_eq!(positions.len(), 9);
+        // Original (x, y, z) = (0, 20, 10): north and high.
+        assert!(positions.contains(&vec![0.0, 10.0, -20.0]), "{positions:?}");
+        let normals = floats(&mesh, Mesh::ATTRIBUTE_NORMAL);
+        assert!(normals.iter().all(|n| n[1] > 0.5), "{normals:?}");
+        let uvs = floats(&mesh, Mesh::ATTRIBUTE_UV_0);
+        let colours = floats(&mesh, Mesh::ATTRIBUTE_COLOR);
+        for (i, p) in positions.iter().enumerate() {
+            // u = x / 50, v = (max y - y) / 50 with y = -z in Bevy's frame.
+            let (u, v) = (uvs[i][0], uvs[i][1]);
+            assert!((u - p[0] / 50.0).abs() < 0.01 && (v - (20.0 + p[2]) / 50.0).abs() < 0.01);
+            assert_eq!(colours[i], [1.0; 4]);
+        }
+        // Faces stay counter-clockwise seen from above (+Y) after the mapping.
+        let idx: Vec<usize> = mesh.indices().unwrap().iter().collect();
+        let p = |i: usize| bevy::math::Vec3::from_slice(&positions[idx[i]]);
+        let n = (p(1) - p(0)).cross(p(2) - p(0));
+        assert!(n.y > 0.0, "front face points up: {n}");
+    }
+
+    #[test]
+    fn layer_two_mesh_keeps_only_its_faces_with_alpha_one_minus_weight() {
+        let land = slope();
+        let mesh = layer_mesh(&land, GroundLayer::Two, &[0]);
+        assert_eq!(mesh.indices().unwrap().len(), 3);
+        let colours = floats(&mesh, Mesh::ATTRIBUTE_COLOR);
+        assert_eq!(colours.len(), 3, "only the face's vertices");
+        let vertices = land.faces[0].vertices.map(usize::from);
+        for (k, v) in vertices.into_iter().enumerate() {
+            assert_eq!(colours[k][3], 1.0 - land.layer1_weight(v));
+        }
+        assert!(
+            colours.iter().any(|c| c[3] == 0.75),
+            "vertex 1: weight 0.25"
+        );
+    }
+
+    #[test]
+    fn layer_names_select_the_entry_or_its_suffixed_member() {
+        let entry = |name: &str| EntryInfo {
+            name: name.into(),
+            type_id: 0,
+            attr1: 0,
+            attr2: 0,
+            attr3: 0,
+        };
+        let dir = [
+            entry("L04X.0"),
+            entry("l04.0"),
+            entry("L04.1"),
+            entry("GRASS"),
+        ];
+        assert_eq!(texture_entry(&dir, "L04").unwrap().name, "l04.0");
+        assert_eq!(texture_entry(&dir, "grass").unwrap().name, "GRASS");
+        assert!(texture_entry(&dir, "WATER").is_none());
+        assert!(texture_entry(&dir, "L04X.").is_none());
+    }
+
+    #[test]
+    fn tables_sit_beside_the_land_file() {
+        let p = AssetPath::parse("iron://maps\\MAP01\\land.MSH");
+        assert_eq!(
+            sibling(&p, "Land1.wea").to_string(),
+            "iron://maps\\MAP01\\Land1.wea"
+        );
+        let p = AssetPath::parse("iron://MAPS/Map01/Land.msh");
+        assert_eq!(
+            sibling(&p, "Land2.wea").to_string(),
+            "iron://MAPS/Map01/Land2.wea"
+        );
     }
 }

@@ -7,7 +7,7 @@ mod common;
 use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
-use common::{app, app_watching, install, pump, settle, until};
+use common::{app, app_watching, base_pixels, image_base, install, pump, settle, until};
 use iron3d_assets::IronAssetsPlugin;
 use iron3d_assets::material::WearMaterials;
 use iron3d_formats::archive::{
@@ -48,20 +48,6 @@ fn lightmapped_wear(game: &Path) -> (String, Wear) {
         .map(|e| (e.0, Wear::parse(&e.1, Mode::Strict).unwrap()))
         .find(|(_, w)| w.lightmaps.is_some())
         .expect("a lightmapped model")
-}
-
-fn base_pixels(payload: &[u8]) -> Vec<u8> {
-    Texm::parse(payload)
-        .unwrap()
-        .decode_level(0)
-        .unwrap()
-        .pixels
-}
-
-fn image_base(app: &App, handle: &Handle<Image>) -> Option<Vec<u8>> {
-    let image = app.world().resource::<Assets<Image>>().get(handle)?;
-    let len = (image.width() * image.height() * 4) as usize;
-    image.data.as_ref().map(|d| d[..len].to_vec())
 }
 
 #[test]

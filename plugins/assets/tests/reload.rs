@@ -6,14 +6,12 @@ mod common;
 use bevy::asset::LoadState;
 use bevy::image::Image;
 use bevy::prelude::*;
-use common::{app_watching, install, pump, settle, until};
-use iron3d_assets::IronAssetsPlugin;
-use iron3d_formats::archive::{
-    Mode,
-    nres::{self, NewEntry, Nres},
+use common::{
+    app_watching, base_pixels, image_base, install, nres_entries, pump, rewrite_entry,
+    same_size_pair, settle, until,
 };
+use iron3d_assets::IronAssetsPlugin;
 use iron3d_formats::fsutil::write_atomic;
-use iron3d_formats::texm::Texm;
 use std::path::Path;
 
 /// Ids of the images modified so far.
@@ -43,63 +41,12 @@ fn record_failures(
 
 /// `(name, type_id, payload)` of every entry of `Textures.lib`.
 fn entries(game: &Path) -> Vec<(String, u32, Vec<u8>)> {
-    let bytes = std::fs::read(game.join("Textures.lib")).unwrap();
-    let lib = Nres::parse(&bytes, Mode::Strict).unwrap();
-    lib.entries()
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let name = String::from_utf8(e.name().to_vec()).unwrap();
-            (name, e.type_id, lib.payload(i).to_vec())
-        })
-        .collect()
+    nres_entries(&game.join("Textures.lib"))
 }
 
 /// Rewrites `Textures.lib` atomically with entry `index` holding `payload`.
 fn rewrite(game: &Path, all: &[(String, u32, Vec<u8>)], index: usize, payload: &[u8]) {
-    let list: Vec<NewEntry> = all
-        .iter()
-        .enumerate()
-        .map(|(i, (name, type_id, p))| NewEntry {
-            name: name.as_bytes().to_vec(),
-            type_id: *type_id,
-            attr1: 0,
-            attr2: 0,
-            attr3: 0,
-            payload: if i == index { payload } else { p },
-        })
-        .collect();
-    write_atomic(&game.join("Textures.lib"), &nres::build(&list).unwrap()).unwrap();
-}
-
-fn base_pixels(payload: &[u8]) -> Vec<u8> {
-    Texm::parse(payload)
-        .unwrap()
-        .decode_level(0)
-        .unwrap()
-        .pixels
-}
-
-fn image_base(app: &App, handle: &Handle<Image>) -> Option<Vec<u8>> {
-    let image = app.world().resource::<Assets<Image>>().get(handle)?;
-    let len = (image.width() * image.height() * 4) as usize;
-    image.data.as_ref().map(|d| d[..len].to_vec())
-}
-
-fn same_size_pair(all: &[(String, u32, Vec<u8>)]) -> (usize, usize, usize) {
-    let dims = |p: &[u8]| {
-        let t = Texm::parse(p).unwrap();
-        (t.width, t.height, t.format)
-    };
-    for a in 0..all.len() {
-        for c in 0..all.len() {
-            if a != c && dims(&all[a].2) == dims(&all[c].2) && all[a].2 != all[c].2 {
-                let b = (0..all.len()).find(|&b| b != a && b != c).unwrap();
-                return (a, b, c);
-            }
-        }
-    }
-    panic!("no two textures of the same size and format");
+    rewrite_entry(&game.join("Textures.lib"), all, index, payload);
 }
 
 #[test]

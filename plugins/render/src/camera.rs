@@ -2,8 +2,8 @@
 //! x,y,z,yaw,pitch`), the default pose above the player's base, and the
 //! light.
 
-use crate::terrain::y_up;
 use bevy::prelude::*;
+use iron3d_assets::terrain::y_up;
 use iron3d_formats::tma::{Clan, ClanType};
 
 /// A camera pose in the original Z-up map frame: the eye, the heading in

@@ -1,21 +1,37 @@
-//! Seeing the running mission (first cut of issue 9): once the mission
-//! reaches `Running`, the terrain of its `Land.msh` and every placed
-//! object's model (LOD 0, state 0, one mesh per batch with its WEAR→MAT0
-//! phase-0 texture) are drawn with Bevy's standard PBR material, lit by a
-//! sun, seen by a camera above the player's base (or a given pose); an
-//! optional screenshot of the window ends the app.
+//! Seeing the running mission (issue 9): once the mission reaches
+//! `Running`, the scene's assets come through the `AssetServer` (the
+//! `iron://` source of `iron3d_assets`): the terrain of its `Land.msh` and
+//! every placed object's model, per node the slot of the object's
+//! `ModelState` at the LOD chosen by camera distance ([`lod`]), per batch
+//! its WEAR→MAT0 material with the phase active on game time ([`animate`])
+//! and its lightmap on stage 1 through UV1. Each draw has a fixed-function
+//! [`legacy::LegacyRenderState`] drawn by the one custom
+//! [`material::LegacyMaterial`] (WGSL in `assets/shaders/legacy.wgsl`).
+//! A sun lights it, a camera looks at the player's base (or a given pose);
+//! an optional screenshot of the window ends the app.
+//!
+//! Add `iron3d_assets::IronAssetsPlugin` (before `DefaultPlugins`) over the
+//! same install; without it nothing is drawn.
 
+pub mod animate;
+pub mod bench;
 pub mod camera;
-pub mod install;
+pub mod capture;
+pub mod legacy;
+pub mod lod;
 pub mod material;
+pub mod output;
+pub mod paths;
 pub mod scene;
 pub mod screenshot;
-pub mod terrain;
 
+use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;
 use camera::{CameraPose, MissionCamera, spawn_light};
+use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
 use iron3d_world::mission::MissionPhase;
-use scene::{SceneSource, build_scene};
+use material::{LegacyMaterial, embed_shader};
+use scene::{SceneSource, poll_scene, request_scene};
 use screenshot::{ScreenshotRequest, add_screenshot};
 use std::path::PathBuf;
 
@@ -25,13 +41,17 @@ pub const CLEAR_COLOUR: Color = Color::srgb(0.45, 0.62, 0.80);
 /// Draws the mission of the install at `game_dir` (add it after the
 /// mission plugin and `DefaultPlugins`). Without an install (no mission)
 /// only the camera and light exist and no screenshot is taken.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct IronRenderPlugin {
     pub game_dir: Option<PathBuf>,
     /// Camera pose override (map frame); default: above the player base.
     pub camera: Option<CameraPose>,
     /// Capture the window and exit.
     pub screenshot: Option<ScreenshotRequest>,
+    /// Write the frame's draw-item list and exit.
+    pub capture: Option<CaptureRequest>,
+    /// Time frames, print the figures and exit.
+    pub bench: Option<BenchRequest>,
 }
 
 impl Plugin for IronRenderPlugin {
@@ -44,9 +64,29 @@ impl Plugin for IronRenderPlugin {
         }
         app.insert_resource(ClearColor(CLEAR_COLOUR))
             .add_systems(Startup, spawn_view)
-            .add_systems(OnEnter(MissionPhase::Running), build_scene);
+            .init_resource::<animate::MaterialBindings>()
+            .add_systems(OnEnter(MissionPhase::Running), request_scene)
+            .add_systems(
+                Update,
+                (
+                    poll_scene,
+                    animate::animate_phases,
+                    animate::reload_materials,
+                    lod::select_lods,
+                )
+                    .chain()
+                    .run_if(resource_exists::<SceneSource>),
+            );
+        add_legacy_material(app);
+        add_draw_item_capture(app);
         if let Some(request) = &self.screenshot {
             add_screenshot(app, request);
+        }
+        if let Some(request) = &self.capture {
+            add_capture_frame(app, request);
+        }
+        if let Some(request) = self.bench {
+            add_bench(app, request);
         }
     }
 }
@@ -59,4 +99,15 @@ fn spawn_view(mut commands: Commands) {
         Transform::from_xyz(0.0, 200.0, 200.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     spawn_light(&mut commands);
+}
+
+/// Registers [`LegacyMaterial`]: its render pipeline with the PBR plugin,
+/// otherwise (windowless apps) the asset type alone.
+fn add_legacy_material(app: &mut App) {
+    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+        embed_shader(app);
+        app.add_plugins(MaterialPlugin::<LegacyMaterial>::default());
+    } else {
+        app.init_asset::<LegacyMaterial>();
+    }
 }

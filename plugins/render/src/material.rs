@@ -1,122 +1,273 @@
-//! Batch materials: WEAR row -> MAT0 entry of `Material.lib` (name, then
-//! `DEFAULT`, then entry 0, tome V) -> the Texm of its phase 0 in
-//! `Textures.lib` -> a `StandardMaterial` with that base colour texture.
-//! Materials are shared per texture name.
+//! [`LegacyMaterial`]: the one material of the terrain and of every model
+//! batch. It carries a [`LegacyRenderState`] (as its pipeline key), the
+//! stage-0 texture and the stage-1 lightmap; `assets/shaders/legacy.wgsl`
+//! (embedded in the binary, so any working directory works) does the
+//! fixed-function colour maths and [`Material::specialize`] sets blend,
+//! depth and cull from the key. The Bevy phase queue follows the tome V
+//! render phase: opaque, alpha-mask (alpha-tested), transparent (sorted
+//! back to front by Bevy's stable radix sort on view distance).
 
-use crate::install::InstallFiles;
+use crate::capture::RenderPhase;
+use crate::legacy::{BlendFactor, BlendMode, CullMode, LegacyRenderState};
+use bevy::asset::io::embedded::EmbeddedAssetRegistry;
+use bevy::mesh::MeshVertexBufferLayoutRef;
+use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
 use bevy::prelude::*;
-use iron3d_assets::texture::{TexmSettings, texm_to_image};
-use iron3d_formats::archive::Mode;
-use iron3d_formats::archive::nres::Nres;
-use iron3d_formats::mat0::{Mat0, resolve_material};
-use iron3d_formats::texm::Texm;
-use iron3d_formats::wear::Wear;
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use bevy::render::render_resource::{
+    AsBindGroup, BlendComponent, BlendOperation, BlendState, CompareFunction, Face,
+    RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
+};
+use bevy::shader::ShaderRef;
+use std::path::{Path, PathBuf};
 
-/// The material library of the install.
-const MATERIAL_LIB: &[u8] = b"Material.lib";
-/// The texture library of the install.
-const TEXTURE_LIB: &[u8] = b"Textures.lib";
+/// The shader source, embedded from the repository's `assets/`.
+const SHADER_SOURCE: &[u8] = include_bytes!("../../../assets/shaders/legacy.wgsl");
+/// Where the embedded shader is registered (`embedded://` source).
+const SHADER_PATH: &str = "iron3d_render/legacy.wgsl";
 
-/// The phase-0 texture name of WEAR material row `index`, empty for an
-/// untextured material.
-pub fn phase0_texture(wear: &Wear, index: usize, library: &Nres) -> Result<Vec<u8>, String> {
-    let resolved = resolve_material(wear, index, library.len(), |n| library.find(n))
-        .map_err(|e| e.to_string())?;
-    let entry = &library.entries()[resolved.entry];
-    let mat = Mat0::parse(library.payload(resolved.entry), entry.attr1, entry.attr2)
-        .map_err(|e| e.in_entry(resolved.entry, entry.display_name()).to_string())?;
-    Ok(mat
-        .phases
-        .first()
-        .map(|p| p.texture().to_vec())
-        .unwrap_or_default())
-}
+/// Shader flag: stage 0 samples its texture.
+pub const FLAG_TEXTURED: u32 = 1;
+/// Shader flag: stage 1 modulates by the lightmap through UV1.
+pub const FLAG_LIGHTMAP: u32 = 2;
+/// Shader flag: alpha test against `alpha_ref`.
+pub const FLAG_ALPHA_TEST: u32 = 4;
+/// Shader flag: multiply by the vertex colours.
+pub const FLAG_VERTEX_COLOURS: u32 = 8;
 
-/// A surface drawn from both sides (the legacy cull mode is not mapped
-/// yet), lit, with an optional base colour texture.
-fn surface(texture: Option<Handle<Image>>) -> StandardMaterial {
-    StandardMaterial {
-        base_color: if texture.is_some() {
-            Color::WHITE
-        } else {
-            Color::srgb(0.6, 0.6, 0.6)
-        },
-        base_color_texture: texture,
-        perceptual_roughness: 0.9,
-        cull_mode: None,
-        double_sided: true,
-        ..default()
+/// Registers the embedded shader (needs `AssetPlugin`).
+pub fn embed_shader(app: &mut App) {
+    if let Some(registry) = app.world().get_resource::<EmbeddedAssetRegistry>() {
+        registry.insert_asset(PathBuf::new(), Path::new(SHADER_PATH), SHADER_SOURCE);
     }
 }
 
-/// The libraries and the materials made so far, by texture name.
-pub struct MaterialCache {
-    materials: Arc<Vec<u8>>,
-    textures: Arc<Vec<u8>>,
-    by_texture: BTreeMap<Vec<u8>, Handle<StandardMaterial>>,
+/// The shader's uniform block.
+#[derive(Debug, Clone, Copy, PartialEq, ShaderType)]
+pub struct LegacyUniform {
+    /// Diffuse colour (rgb) and material alpha (a), linear.
+    pub colour: Vec4,
+    /// Alpha reference in 0..1.
+    pub alpha_ref: f32,
+    /// `FLAG_*` bits.
+    pub flags: u32,
 }
 
-impl MaterialCache {
-    /// Reads `Material.lib` and `Textures.lib` of the install.
-    pub fn open(files: &mut InstallFiles) -> Result<Self, String> {
-        Ok(Self {
-            materials: files.archive(MATERIAL_LIB)?,
-            textures: files.archive(TEXTURE_LIB)?,
-            by_texture: BTreeMap::new(),
-        })
-    }
+/// One draw's legacy material: state, stage-0 texture, stage-1 lightmap.
+#[derive(Asset, AsBindGroup, TypePath, Debug, Clone)]
+#[bind_group_data(LegacyKey)]
+pub struct LegacyMaterial {
+    #[uniform(0)]
+    pub uniform: LegacyUniform,
+    #[texture(1)]
+    #[sampler(2)]
+    pub texture: Option<Handle<Image>>,
+    #[texture(3)]
+    #[sampler(4)]
+    pub lightmap: Option<Handle<Image>>,
+    /// The fixed-function state this material draws with.
+    pub state: LegacyRenderState,
+    /// Whether this is the terrain (its opaque phase is `OpaqueTerrain`).
+    pub terrain: bool,
+}
 
-    /// The material of WEAR row `index`: its phase-0 texture, or a plain
-    /// grey surface when the row resolves to no usable texture (the reason
-    /// is logged once per texture name).
-    pub fn batch_material(
-        &mut self,
-        wear: Option<&Wear>,
-        index: usize,
-        images: &mut Assets<Image>,
-        materials: &mut Assets<StandardMaterial>,
-    ) -> Handle<StandardMaterial> {
-        let name = match (wear, Nres::parse(&self.materials, Mode::Compatible)) {
-            (Some(wear), Ok(library)) => {
-                phase0_texture(wear, index, &library).unwrap_or_else(|e| {
-                    warn!("material row {index}: {e}");
-                    Vec::new()
-                })
-            }
-            (None, _) => Vec::new(),
-            (_, Err(e)) => {
-                warn!("Material.lib: {e}");
-                Vec::new()
-            }
+/// The pipeline key of a [`LegacyMaterial`]: its state's
+/// [`LegacyRenderState::pipeline_key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LegacyKey(pub u64);
+
+impl From<&LegacyMaterial> for LegacyKey {
+    fn from(material: &LegacyMaterial) -> Self {
+        LegacyKey(material.state.pipeline_key())
+    }
+}
+
+/// Grey of an untextured surface.
+const UNTEXTURED: Vec4 = Vec4::new(0.6, 0.6, 0.6, 1.0);
+
+impl LegacyMaterial {
+    /// A material drawing `state` with `texture` on stage 0 and `lightmap`
+    /// on stage 1 (used only when the state enables stage 1) and the
+    /// material alpha `alpha`.
+    pub fn new(
+        state: LegacyRenderState,
+        texture: Option<Handle<Image>>,
+        lightmap: Option<Handle<Image>>,
+        alpha: f32,
+    ) -> Self {
+        let mut material = Self {
+            uniform: LegacyUniform {
+                colour: Vec4::ONE,
+                alpha_ref: 0.0,
+                flags: 0,
+            },
+            texture: None,
+            lightmap: None,
+            state,
+            terrain: false,
         };
-        if let Some(handle) = self.by_texture.get(&name) {
-            return handle.clone();
+        material.set_texture(texture);
+        material.lightmap = lightmap.filter(|_| state.stages[1].textured());
+        material.uniform.colour.w = alpha.clamp(0.0, 1.0);
+        material.uniform.alpha_ref = state.alpha_ref as f32 / 255.0;
+        material.uniform.flags |= flag(material.lightmap.is_some(), FLAG_LIGHTMAP)
+            | flag(state.alpha_test, FLAG_ALPHA_TEST)
+            | flag(state.vertex.colours, FLAG_VERTEX_COLOURS);
+        material
+    }
+
+    /// Puts `texture` on stage 0 (an untextured surface is plain grey).
+    pub fn set_texture(&mut self, texture: Option<Handle<Image>>) {
+        let alpha = self.uniform.colour.w;
+        self.uniform.colour = if texture.is_some() {
+            Vec4::ONE
+        } else {
+            UNTEXTURED
         }
-        let texture = if name.is_empty() {
-            None
-        } else {
-            match self.texture_image(&name) {
-                Ok(image) => Some(images.add(image)),
-                Err(e) => {
-                    warn!("texture '{}': {e}", String::from_utf8_lossy(&name));
-                    None
-                }
-            }
-        };
-        let handle = materials.add(surface(texture));
-        self.by_texture.insert(name, handle.clone());
-        handle
+        .with_w(alpha);
+        self.uniform.flags =
+            (self.uniform.flags & !FLAG_TEXTURED) | flag(texture.is_some(), FLAG_TEXTURED);
+        self.texture = texture;
     }
 
-    /// The texture `name` of `Textures.lib` with its mip chain.
-    fn texture_image(&self, name: &[u8]) -> Result<Image, String> {
-        let library = Nres::parse(&self.textures, Mode::Compatible).map_err(|e| e.to_string())?;
-        let index = library
-            .find(name)
-            .ok_or_else(|| "not in Textures.lib".to_string())?;
-        let texm = Texm::parse(library.payload(index)).map_err(|e| e.to_string())?;
-        texm_to_image(&texm, &TexmSettings::default()).map_err(|e| e.to_string())
+    /// The tome V render phase of draws with this material.
+    pub fn render_phase(&self) -> RenderPhase {
+        self.state.render_phase(self.terrain)
+    }
+}
+
+fn flag(on: bool, bit: u32) -> u32 {
+    if on { bit } else { 0 }
+}
+
+/// The wgpu factor of a `D3DBLEND` factor (`SRCALPHASAT` has no wgpu
+/// equivalent; `SrcAlphaSaturated` is its Direct3D 9 meaning).
+fn wgpu_factor(factor: BlendFactor) -> bevy::render::render_resource::BlendFactor {
+    use bevy::render::render_resource::BlendFactor as W;
+    match factor {
+        BlendFactor::Zero => W::Zero,
+        BlendFactor::One => W::One,
+        BlendFactor::SrcColour => W::Src,
+        BlendFactor::InvSrcColour => W::OneMinusSrc,
+        BlendFactor::SrcAlpha => W::SrcAlpha,
+        BlendFactor::InvSrcAlpha => W::OneMinusSrcAlpha,
+        BlendFactor::DstAlpha => W::DstAlpha,
+        BlendFactor::InvDstAlpha => W::OneMinusDstAlpha,
+        BlendFactor::DstColour => W::Dst,
+        BlendFactor::InvDstColour => W::OneMinusDst,
+        BlendFactor::SrcAlphaSat => W::SrcAlphaSaturated,
+    }
+}
+
+/// The wgpu blend state of a legacy blend mode (`None`: no blending).
+pub fn blend_state(blend: BlendMode) -> Option<BlendState> {
+    match blend {
+        BlendMode::Opaque => None,
+        BlendMode::Blend { src, dst } => {
+            let component = BlendComponent {
+                src_factor: wgpu_factor(src),
+                dst_factor: wgpu_factor(dst),
+                operation: BlendOperation::Add,
+            };
+            Some(BlendState {
+                color: component,
+                alpha: component,
+            })
+        }
+    }
+}
+
+impl Material for LegacyMaterial {
+    fn fragment_shader() -> ShaderRef {
+        ShaderRef::Path(
+            bevy::asset::AssetPath::from_path(Path::new(SHADER_PATH))
+                .with_source("embedded")
+                .into_owned(),
+        )
+    }
+
+    /// The Bevy phase queue of the tome V phase: transparent draws are
+    /// sorted back to front; alpha-tested ones and the material passes go
+    /// to the alpha-mask queue, which Bevy draws after every opaque draw
+    /// (the terrain overlay's blending and depth come from its state).
+    fn alpha_mode(&self) -> AlphaMode {
+        match self.render_phase() {
+            RenderPhase::Transparent => AlphaMode::Blend,
+            RenderPhase::AlphaTested | RenderPhase::MaterialPasses => {
+                AlphaMode::Mask(self.uniform.alpha_ref)
+            }
+            RenderPhase::OpaqueTerrain | RenderPhase::OpaqueObjects => AlphaMode::Opaque,
+        }
+    }
+
+    fn enable_prepass() -> bool {
+        false
+    }
+
+    fn enable_shadows() -> bool {
+        false
+    }
+
+    fn specialize(
+        _pipeline: &MaterialPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        _layout: &MeshVertexBufferLayoutRef,
+        key: MaterialPipelineKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        let state = LegacyRenderState::from_pipeline_key(key.bind_group_data.0);
+        if let Some(fragment) = descriptor.fragment.as_mut() {
+            for target in fragment.targets.iter_mut().flatten() {
+                target.blend = blend_state(state.blend);
+            }
+        }
+        descriptor.primitive.cull_mode = match state.cull {
+            CullMode::None => None,
+            CullMode::Back => Some(Face::Back),
+        };
+        if let Some(depth) = descriptor.depth_stencil.as_mut() {
+            depth.depth_write_enabled = Some(state.depth.write);
+            if !state.depth.test {
+                depth.depth_compare = Some(CompareFunction::Always);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::legacy::MaterialInputs;
+    use iron3d_formats::mat0::Mat0;
+
+    #[test]
+    fn blended_states_get_their_factors_and_opaque_none() {
+        assert_eq!(blend_state(BlendMode::Opaque), None);
+        let b = blend_state(BlendMode::Blend {
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::One,
+        })
+        .unwrap();
+        use bevy::render::render_resource::BlendFactor as W;
+        assert_eq!(b.color.src_factor, W::SrcAlpha);
+        assert_eq!(b.color.dst_factor, W::One);
+    }
+
+    #[test]
+    fn the_material_follows_its_state() {
+        let mut m = Mat0::new(4, 2 << 2);
+        m.phases.clear();
+        let state = MaterialInputs::of_batch(&m, true, true, true).state();
+        let texture = Handle::<Image>::default();
+        let material = LegacyMaterial::new(state, Some(texture.clone()), Some(texture), 1.0);
+        assert_eq!(material.alpha_mode(), AlphaMode::Mask(128.0 / 255.0));
+        assert_eq!(
+            material.uniform.flags,
+            FLAG_TEXTURED | FLAG_LIGHTMAP | FLAG_ALPHA_TEST
+        );
+        assert_eq!(LegacyKey::from(&material).0, state.pipeline_key());
+        let mut untextured = material.clone();
+        untextured.set_texture(None);
+        assert_eq!(untextured.uniform.flags & FLAG_TEXTURED, 0);
+        assert_eq!(untextured.uniform.colour, UNTEXTURED);
     }
 }

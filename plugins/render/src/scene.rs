@@ -1,16 +1,34 @@
-//! Builds the drawable scene once the mission runs: the terrain mesh, and
-//! under every model node the meshes of its LOD-0 / state-0 slot batches
-//! with their materials; then places the camera.
+//! Builds the drawable scene of the running mission from assets of the
+//! `iron://` source (no file is read here): once the mission is `Running`
+//! its `data.tma`, every part's model ([`Model`]) and WEAR table
+//! ([`WearMaterials`], with MAT0 rows, phase textures and lightmaps) are
+//! requested; the TMA gives the `Land.msh` ([`Terrain`], with its render
+//! ground layer meshes and textures). When every request has settled (loaded with its dependencies, or
+//! failed: the error is logged in full and that part stays undrawn) the
+//! scene is spawned: the terrain (one entity per ground layer mesh: layer 1
+//! opaque, layer 2 blended over it), and under every model node the batches of
+//! every distinct slot of its native states (spawned hidden; the one shown
+//! for the object's `ModelState` and the camera distance is chosen by
+//! [`crate::lod`]), each with its [`LegacyMaterial`] and [`DrawItemSource`].
 
+use crate::animate::{MaterialBindings, draw_item};
 use crate::camera::{CameraPose, MissionCamera, default_target};
-use crate::install::{InstallFiles, PartModel};
-use crate::material::MaterialCache;
-use crate::terrain::terrain_mesh;
+use crate::capture::DrawItemSource;
+use crate::legacy::MaterialInputs;
+use crate::lod::NodeSlots;
+use crate::material::LegacyMaterial;
+use crate::paths;
+use bevy::asset::{LoadState, RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::prelude::*;
-use iron3d_assets::model::batch_mesh;
-use iron3d_formats::msh::Msh;
+use iron3d_assets::IronSourceHandle;
+use iron3d_assets::material::WearMaterials;
+use iron3d_assets::mission::Mission;
+use iron3d_assets::model::Model;
+use iron3d_assets::terrain::{GroundLayer, Terrain as TerrainAsset, TerrainLayerMesh};
+use iron3d_formats::gamedir::GameDir;
+use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
-    LoadProgress, MissionObject, ModelNode, ObjectState, PrototypeChain, UnitPartInfo,
+    LoadProgress, MissionClans, MissionObject, ModelNode, ObjectState, PrototypeChain, UnitPartInfo,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -22,20 +40,53 @@ pub struct SceneSource {
     pub camera: Option<CameraPose>,
 }
 
-/// Inserted once the scene is built: the number of batch meshes placed.
+/// Inserted once the scene is built: the number of batch entities placed
+/// (every distinct slot of every native state) and of assets that failed.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SceneBuilt {
     pub batches: usize,
+    pub failed: usize,
 }
 
-/// Marks the terrain entity.
+/// Marks the terrain's entities (one per ground layer mesh).
 #[derive(Component, Debug)]
 pub struct Terrain;
 
-/// Marks a drawn batch: its model node's slot batch index.
+/// The ground layer mesh a terrain entity draws: its layer, the texture
+/// index of its layer table, and its face count.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TerrainLayer {
+    pub layer: GroundLayer,
+    pub index: u8,
+    pub faces: usize,
+}
+
+/// Marks a drawn batch: its node's slot and its model batch index. It is
+/// shown while its node selects this slot ([`crate::lod::select_lods`]).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DrawnBatch {
     pub batch: usize,
+    pub slot: usize,
+}
+
+/// The models and WEAR tables of one prototype.
+#[derive(Debug, Clone)]
+struct PartAssets {
+    model: Handle<Model>,
+    wear: Option<Handle<WearMaterials>>,
+}
+
+/// The requests of the scene while they load.
+#[derive(Resource, Debug)]
+pub struct SceneRequests {
+    game: GameDir,
+    mission: iron3d_formats::gamedir::Mission,
+    tma: Handle<Mission>,
+    terrain: Option<Handle<TerrainAsset>>,
+    /// By upper-case prototype key.
+    parts: BTreeMap<Vec<u8>, PartAssets>,
+    /// Part entities and their prototype key.
+    placed: Vec<(Entity, Vec<u8>)>,
 }
 
 /// The rotation from the original Z-up frame to Bevy's Y-up frame, for
@@ -44,66 +95,185 @@ fn z_up_rotation() -> Quat {
     Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
 }
 
-/// The batches of node `node` at state 0, LOD 0 (empty when it has no
-/// geometry there or its slot is out of range).
-pub fn lod0_batches(msh: &Msh, node: usize) -> std::ops::Range<usize> {
-    let slot = msh
-        .nodes
-        .node38()
-        .get(node)
-        .and_then(|n| n.slot(0, 0))
-        .and_then(|s| msh.slots.slots.get(s as usize));
-    match slot {
-        Some(s) => {
-            let start = s.batch_start as usize;
-            let end = (start + s.batch_count as usize).min(msh.batches.len());
-            start.min(end)..end
-        }
-        None => 0..0,
-    }
-}
-
-/// Builds the scene (an exclusive system on entering `Running`). Files
-/// that cannot be read are logged and leave their part undrawn.
-pub fn build_scene(world: &mut World) {
+/// Requests the scene's assets (on entering `Running`).
+pub fn request_scene(world: &mut World) {
     let Some(source) = world.get_resource::<SceneSource>().cloned() else {
         return;
     };
-    let mission = world.resource::<LoadProgress>().mission.clone();
-    let mut files = match InstallFiles::open(&source.game_dir, &mission) {
-        Ok(files) => files,
+    let name = world.resource::<LoadProgress>().mission.clone();
+    let opened = GameDir::open(&source.game_dir).and_then(|g| {
+        let m = g.mission(&name)?;
+        Ok((g, m))
+    });
+    let (game, mission) = match opened {
+        Ok(found) => found,
         Err(e) => {
-            error!("render: mission '{mission}': {e}");
+            error!("render: mission '{name}': {e}");
             return;
         }
     };
-    let tma = files.tma().map_err(|e| error!("render: {e}")).ok();
-    let land = tma
-        .as_ref()
-        .and_then(|t| files.land(t).map_err(|e| error!("render: {e}")).ok());
-    if let Some(mesh) = land.as_ref().and_then(terrain_mesh) {
-        spawn_terrain(world, mesh);
-    }
-    make_hierarchy_visible(world);
-    let batches = match MaterialCache::open(&mut files) {
-        Ok(mut cache) => spawn_models(world, &mut files, &mut cache),
+    let tma_path = match paths::tma_path(&game, &mission) {
+        Ok(path) => path,
         Err(e) => {
-            error!("render: {e}");
-            0
+            error!("render: mission '{name}': {e}");
+            return;
         }
     };
-    let pose = source.camera.unwrap_or_else(|| {
-        let clans = tma.as_ref().map(|t| t.clans.as_slice()).unwrap_or_default();
+    let chains: Vec<(Entity, PrototypeChain)> = world
+        .query::<(Entity, &PrototypeChain)>()
+        .iter(world)
+        .map(|(e, c)| (e, c.clone()))
+        .collect();
+    let iron = world.get_resource::<IronSourceHandle>().cloned();
+    let server = world.resource::<AssetServer>().clone();
+    let mut parts = BTreeMap::new();
+    let mut placed = Vec::new();
+    for (entity, chain) in chains {
+        let key = chain.0.key.to_ascii_uppercase();
+        placed.push((entity, key.clone()));
+        if parts.contains_key(&key) {
+            continue;
+        }
+        let model = match paths::model_path(&game, &mission, &chain.0) {
+            Ok(Some((path, candidate))) => {
+                let present = iron
+                    .as_ref()
+                    .is_none_or(|s| s.0.origin(path.path()).is_some());
+                if candidate && !present {
+                    continue;
+                }
+                server.load::<Model>(path)
+            }
+            Ok(None) => continue,
+            Err(e) => {
+                error!("render: model of '{}': {e}", String::from_utf8_lossy(&key));
+                continue;
+            }
+        };
+        let wear = match paths::wear_path(&game, &mission, &chain.0) {
+            Ok(path) => path.map(|p| server.load::<WearMaterials>(p)),
+            Err(e) => {
+                error!("render: WEAR of '{}': {e}", String::from_utf8_lossy(&key));
+                None
+            }
+        };
+        parts.insert(key, PartAssets { model, wear });
+    }
+    world.insert_resource(SceneRequests {
+        tma: server.load::<Mission>(tma_path),
+        game,
+        mission,
+        terrain: None,
+        parts,
+        placed,
+    });
+}
+
+/// How far a request is: still loading, usable, or failed (logged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    Loading,
+    Ready,
+    Failed,
+}
+
+/// The state of one request; a failure's error is logged with the path.
+fn settled(server: &AssetServer, id: impl Into<UntypedAssetId>) -> Settled {
+    let id = id.into();
+    match server.get_load_state(id) {
+        Some(LoadState::Failed(e)) => {
+            error!("render: {e}");
+            Settled::Failed
+        }
+        Some(LoadState::Loaded) => match server.get_recursive_dependency_load_state(id) {
+            Some(RecursiveDependencyLoadState::Loaded) => Settled::Ready,
+            // A missing texture leaves the surface untextured; the rest draws.
+            Some(RecursiveDependencyLoadState::Failed(e)) => {
+                warn!("render: a dependency failed: {e}");
+                Settled::Ready
+            }
+            _ => Settled::Loading,
+        },
+        _ => Settled::Loading,
+    }
+}
+
+/// Polls the requests; once all have settled, builds the scene.
+pub fn poll_scene(world: &mut World) {
+    if world.contains_resource::<SceneBuilt>() {
+        return;
+    }
+    let Some(requests) = world.get_resource::<SceneRequests>() else {
+        return;
+    };
+    let server = world.resource::<AssetServer>().clone();
+    // The terrain is requested once the TMA naming it is in.
+    if requests.terrain.is_none() {
+        match settled(&server, &requests.tma) {
+            Settled::Loading => return,
+            Settled::Failed => {}
+            Settled::Ready => {
+                let tma = world.resource::<Assets<Mission>>().get(&requests.tma);
+                let land = tma.map(|t| t.tma.land_path.clone()).unwrap_or_default();
+                match paths::land_path(&requests.game, &requests.mission, &land) {
+                    Ok(path) => {
+                        let handle = server.load::<TerrainAsset>(path);
+                        world.resource_mut::<SceneRequests>().terrain = Some(handle);
+                    }
+                    Err(e) => error!("render: land of the mission: {e}"),
+                }
+            }
+        }
+    }
+    let requests = world.resource::<SceneRequests>();
+    let mut ids: Vec<UntypedAssetId> = requests.terrain.iter().map(|h| h.id().untyped()).collect();
+    for part in requests.parts.values() {
+        ids.push(part.model.id().untyped());
+        ids.extend(part.wear.iter().map(|h| h.id().untyped()));
+    }
+    let mut failed = 0;
+    for id in ids {
+        match settled(&server, id) {
+            Settled::Loading => return,
+            Settled::Failed => failed += 1,
+            Settled::Ready => {}
+        }
+    }
+    build_scene(world, failed);
+}
+
+/// Spawns the scene from the settled requests and places the camera.
+fn build_scene(world: &mut World, failed: usize) {
+    let requests = world
+        .remove_resource::<SceneRequests>()
+        .expect("polled requests");
+    let terrain = requests
+        .terrain
+        .as_ref()
+        .and_then(|h| world.resource::<Assets<TerrainAsset>>().get(h))
+        .cloned();
+    let mut insertion = 0u64;
+    for layer in terrain.iter().flat_map(|t| &t.layers) {
+        spawn_terrain_layer(world, layer, &mut insertion);
+    }
+    make_hierarchy_visible(world);
+    let batches = spawn_models(world, &requests, &mut insertion);
+    let camera = world.resource::<SceneSource>().camera;
+    let pose = camera.unwrap_or_else(|| {
+        let clans = world
+            .get_resource::<MissionClans>()
+            .map(|c| c.0.clone())
+            .unwrap_or_default();
         CameraPose::looking_at(default_target(
-            clans,
-            land.as_ref().and_then(|l| l.bounds()),
+            &clans,
+            terrain.as_ref().and_then(|t| t.land.bounds()),
         ))
     });
     let mut cameras = world.query_filtered::<&mut Transform, With<MissionCamera>>();
     for mut transform in cameras.iter_mut(world) {
         *transform = pose.transform();
     }
-    world.insert_resource(SceneBuilt { batches });
+    world.insert_resource(SceneBuilt { batches, failed });
 }
 
 /// Gives every placed object's root, parts and model nodes a visibility so
@@ -132,29 +302,45 @@ fn make_hierarchy_visible(world: &mut World) {
     }
 }
 
-fn spawn_terrain(world: &mut World, mesh: Mesh) {
-    let mesh = world.resource_mut::<Assets<Mesh>>().add(mesh);
-    let material = world
-        .resource_mut::<Assets<StandardMaterial>>()
-        .add(StandardMaterial {
-            perceptual_roughness: 1.0,
-            ..default()
-        });
+/// Spawns one ground layer mesh of the terrain with its own material:
+/// layer 1 opaque terrain, layer 2 blended over it (a material pass).
+fn spawn_terrain_layer(world: &mut World, layer: &TerrainLayerMesh, insertion: &mut u64) {
+    let overlay = layer.layer == GroundLayer::Two;
+    let state = MaterialInputs::terrain_layer(overlay, layer.texture.is_some()).state();
+    let mut material = LegacyMaterial::new(state, layer.texture.clone(), None, 1.0);
+    material.terrain = true;
+    let source = DrawItemSource {
+        insertion: *insertion,
+        ..draw_item(&material, 0, world.resource::<AssetServer>())
+    };
+    *insertion += 1;
+    let material = world.resource_mut::<Assets<LegacyMaterial>>().add(material);
     world.spawn((
         Terrain,
-        Mesh3d(mesh),
+        TerrainLayer {
+            layer: layer.layer,
+            index: layer.index,
+            faces: layer.faces,
+        },
+        Mesh3d(layer.mesh.clone()),
         MeshMaterial3d(material),
         Transform::IDENTITY,
+        source,
     ));
 }
 
-/// The model nodes below `part`, with their node index.
+/// The model nodes of `part` (not those of parts attached below it), with
+/// their node index.
 fn nodes_below(world: &World, part: Entity) -> Vec<(Entity, usize)> {
     let mut found = Vec::new();
     let mut stack = vec![part];
     while let Some(entity) = stack.pop() {
         if let Some(children) = world.get::<Children>(entity) {
-            stack.extend(children.iter());
+            stack.extend(
+                children
+                    .iter()
+                    .filter(|&c| world.get::<PrototypeChain>(c).is_none()),
+            );
         }
         if let Some(node) = world.get::<ModelNode>(entity) {
             found.push((entity, node.index));
@@ -163,61 +349,128 @@ fn nodes_below(world: &World, part: Entity) -> Vec<(Entity, usize)> {
     found
 }
 
-/// Spawns the batch meshes of every part's nodes; returns how many.
-fn spawn_models(world: &mut World, files: &mut InstallFiles, cache: &mut MaterialCache) -> usize {
-    let mut parts: Vec<(Entity, PrototypeChain)> = world
-        .query::<(Entity, &PrototypeChain)>()
-        .iter(world)
-        .map(|(e, c)| (e, c.clone()))
-        .collect();
-    parts.sort_by_key(|(e, _)| *e);
-    let mut models: BTreeMap<Vec<u8>, Option<PartModel>> = BTreeMap::new();
-    let mut meshes: BTreeMap<(Vec<u8>, usize), Handle<Mesh>> = BTreeMap::new();
-    let mut count = 0;
-    for (part, chain) in parts {
-        let key = chain.0.key.to_ascii_uppercase();
-        let model = models.entry(key.clone()).or_insert_with(|| {
-            files.part_model(&chain.0).unwrap_or_else(|e| {
-                error!("render: model of '{}': {e}", String::from_utf8_lossy(&key));
-                None
-            })
-        });
-        let Some(model) = model else { continue };
-        for (node_entity, node) in nodes_below(world, part) {
-            for batch in lod0_batches(&model.msh, node) {
-                let b = &model.msh.batches[batch];
-                let mesh = match meshes.get(&(key.clone(), batch)) {
-                    Some(handle) => handle.clone(),
-                    None => {
-                        let Some(mesh) = batch_mesh(&model.msh, b) else {
-                            continue;
-                        };
-                        let handle = world
-                            .resource_mut::<Assets<Mesh>>()
-                            .add(mesh.rotated_by(z_up_rotation()));
-                        meshes.insert((key.clone(), batch), handle.clone());
-                        handle
-                    }
-                };
-                let material = world.resource_scope(|world, mut images: Mut<Assets<Image>>| {
-                    let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
-                    cache.batch_material(
-                        model.wear.as_ref(),
-                        b.material_index as usize,
-                        &mut images,
-                        &mut materials,
-                    )
-                });
-                world.spawn((
-                    DrawnBatch { batch },
-                    Mesh3d(mesh),
-                    MeshMaterial3d(material),
-                    Transform::IDENTITY,
-                    ChildOf(node_entity),
-                ));
-                count += 1;
+/// The root of the placed object above `entity`: the first entity up the
+/// `ChildOf` chain carrying [`OriginalObjectId`].
+pub fn object_root(world: &World, mut entity: Entity) -> Option<Entity> {
+    loop {
+        if world.get::<OriginalObjectId>(entity).is_some() {
+            return Some(entity);
+        }
+        entity = world.get::<ChildOf>(entity)?.parent();
+    }
+}
+
+/// The raw original id of the placed object above `entity`.
+pub fn object_id(world: &World, entity: Entity) -> Option<u32> {
+    let root = object_root(world, entity)?;
+    world.get::<OriginalObjectId>(root).map(|id| id.0)
+}
+
+/// One batch to spawn, before the stable insertion order is assigned.
+struct PendingDraw {
+    object: Option<u32>,
+    node_entity: Entity,
+    node: usize,
+    slot: usize,
+    batch: usize,
+    key: Vec<u8>,
+}
+
+/// Spawns the batches of every part's nodes (every distinct slot of its
+/// native states, hidden) in the order (object id, node, slot, batch);
+/// returns how many.
+fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64) -> usize {
+    let mut draws = Vec::new();
+    for (part, key) in &requests.placed {
+        let Some(assets) = requests.parts.get(key) else {
+            continue;
+        };
+        let models = world.resource::<Assets<Model>>();
+        let Some(model) = models.get(&assets.model) else {
+            continue;
+        };
+        let object = object_id(world, *part);
+        // Without a root the part shows state 0 (it has no `ModelState`).
+        let root = object_root(world, *part).unwrap_or(*part);
+        let mut slots_of_nodes = Vec::new();
+        for (node_entity, node) in nodes_below(world, *part) {
+            let Some(model_node) = model.nodes.get(node) else {
+                continue;
+            };
+            let node_slots = NodeSlots::of(model, model_node, root);
+            let slots = node_slots.slots();
+            if slots.is_empty() {
+                continue;
             }
+            for slot in slots {
+                let Some(s) = model.slots.get(slot) else {
+                    continue;
+                };
+                for batch in s.batches.clone().filter(|&b| b < model.batches.len()) {
+                    draws.push(PendingDraw {
+                        object,
+                        node_entity,
+                        node,
+                        slot,
+                        batch,
+                        key: key.clone(),
+                    });
+                }
+            }
+            slots_of_nodes.push((node_entity, node_slots));
+        }
+        for (entity, node_slots) in slots_of_nodes {
+            world.entity_mut(entity).insert(node_slots);
         }
     }
+    draws.sort_by_key(|d| (d.object, d.node_entity, d.node, d.slot, d.batch));
+    let mut bindings = world
+        .remove_resource::<MaterialBindings>()
+        .unwrap_or_default();
+    let count = draws.len();
+    for draw in draws {
+        let assets = &requests.parts[&draw.key];
+        let (mesh, material_index, lightmap_index) = {
+            let model = world
+                .resource::<Assets<Model>>()
+                .get(&assets.model)
+                .expect("loaded");
+            let b = &model.batches[draw.batch];
+            (b.mesh.clone(), b.material_index, b.lightmap_index)
+        };
+        let uv1 = world
+            .resource::<Assets<Mesh>>()
+            .get(&mesh)
+            .is_some_and(|m| m.contains_attribute(Mesh::ATTRIBUTE_UV_1));
+        let binding = bindings.bind(
+            world,
+            assets.wear.as_ref(),
+            material_index as usize,
+            lightmap_index,
+            uv1,
+        );
+        let source = DrawItemSource {
+            object: draw.object,
+            node: Some(draw.node),
+            slot: Some(draw.slot),
+            batch: Some(draw.batch),
+            insertion: *insertion,
+            ..binding.draw_item(world)
+        };
+        *insertion += 1;
+        world.spawn((
+            DrawnBatch {
+                batch: draw.batch,
+                slot: draw.slot,
+            },
+            Mesh3d(mesh),
+            MeshMaterial3d(binding.material.clone()),
+            Transform::from_rotation(z_up_rotation()),
+            Visibility::Hidden,
+            ChildOf(draw.node_entity),
+            source,
+        ));
+    }
+    world.insert_resource(bindings);
     count
 }

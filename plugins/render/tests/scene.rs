@@ -1,27 +1,63 @@
-//! The scene built for the demo install's first mission, without a window:
-//! terrain, textured batch meshes under model nodes, the placed camera.
+//! The scene built for the demo install's first mission through the
+//! `iron://` asset source, without a window: terrain, batches under model
+//! nodes with their legacy materials and draw-item sources, lightmaps on
+//! UV1, MAT0 phases on game time, LOD switching, and a mod directory
+//! overriding a texture.
 
+// The archive rewrite and bounded-wait helpers of the asset reload tests.
+#[allow(dead_code)]
+#[path = "../../assets/tests/common/mod.rs"]
+mod common;
+
+use bevy::asset::LoadState;
 use bevy::mesh::Indices;
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use iron3d_assets::IronAssetsPlugin;
+use iron3d_assets::material::WearMaterials;
+use iron3d_assets::terrain::{GroundLayer, Terrain as TerrainAsset};
+use iron3d_formats::archive::Mode;
+use iron3d_formats::archive::nres::{Nres, NresEditor};
 use iron3d_formats::demo::{self, Scale};
+use iron3d_formats::fsutil::write_atomic;
+use iron3d_formats::texm::Texm;
 use iron3d_render::IronRenderPlugin;
+use iron3d_render::animate::{MaterialBindings, active_phase};
 use iron3d_render::camera::MissionCamera;
-use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain};
-use iron3d_schedules::SpinePlugin;
+use iron3d_render::capture::{DrawItemSource, RenderPhase};
+use iron3d_render::lod::NodeSlots;
+use iron3d_render::material::{FLAG_LIGHTMAP, LegacyMaterial};
+use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain, TerrainLayer};
+use iron3d_schedules::{GameClock, SpinePlugin};
 use iron3d_world::WorldPlugin;
-use iron3d_world::mission::{MissionObject, MissionPlugin, MissionRequest, ModelNode};
+use iron3d_world::mission::{MissionObject, MissionPlugin, MissionRequest, ModelNode, ModelState};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Frames allowed for loading and building the scene.
-const MAX_FRAMES: usize = 64;
+const MAX_FRAMES: usize = 400;
 
-/// A windowless app over the demo install in `dir`, updated until its
-/// scene is built.
-fn built_app(dir: &std::path::Path) -> App {
+/// A windowless app over the demo install in `dir` (plus `mods`), updated
+/// until its scene is built. Each update advances virtual time by 50 ms.
+fn built_app(dir: &Path, mods: &[PathBuf]) -> App {
+    built_app_watching(dir, mods, false)
+}
+
+/// [`built_app`], hot-reloading changed files when `watch`.
+fn built_app_watching(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-        .init_asset::<Mesh>()
-        .init_asset::<Image>()
-        .init_asset::<StandardMaterial>()
+    let assets = mods
+        .iter()
+        .fold(IronAssetsPlugin::new(dir), |p, m| p.with_mod_dir(m));
+    let asset_plugin = AssetPlugin {
+        watch_for_changes_override: Some(watch),
+        ..default()
+    };
+    app.add_plugins(assets)
+        .add_plugins((MinimalPlugins, asset_plugin, TransformPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            50,
+        )))
         .add_plugins((
             SpinePlugin::default(),
             WorldPlugin,
@@ -34,44 +70,169 @@ fn built_app(dir: &std::path::Path) -> App {
             },
             IronRenderPlugin {
                 game_dir: Some(dir.to_path_buf()),
-                camera: None,
-                screenshot: None,
+                ..default()
             },
         ));
+    app.finish();
+    app.cleanup();
     for _ in 0..MAX_FRAMES {
         if app.world().contains_resource::<SceneBuilt>() {
             break;
         }
         app.update();
+        std::thread::sleep(Duration::from_millis(5));
     }
+    assert!(
+        app.world().contains_resource::<SceneBuilt>(),
+        "scene not built in {MAX_FRAMES} frames"
+    );
     app
+}
+
+fn demo_install() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    dir
+}
+
+fn sources(world: &mut World) -> Vec<(Entity, DrawItemSource)> {
+    world
+        .query::<(Entity, &DrawItemSource)>()
+        .iter(world)
+        .map(|(e, s)| (e, s.clone()))
+        .collect()
+}
+
+/// The terrain's layer entities: layer, mesh and material, by layer then
+/// texture index.
+fn terrain_layers(world: &mut World) -> Vec<(TerrainLayer, Handle<Mesh>, Handle<LegacyMaterial>)> {
+    let mut layers: Vec<_> = world
+        .query_filtered::<(&TerrainLayer, &Mesh3d, &MeshMaterial3d<LegacyMaterial>), With<Terrain>>(
+        )
+        .iter(world)
+        .map(|(l, mesh, m)| (*l, mesh.0.clone(), m.0.clone()))
+        .collect();
+    layers.sort_by_key(|(l, ..)| (l.layer, l.index));
+    layers
+}
+
+/// The triangles of a loaded mesh.
+fn face_count(world: &World, mesh: &Handle<Mesh>) -> usize {
+    match world
+        .resource::<Assets<Mesh>>()
+        .get(mesh)
+        .and_then(|m| m.indices())
+    {
+        Some(Indices::U32(i)) => i.len() / 3,
+        other => panic!("terrain indices: {other:?}"),
+    }
+}
+
+/// The ground is drawn as textured layer-1 meshes, one per texture index
+/// of the faces (opaque terrain), and layer-2 overlays of exactly the faces
+/// with a layer-2 texture, blended over them (a material pass) with the
+/// textures `Land2.wea` names (`L10` -> `Textures.lib` member `L10.0`).
+#[test]
+fn terrain_draws_textured_layers_and_blended_overlays() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let world = app.world_mut();
+    let land = world
+        .resource::<Assets<TerrainAsset>>()
+        .iter()
+        .next()
+        .map(|(_, t)| t.land.clone())
+        .expect("the terrain asset");
+    let lod0 = land.lod_faces(0);
+    let expected = |layer: GroundLayer, index: u8| {
+        lod0.iter()
+            .map(|&f| &land.faces[f as usize])
+            .filter(|f| match layer {
+                GroundLayer::One => f.layer1_texture() == index,
+                GroundLayer::Two => f.layer2_texture() == Some(index),
+            })
+            .count()
+    };
+    let layers = terrain_layers(world);
+    let overlays = layers
+        .iter()
+        .filter(|(l, ..)| l.layer == GroundLayer::Two)
+        .count();
+    assert!(layers.len() - overlays >= 3, "grass, rock, sand, water");
+    assert!(overlays >= 1, "site and road overlays");
+    let mut sources = Vec::new();
+    for (layer, mesh, material) in &layers {
+        assert_eq!(face_count(world, mesh), layer.faces);
+        assert_eq!(layer.faces, expected(layer.layer, layer.index), "{layer:?}");
+        let m = world
+            .resource::<Assets<LegacyMaterial>>()
+            .get(material)
+            .unwrap()
+            .clone();
+        let texture = m
+            .texture
+            .clone()
+            .unwrap_or_else(|| panic!("{layer:?} untextured"));
+        let image = world.resource::<Assets<Image>>().get(&texture).unwrap();
+        assert!(image.width() > 0);
+        let entity = world
+            .query::<(&TerrainLayer, &DrawItemSource)>()
+            .iter(world)
+            .find(|(l, _)| **l == *layer)
+            .map(|(_, s)| s.clone())
+            .unwrap();
+        assert_eq!(entity.object, None);
+        assert_eq!(entity.render_phase, m.render_phase());
+        match layer.layer {
+            GroundLayer::One => {
+                assert_eq!(m.render_phase(), RenderPhase::OpaqueTerrain);
+                assert!(m.state.depth.write);
+            }
+            GroundLayer::Two => {
+                assert_eq!(m.render_phase(), RenderPhase::MaterialPasses);
+                assert!(m.state.depth.test && !m.state.depth.write);
+                assert_eq!(m.alpha_mode(), AlphaMode::Mask(0.0));
+                let path = entity.texture.clone().unwrap();
+                let name = ["L10", "L11"][layer.index as usize];
+                assert!(
+                    path.ends_with(&format!("Textures.lib/{name}.0.texm")),
+                    "{path}"
+                );
+            }
+        }
+        sources.push(entity.texture);
+    }
+    // The water row (`M_WATER`, not a texture) falls back to its material's
+    // first phase texture.
+    assert!(
+        sources
+            .iter()
+            .flatten()
+            .any(|p| p.ends_with("T_WATER0.texm")),
+        "{sources:?}"
+    );
 }
 
 #[test]
 fn demo_mission_scene_has_terrain_textured_models_and_a_placed_camera() {
-    let dir = tempfile::tempdir().unwrap();
-    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    let mut app = built_app(dir.path());
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
     let world = app.world_mut();
     let built = *world.resource::<SceneBuilt>();
     assert!(built.batches > 0, "{built:?}");
+    assert_eq!(built.failed, 0, "{built:?}");
 
-    let terrain: Vec<Handle<Mesh>> = world
-        .query_filtered::<&Mesh3d, With<Terrain>>()
-        .iter(world)
-        .map(|m| m.0.clone())
-        .collect();
-    assert_eq!(terrain.len(), 1, "one terrain");
-    let meshes = world.resource::<Assets<Mesh>>();
-    let faces = match meshes.get(&terrain[0]).and_then(|m| m.indices()) {
-        Some(Indices::U32(i)) => i.len() / 3,
-        other => panic!("terrain indices: {other:?}"),
-    };
-    assert_eq!(faces, 8192, "every LOD-0 face of the demo map");
+    // The terrain's layer-1 meshes cover every LOD-0 face of the demo map.
+    let layer1_faces: usize = terrain_layers(world)
+        .iter()
+        .filter(|(layer, ..)| layer.layer == GroundLayer::One)
+        .map(|(_, mesh, _)| face_count(world, mesh))
+        .sum();
+    assert_eq!(layer1_faces, 8192, "every LOD-0 face of the demo map");
 
     // Every drawn batch hangs under a model node; the count matches.
-    let batches: Vec<(Entity, Handle<StandardMaterial>)> = world
-        .query_filtered::<(&ChildOf, &MeshMaterial3d<StandardMaterial>), With<DrawnBatch>>()
+    let batches: Vec<(Entity, Handle<LegacyMaterial>)> = world
+        .query_filtered::<(&ChildOf, &MeshMaterial3d<LegacyMaterial>), With<DrawnBatch>>()
         .iter(world)
         .map(|(parent, m)| (parent.parent(), m.0.clone()))
         .collect();
@@ -82,11 +243,11 @@ fn demo_mission_scene_has_terrain_textured_models_and_a_placed_camera() {
             .all(|(parent, _)| world.get::<ModelNode>(*parent).is_some())
     );
     // Their materials carry decoded Texm textures.
-    let materials = world.resource::<Assets<StandardMaterial>>();
+    let materials = world.resource::<Assets<LegacyMaterial>>();
     let images = world.resource::<Assets<Image>>();
     let textured = batches
         .iter()
-        .filter_map(|(_, m)| materials.get(m)?.base_color_texture.clone())
+        .filter_map(|(_, m)| materials.get(m)?.texture.clone())
         .filter(|t| images.get(t).is_some_and(|i| i.width() > 0))
         .count();
     assert!(textured > 0, "some batches are textured");
@@ -105,4 +266,540 @@ fn demo_mission_scene_has_terrain_textured_models_and_a_placed_camera() {
         .unwrap();
     assert!(camera.translation.y > 50.0, "{camera:?}");
     assert!(camera.forward().y < -0.5, "{camera:?}");
+}
+
+#[test]
+fn every_drawn_entity_has_a_draw_item_source_in_a_stable_order() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let world = app.world_mut();
+    let all = sources(world);
+    let drawn = world
+        .query_filtered::<Entity, With<Mesh3d>>()
+        .iter(world)
+        .count();
+    assert_eq!(all.len(), drawn, "one source per drawn entity");
+    let terrain: Vec<_> = all.iter().filter(|(_, s)| s.object.is_none()).collect();
+    assert_eq!(
+        terrain.len(),
+        terrain_layers(world).len(),
+        "one per ground layer"
+    );
+    assert!(terrain.iter().all(|(_, s)| matches!(
+        s.render_phase,
+        RenderPhase::OpaqueTerrain | RenderPhase::MaterialPasses
+    )));
+    let mut items: Vec<&DrawItemSource> = all.iter().map(|(_, s)| s).collect();
+    items.sort_by_key(|s| s.insertion);
+    let insertions: Vec<u64> = items.iter().map(|s| s.insertion).collect();
+    assert_eq!(insertions, (0..items.len() as u64).collect::<Vec<_>>());
+    // Insertion follows (object id, node, ...): object ids never decrease.
+    let objects: Vec<u32> = items.iter().filter_map(|s| s.object).collect();
+    assert!(objects.windows(2).all(|w| w[0] <= w[1]), "{objects:?}");
+    // The terrain's layers come first, then every batch.
+    assert!(
+        items
+            .iter()
+            .skip(terrain.len())
+            .all(|s| s.node.is_some() && s.batch.is_some())
+    );
+    // The phases of tome V all occur in the demo: opaque, alpha-tested
+    // (leaves), transparent (glass).
+    for phase in [
+        RenderPhase::OpaqueObjects,
+        RenderPhase::AlphaTested,
+        RenderPhase::Transparent,
+    ] {
+        assert!(items.iter().any(|s| s.render_phase == phase), "{phase:?}");
+    }
+    // Each source's key is its material's state key.
+    let materials = world.resource::<Assets<LegacyMaterial>>();
+    for (entity, source) in &all {
+        let handle = world
+            .get::<MeshMaterial3d<LegacyMaterial>>(*entity)
+            .unwrap();
+        let material = materials.get(&handle.0).unwrap();
+        assert_eq!(source.pipeline_key, material.state.pipeline_key());
+        assert_eq!(source.render_phase, material.render_phase());
+    }
+}
+
+#[test]
+fn lightmapped_batches_use_uv1_and_their_lightmap_on_stage_one() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let world = app.world_mut();
+    let lit: Vec<(Entity, DrawItemSource)> = sources(world)
+        .into_iter()
+        .filter(|(_, s)| s.lightmap.is_some())
+        .collect();
+    assert!(!lit.is_empty(), "the demo places lightmapped buildings");
+    let materials = world.resource::<Assets<LegacyMaterial>>();
+    let meshes = world.resource::<Assets<Mesh>>();
+    let images = world.resource::<Assets<Image>>();
+    for (entity, source) in &lit {
+        assert!(
+            source.lightmap.as_ref().unwrap().contains("LightMap.lib"),
+            "{source:?}"
+        );
+        let material = materials
+            .get(
+                &world
+                    .get::<MeshMaterial3d<LegacyMaterial>>(*entity)
+                    .unwrap()
+                    .0,
+            )
+            .unwrap();
+        assert_eq!(material.state.stages[1].uv_set, 1);
+        assert!(material.state.stages[1].textured());
+        assert!(material.state.vertex.uv1);
+        assert_ne!(material.uniform.flags & FLAG_LIGHTMAP, 0);
+        let lightmap = material.lightmap.as_ref().unwrap();
+        assert!(images.get(lightmap).is_some_and(|i| i.width() > 0));
+        let mesh = meshes
+            .get(&world.get::<Mesh3d>(*entity).unwrap().0)
+            .unwrap();
+        assert!(mesh.contains_attribute(Mesh::ATTRIBUTE_UV_1));
+    }
+    // Batches without a lightmap leave stage 1 off.
+    let unlit = sources(world)
+        .into_iter()
+        .filter(|(_, s)| s.lightmap.is_none() && s.object.is_some())
+        .count();
+    assert!(unlit > 0);
+}
+
+#[test]
+fn animated_materials_change_phase_over_game_time() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    // A drawn material whose phase (and texture) differs at another time.
+    let (material, phase_then, millis_then) = {
+        let world = app.world();
+        let wears = world.resource::<Assets<WearMaterials>>();
+        let now = world.resource::<GameClock>().elapsed().as_millis() as u32;
+        world
+            .resource::<MaterialBindings>()
+            .iter()
+            .find_map(|b| {
+                let row = wears.get(b.wear.as_ref()?)?.materials.get(b.key.row)?;
+                let later = now + 500;
+                let p = active_phase(&row.mat0, later, 0);
+                let differs = p != b.phase && row.textures[p] != row.textures[b.phase];
+                (row.mat0.animations.first()?.mode_bits() == 0 && differs)
+                    .then(|| (b.material.clone(), p, later))
+            })
+            .expect("an animated material (the blinking lamp) is drawn")
+    };
+    let texture_before = app
+        .world()
+        .resource::<Assets<LegacyMaterial>>()
+        .get(&material)
+        .unwrap()
+        .texture
+        .clone();
+    for _ in 0..200 {
+        let clock = app.world().resource::<GameClock>().elapsed().as_millis() as u32;
+        if clock >= millis_then && clock < millis_then + 100 {
+            break;
+        }
+        app.update();
+    }
+    let world = app.world_mut();
+    let now = world.resource::<GameClock>().elapsed().as_millis() as u32;
+    assert!(now >= millis_then, "the game clock ran ({now} ms)");
+    let after = world
+        .resource::<Assets<LegacyMaterial>>()
+        .get(&material)
+        .unwrap()
+        .texture
+        .clone();
+    assert_ne!(after, texture_before, "stage 0 shows another texture");
+    let phases: Vec<usize> = world
+        .query::<(&MeshMaterial3d<LegacyMaterial>, &DrawItemSource)>()
+        .iter(world)
+        .filter(|(m, _)| m.0 == material)
+        .map(|(_, s)| s.material_phase)
+        .collect();
+    assert!(!phases.is_empty());
+    assert!(phases.iter().all(|&p| p == phase_then), "{phases:?}");
+}
+
+/// The slots of the batches shown under `node`.
+fn shown_slots(app: &mut App, node: Entity) -> Vec<usize> {
+    let world = app.world_mut();
+    world
+        .query::<(&DrawnBatch, &ChildOf, &Visibility)>()
+        .iter(world)
+        .filter(|(_, p, v)| p.parent() == node && **v != Visibility::Hidden)
+        .map(|(b, _, _)| b.slot)
+        .collect()
+}
+
+/// Puts the camera `distance` above `position` and lets the LODs follow.
+fn place_camera(app: &mut App, position: Vec3, distance: f32) {
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<&mut Transform, With<MissionCamera>>();
+    for mut t in q.iter_mut(world) {
+        *t = Transform::from_translation(position + Vec3::new(0.0, distance, 0.0))
+            .looking_at(position, Vec3::Z);
+    }
+    app.update();
+    app.update();
+}
+
+/// The first model node whose slots satisfy `wanted`, with its world
+/// position and slots.
+fn node_where(app: &mut App, wanted: impl Fn(&NodeSlots) -> bool) -> (Entity, Vec3, NodeSlots) {
+    let world = app.world_mut();
+    world
+        .query::<(Entity, &NodeSlots, &GlobalTransform)>()
+        .iter(world)
+        .find(|(_, s, _)| wanted(s))
+        .map(|(e, s, t)| (e, t.translation(), s.clone()))
+        .expect("a matching model node")
+}
+
+/// Whether every entry of `shown` is `slot` (and there is one).
+fn all_are(shown: &[usize], slot: usize) -> bool {
+    !shown.is_empty() && shown.iter().all(|&s| s == slot)
+}
+
+#[test]
+fn batches_switch_lod_with_camera_distance() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    // A node with two LODs in state 0.
+    let (node, position, slots) = node_where(&mut app, |s| s.states[0].slots.len() >= 2);
+    let lods = &slots.states[0];
+    place_camera(&mut app, position, 0.5 * lods.radius);
+    let near = shown_slots(&mut app, node);
+    place_camera(&mut app, position, 1000.0 * lods.radius);
+    let far = shown_slots(&mut app, node);
+    assert!(all_are(&near, lods.slots[0].1), "{near:?} of {lods:?}");
+    assert!(all_are(&far, lods.slots[1].1), "{far:?} of {lods:?}");
+}
+
+/// Gives every node of every model in the install's `*.rlb` archives a
+/// state 1 whose LOD 0 is its LOD-1 geometry (`slot_index[5] =
+/// slot_index[1]`), so states 0 and 1 show different slots up close. (The
+/// demo's state 1 shares state 0's slots; it has no state 2.)
+fn give_state_one_coarse_geometry(game: &Path) {
+    const NODE_SIZE: usize = 38;
+    const SLOT_INDEX: usize = 8;
+    for file in std::fs::read_dir(game).unwrap() {
+        let path = file.unwrap().path();
+        if path
+            .extension()
+            .is_none_or(|e| !e.eq_ignore_ascii_case("rlb"))
+        {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(outer) = Nres::parse(&bytes, Mode::Compatible) else {
+            continue; // an RsLi library (no models)
+        };
+        let mut archive = NresEditor::new(&outer);
+        for (i, entry) in outer.entries().iter().enumerate() {
+            if !entry.display_name().to_ascii_lowercase().ends_with(".msh") {
+                continue;
+            }
+            let inner = Nres::parse(outer.payload(i), Mode::Compatible).unwrap();
+            let n = inner.find_type(1).expect("a node table");
+            let mut nodes = inner.payload(n).to_vec();
+            assert_eq!(nodes.len() % NODE_SIZE, 0);
+            for node in nodes.chunks_exact_mut(NODE_SIZE) {
+                let at = |slot: usize| SLOT_INDEX + 2 * slot;
+                let lod1 = [node[at(1)], node[at(1) + 1]];
+                if lod1 != [0xFF, 0xFF] {
+                    node[at(5)..at(5) + 2].copy_from_slice(&lod1);
+                }
+            }
+            let mut model = NresEditor::new(&inner);
+            model.set_payload(n, nodes);
+            archive.set_payload(i, model.to_bytes().unwrap());
+        }
+        write_atomic(&path, &archive.to_bytes().unwrap()).unwrap();
+    }
+}
+
+/// Sets the model state of the object `root` and lets the batches follow.
+fn set_state(app: &mut App, root: Entity, state: u8) {
+    app.world_mut()
+        .entity_mut(root)
+        .insert(ModelState::new(state).unwrap());
+    app.update();
+    app.update();
+}
+
+#[test]
+fn batches_switch_with_the_objects_model_state() {
+    let dir = demo_install();
+    give_state_one_coarse_geometry(dir.path());
+    let mut app = built_app(dir.path(), &[]);
+    {
+        let world = app.world_mut();
+        let states: Vec<Option<ModelState>> = world
+            .query_filtered::<Option<&ModelState>, With<MissionObject>>()
+            .iter(world)
+            .map(|s| s.copied())
+            .collect();
+        assert!(!states.is_empty());
+        assert!(states.iter().all(|s| *s == Some(ModelState::default())));
+    }
+    // A node whose state 1 shows another slot up close than state 0; no
+    // demo model has state 2, so it draws state 0.
+    let (node, position, slots) = node_where(&mut app, |s| {
+        s.drawn == [0, 1, 0]
+            && s.states[0].slots.first().map(|l| l.1) != s.states[1].slots.first().map(|l| l.1)
+    });
+    let (state0, state1) = (slots.states[0].slots[0].1, slots.states[1].slots[0].1);
+    place_camera(&mut app, position, 0.5 * slots.states[0].radius);
+    let shown = shown_slots(&mut app, node);
+    assert!(all_are(&shown, state0), "state 0: {shown:?} of {slots:?}");
+
+    set_state(&mut app, slots.object, 1);
+    let shown = shown_slots(&mut app, node);
+    assert!(all_are(&shown, state1), "state 1: {shown:?} of {slots:?}");
+    // The shown batches' draw items name that slot.
+    let world = app.world_mut();
+    let items: Vec<Option<usize>> = world
+        .query::<(&DrawItemSource, &ChildOf, &Visibility)>()
+        .iter(world)
+        .filter(|(_, p, v)| p.parent() == node && **v != Visibility::Hidden)
+        .map(|(s, _, _)| s.slot)
+        .collect();
+    assert!(items.iter().all(|&s| s == Some(state1)), "{items:?}");
+
+    set_state(&mut app, slots.object, 2);
+    let shown = shown_slots(&mut app, node);
+    assert!(all_are(&shown, state0), "state 2 falls back: {shown:?}");
+    set_state(&mut app, slots.object, 0);
+    assert!(all_are(&shown_slots(&mut app, node), state0));
+}
+
+/// The entry payload of `name` in the archive at `path`.
+fn entry(path: &Path, name: &str) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    let nres = Nres::parse(&bytes, Mode::Compatible).unwrap();
+    let i = nres.find(name.as_bytes()).unwrap();
+    nres.payload(i).to_vec()
+}
+
+#[test]
+fn a_mod_dir_overrides_a_drawn_texture() {
+    let dir = demo_install();
+    // Without the mod: a drawn texture and its size.
+    let (path, width) = {
+        let mut app = built_app(dir.path(), &[]);
+        let world = app.world_mut();
+        let materials = world.resource::<Assets<LegacyMaterial>>();
+        let images = world.resource::<Assets<Image>>();
+        let server = world.resource::<AssetServer>();
+        let found = materials
+            .iter()
+            .filter_map(|(_, m)| m.texture.clone())
+            .find_map(|t| {
+                let path = server.get_path(t.id())?.to_string();
+                let width = images.get(&t)?.width();
+                (path.contains("Textures.lib") && width != 32).then_some((path, width))
+            })
+            .expect("a drawn texture");
+        found
+    };
+    // The mod replaces it with the 32 x 32 lamp texture.
+    let name = path.rsplit('/').next().unwrap().trim_end_matches(".texm");
+    let mods = tempfile::tempdir().unwrap();
+    let lib = mods.path().join("Textures.lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    let lamp = entry(&dir.path().join("Textures.lib"), "T_LAMP_ON");
+    assert_eq!(Texm::parse(&lamp).unwrap().width, 32);
+    std::fs::write(lib.join(format!("{name}.texm")), &lamp).unwrap();
+    let mut app = built_app(dir.path(), &[mods.path().to_path_buf()]);
+    let world = app.world_mut();
+    let materials = world.resource::<Assets<LegacyMaterial>>();
+    let images = world.resource::<Assets<Image>>();
+    let server = world.resource::<AssetServer>();
+    let widths: Vec<u32> = materials
+        .iter()
+        .filter_map(|(_, m)| m.texture.clone())
+        .filter(|t| {
+            server
+                .get_path(t.id())
+                .is_some_and(|p| p.to_string() == path)
+        })
+        .filter_map(|t| images.get(&t).map(|i| i.width()))
+        .collect();
+    assert!(!widths.is_empty(), "{path} is drawn with the mod too");
+    assert!(
+        widths.iter().all(|&w| w == 32),
+        "was {width}, now {widths:?}"
+    );
+}
+
+/// `(name, type_id, payload)` of every entry of an archive.
+type Entries = Vec<(String, u32, Vec<u8>)>;
+
+/// What the reload tests watch: a drawn batch with a still material, its
+/// material, the `Textures.lib` image on its stage 0 and that entry's index.
+struct DrawnTexture {
+    batch: Entity,
+    material: Handle<LegacyMaterial>,
+    image: Handle<Image>,
+    entry: usize,
+}
+
+/// A drawn batch whose material is not animated (its stage 0 keeps one
+/// image) and textured from `Textures.lib` entry `all[entry]`.
+fn drawn_texture(app: &mut App, all: &Entries) -> DrawnTexture {
+    let world = app.world_mut();
+    let still: Vec<Handle<LegacyMaterial>> = {
+        let wears = world.resource::<Assets<WearMaterials>>();
+        world
+            .resource::<MaterialBindings>()
+            .iter()
+            .filter(|b| {
+                b.wear
+                    .as_ref()
+                    .and_then(|w| wears.get(w)?.materials.get(b.key.row))
+                    .is_some_and(|row| row.mat0.animations.is_empty())
+            })
+            .map(|b| b.material.clone())
+            .collect()
+    };
+    let batches: Vec<(Entity, Handle<LegacyMaterial>)> = world
+        .query_filtered::<(Entity, &MeshMaterial3d<LegacyMaterial>), With<DrawnBatch>>()
+        .iter(world)
+        .map(|(e, m)| (e, m.0.clone()))
+        .collect();
+    let materials = world.resource::<Assets<LegacyMaterial>>();
+    let server = world.resource::<AssetServer>();
+    batches
+        .into_iter()
+        .filter(|(_, m)| still.contains(m))
+        .find_map(|(batch, material)| {
+            let image = materials.get(&material)?.texture.clone()?;
+            let path = server.get_path(image.id())?.to_string();
+            let name = path.strip_prefix("iron://Textures.lib/")?;
+            let entry = all
+                .iter()
+                .position(|(n, _, _)| format!("{n}.texm").eq_ignore_ascii_case(name))?;
+            Some(DrawnTexture {
+                batch,
+                material,
+                image,
+                entry,
+            })
+        })
+        .expect("a still material textured from Textures.lib is drawn")
+}
+
+/// Ids of the batch materials modified since the last clear.
+#[derive(Resource, Default)]
+struct ModifiedMaterials(Vec<AssetId<LegacyMaterial>>);
+
+fn record_modified(
+    mut events: MessageReader<AssetEvent<LegacyMaterial>>,
+    mut seen: ResMut<ModifiedMaterials>,
+) {
+    seen.0.extend(events.read().filter_map(|e| match e {
+        AssetEvent::Modified { id } => Some(*id),
+        _ => None,
+    }));
+}
+
+/// The running mission with hot reload, the drawn texture it watches and
+/// the entries of `Textures.lib` (the watcher settled, the record clear).
+fn running_with_reload(dir: &Path) -> (App, DrawnTexture, Entries) {
+    let all = common::nres_entries(&dir.join("Textures.lib"));
+    let mut app = built_app_watching(dir, &[], true);
+    app.init_resource::<ModifiedMaterials>()
+        .add_systems(Update, record_modified);
+    let drawn = drawn_texture(&mut app, &all);
+    common::pump(&mut app);
+    app.world_mut()
+        .resource_mut::<ModifiedMaterials>()
+        .0
+        .clear();
+    (app, drawn, all)
+}
+
+/// Another entry of `all` whose pixels differ from entry `a`'s.
+fn other_pixels(all: &Entries, a: usize) -> usize {
+    let pixels = common::base_pixels(&all[a].2);
+    (0..all.len())
+        .find(|&c| c != a && common::base_pixels(&all[c].2) != pixels)
+        .expect("two textures with different pixels")
+}
+
+/// The batch still draws `drawn.material`, which still samples
+/// `drawn.image`; the game clock runs.
+fn still_drawn(app: &mut App, drawn: &DrawnTexture) {
+    let clock = app.world().resource::<GameClock>().elapsed();
+    app.update();
+    let world = app.world();
+    assert!(
+        world.resource::<GameClock>().elapsed() > clock,
+        "the game runs"
+    );
+    let on_batch = world.get::<MeshMaterial3d<LegacyMaterial>>(drawn.batch);
+    assert_eq!(on_batch.map(|m| m.0.id()), Some(drawn.material.id()));
+    let material = world
+        .resource::<Assets<LegacyMaterial>>()
+        .get(&drawn.material)
+        .unwrap();
+    assert_eq!(
+        material.texture.as_ref().map(Handle::id),
+        Some(drawn.image.id())
+    );
+}
+
+#[test]
+fn a_rewritten_archive_texture_reaches_the_drawn_material() {
+    let dir = demo_install();
+    let (mut app, drawn, all) = running_with_reload(dir.path());
+    let c = other_pixels(&all, drawn.entry);
+    let want = common::base_pixels(&all[c].2);
+    assert_ne!(common::image_base(&app, &drawn.image), Some(want.clone()));
+
+    common::rewrite_entry(
+        &dir.path().join("Textures.lib"),
+        &all,
+        drawn.entry,
+        &all[c].2,
+    );
+    assert!(
+        common::until(&mut app, |app| {
+            let modified = &app.world().resource::<ModifiedMaterials>().0;
+            common::image_base(app, &drawn.image) == Some(want.clone())
+                && modified.contains(&drawn.material.id())
+        }),
+        "the batch's material shows the new pixels"
+    );
+    still_drawn(&mut app, &drawn);
+}
+
+#[test]
+fn a_corrupt_rewrite_keeps_the_last_good_texture_drawn() {
+    let dir = demo_install();
+    let (mut app, drawn, all) = running_with_reload(dir.path());
+    let before = common::image_base(&app, &drawn.image);
+    assert!(before.is_some());
+    let truncated = &all[drawn.entry].2[..20];
+
+    common::rewrite_entry(
+        &dir.path().join("Textures.lib"),
+        &all,
+        drawn.entry,
+        truncated,
+    );
+    assert!(common::until(&mut app, |app| matches!(
+        app.world()
+            .resource::<AssetServer>()
+            .load_state(&drawn.image),
+        LoadState::Failed(_)
+    )));
+    common::pump(&mut app);
+    assert_eq!(common::image_base(&app, &drawn.image), before);
+    still_drawn(&mut app, &drawn);
 }

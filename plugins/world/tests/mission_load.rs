@@ -3,21 +3,27 @@
 //! failure before registration.
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use iron3d_formats::archive::nres::{self, NewEntry};
+use iron3d_formats::graph::{MESH_TYPE_ID, TEXM_TYPE_ID};
+use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Phase};
 use iron3d_formats::msh::{AnimKey24, Batch20, Msh, MshParts, NONE, Node38, Slot68};
 use iron3d_formats::registry::{ObjectRef, Registry};
 use iron3d_formats::terrain::build::{
     ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
 };
+use iron3d_formats::texm::{Mips, PixelFormat, Rgba8Image, Texm};
 use iron3d_formats::tma::{
     Clan, ClanType, MissionPath, ObjectKind as Kind, PlacedObject, Property, Tma,
 };
 use iron3d_formats::unitdat::{CLASS_ROBOT, PartClass, PartSpec, UnitDat};
-use iron3d_schedules::{GameClock, SpinePlugin, StateHash, deny_simulation_ambiguities};
+use iron3d_formats::wear::{WEAR_TYPE_ID, Wear, WearRow};
+use iron3d_schedules::{GameClock, StateHash, deny_simulation_ambiguities};
 use iron3d_world::mission::*;
 use iron3d_world::*;
 use std::path::Path;
+
+mod common;
+use common::{failed_load, load, phase};
 
 /// How the test install differs from the plain one.
 #[derive(Default, Clone)]
@@ -81,6 +87,27 @@ fn model() -> Vec<u8> {
     Msh::build(parts).unwrap().to_bytes().unwrap()
 }
 
+/// An NRes archive of `(name, type id, payload)` entries, each with the
+/// directory attributes `attrs`.
+fn archive(items: &[(&str, u32, &[u8])], attrs: (u32, u32)) -> Vec<u8> {
+    let entries: Vec<NewEntry> = items
+        .iter()
+        .map(|(name, type_id, payload)| NewEntry {
+            name: name.as_bytes().to_vec(),
+            type_id: *type_id,
+            attr1: attrs.0,
+            attr2: attrs.1,
+            attr3: 0,
+            payload,
+        })
+        .collect();
+    nres::build(&entries).unwrap()
+}
+
+/// The node `top` of the test model: the turret is mounted on the
+/// chassis's, the gun on the turret's.
+const TOP: i32 = 1;
+
 fn write(dir: &Path, rel: &str, bytes: &[u8]) {
     let path = dir.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -97,28 +124,41 @@ const PARTS: usize = 6;
 /// DAT and `MISSIONS/Test/{data.tma, Land.msh, Land.map}`.
 fn install(dir: &Path, variant: &Variant) {
     let model = model();
-    let mut entries: Vec<(&str, &[u8])> = vec![
-        ("ch_walk.msh", &model),
-        ("tr_light.msh", &model),
-        ("house.msh", &model),
-        (
-            "common.wea",
-            b"WEAR placeholder: only its presence is checked",
-        ),
+    let wear = Wear::new(vec![WearRow::new("0", "HULL")], None)
+        .to_bytes()
+        .unwrap();
+    let mut entries: Vec<(&str, u32, &[u8])> = vec![
+        ("ch_walk.msh", MESH_TYPE_ID, &model),
+        ("tr_light.msh", MESH_TYPE_ID, &model),
+        ("house.msh", MESH_TYPE_ID, &model),
+        ("common.wea", WEAR_TYPE_ID, &wear),
     ];
-    entries.retain(|(name, _)| Some(*name) != variant.drop_entry);
-    let entries: Vec<NewEntry> = entries
-        .iter()
-        .map(|(name, payload)| NewEntry {
-            name: name.as_bytes().to_vec(),
-            type_id: 0x4853_454D,
-            attr1: 0,
-            attr2: 0,
-            attr3: 0,
-            payload,
-        })
-        .collect();
-    write(dir, "static.rlb", &nres::build(&entries).unwrap());
+    entries.retain(|(name, _, _)| Some(*name) != variant.drop_entry);
+    write(dir, "static.rlb", &archive(&entries, (0, 0)));
+    // The WEAR row's material and its one textured phase.
+    let mut hull = Mat0::new(3, 0);
+    hull.phases.push(Phase::new([0; 18], b"hull.tex").unwrap());
+    let attrs = hull.directory_attrs();
+    let hull = hull.to_bytes().unwrap();
+    write(
+        dir,
+        "Material.lib",
+        &archive(&[("HULL", MAT0_TYPE_ID, &hull)], attrs),
+    );
+    let image = Rgba8Image {
+        width: 2,
+        height: 2,
+        pixels: vec![0x80; 16],
+    };
+    let texture = Texm::from_rgba(&image, PixelFormat::Argb8888, Mips::None, None)
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    write(
+        dir,
+        "Textures.lib",
+        &archive(&[("hull.tex", TEXM_TYPE_ID, &texture)], (0, 0)),
+    );
 
     let r = |a: &str, b: &str| ObjectRef::new(a.as_bytes(), b.as_bytes()).unwrap();
     let registry = Registry::build(&[
@@ -127,7 +167,10 @@ fn install(dir: &Path, variant: &Variant) {
             b"CH_WALK".to_vec(),
             vec![r("static.rlb", "ch_walk.msh"), r("objects.rlb", "GEOM")],
         ),
-        (b"TR_LIGHT".to_vec(), vec![r("static.rlb", "tr_light.msh")]),
+        (
+            b"TR_LIGHT".to_vec(),
+            vec![r("static.rlb", "tr_light.msh"), r("objects.rlb", "GEOM")],
+        ),
         (b"GN_LASER".to_vec(), vec![r("objects.rlb", "TR_LIGHT")]),
         (
             b"B_HOUSE".to_vec(),
@@ -154,8 +197,8 @@ fn install(dir: &Path, variant: &Variant) {
             vec![part(
                 "TR_LIGHT",
                 PartClass::Turret,
-                0,
-                vec![part("GN_LASER", PartClass::Gun, 0, vec![])],
+                TOP,
+                vec![part("GN_LASER", PartClass::Gun, TOP, vec![])],
             )],
         )],
     )
@@ -229,44 +272,15 @@ fn install(dir: &Path, variant: &Variant) {
 
 /// A headless app asked to load the mission of `dir`.
 fn app(dir: &Path, seed: u64) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        SpinePlugin::default(),
-        WorldPlugin,
-        MissionPlugin {
-            request: Some(MissionRequest {
-                game_dir: dir.to_path_buf(),
-                mission: Some("test".into()),
-            }),
-            seed,
-        },
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    let mut app = headless_app(
+        Some(MissionRequest {
+            game_dir: dir.to_path_buf(),
+            mission: Some("test".into()),
+        }),
+        seed,
+    );
     deny_simulation_ambiguities(&mut app);
     app
-}
-
-fn phase(app: &App) -> MissionPhase {
-    *app.world().resource::<State<MissionPhase>>().get()
-}
-
-/// Updates until the mission runs or failed; the clock must not move
-/// before.
-fn load(app: &mut App) -> MissionPhase {
-    for _ in 0..20 {
-        app.update();
-        let p = phase(app);
-        if matches!(p, MissionPhase::Running | MissionPhase::Failed) {
-            return p;
-        }
-        assert_eq!(
-            app.world().resource::<GameClock>().tick(),
-            0,
-            "ticked in {p:?}"
-        );
-    }
-    panic!("loading did not finish: {:?}", phase(app));
 }
 
 fn hash_after(dir: &Path, ticks: u64) -> u64 {
@@ -352,7 +366,30 @@ fn every_placed_object_and_part_is_built_and_registered() {
     assert_eq!(parts[1].0.parent, Some(0));
     assert_eq!(parts[2].0.parent, Some(1));
     assert_eq!(parts[2].0.class, Some(PartClass::Gun));
-    assert_eq!(parts[2].1, vec![b"GN_LASER".to_vec(), b"TR_LIGHT".to_vec()]);
+    assert_eq!(
+        parts[2].1,
+        vec![b"GN_LASER".to_vec(), b"TR_LIGHT".to_vec(), b"GEOM".to_vec()]
+    );
+
+    // The turret sits on the chassis model's `top` node (2 up), the gun on
+    // the turret's (2 more): each part takes its socket's rest pose.
+    let mounts: Vec<(Option<usize>, Vec3)> = children
+        .iter()
+        .zip(&parts)
+        .map(|(&c, (info, _))| {
+            let t = world.entity(c).get::<Transform>().unwrap();
+            (info.socket, t.translation)
+        })
+        .collect();
+    assert_eq!(
+        mounts,
+        [
+            (None, Vec3::ZERO),
+            (Some(1), Vec3::new(0.0, 2.0, 0.0)),
+            (Some(1), Vec3::new(0.0, 4.0, 0.0)),
+        ]
+    );
+    assert_eq!(parts[1].0.attachment, TOP);
 
     // Model nodes under the chassis: body, then top as its child, 2 up.
     let body = world.entity(children[0]).get::<Children>().unwrap()[0];
@@ -399,13 +436,7 @@ fn a_missing_reachable_model_fails_before_registration_with_the_chain() {
         },
     );
     let mut app = app(tmp.path(), 1);
-    assert_eq!(load(&mut app), MissionPhase::Failed);
-    let error = app
-        .world()
-        .resource::<LoadProgress>()
-        .error
-        .clone()
-        .unwrap();
+    let error = failed_load(&mut app);
     assert_eq!(error.phase, MissionPhase::Resources);
     let text = error.to_string();
     for part in [
@@ -414,19 +445,10 @@ fn a_missing_reachable_model_fails_before_registration_with_the_chain() {
         "prototype 'TR_LIGHT'",
         "archive 'static.rlb'",
         "entry 'tr_light.msh'",
-        "no such entry",
+        "no entry 'tr_light.msh' in static.rlb",
     ] {
         assert!(text.contains(part), "{part} missing in: {text}");
     }
-    assert!(app.world().resource::<ObjectRegistry>().is_empty());
-    let world = app.world_mut();
-    let mut built = world
-        .query_filtered::<Entity, Or<(With<MissionObject>, With<UnitPartInfo>, With<ModelNode>)>>();
-    assert_eq!(
-        built.iter(world).count(),
-        0,
-        "no entity of the mission remains"
-    );
     // The simulation never starts.
     for _ in 0..3 {
         app.update();
@@ -440,31 +462,17 @@ fn a_missing_unit_file_names_the_object_and_the_file() {
     install(tmp.path(), &Variant::default());
     std::fs::remove_file(tmp.path().join("UNITS/ROBOTS/Walker.dat")).unwrap();
     let mut app = app(tmp.path(), 1);
-    assert_eq!(load(&mut app), MissionPhase::Failed);
-    let error = app
-        .world()
-        .resource::<LoadProgress>()
-        .error
-        .clone()
-        .unwrap();
+    let error = failed_load(&mut app);
     assert_eq!(error.phase, MissionPhase::Prototypes);
     assert_eq!(
         error.object.as_deref(),
         Some("#0 'UNITS\\ROBOTS\\walker.DAT'")
     );
-    assert!(app.world().resource::<ObjectRegistry>().is_empty());
 }
 
 #[test]
 fn without_a_mission_the_world_simulates_empty() {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        SpinePlugin::default(),
-        WorldPlugin,
-        MissionPlugin::default(),
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    let mut app = headless_app(None, 0);
     deny_simulation_ambiguities(&mut app);
     app.update();
     let start = app.world().resource::<GameClock>().tick();

@@ -1,10 +1,15 @@
 //! Generated maps: a heightfield from integer hash noise with fixed-point
 //! interpolation (heights in 1/256 world units, so every machine computes the
 //! same bits), hills, a lake and flat build sites joined by flat roads; then
-//! `Land.msh` (water faces masked) and `Land.map` (one square areal per
-//! walkable cell: no water face and no face steeper than the walk limit).
+//! `Land.msh` (water faces masked, ground layers: grass, rock on steep faces,
+//! sand on the shore, water, and a second layer of earth on the sites and
+//! gravel on the roads, faded out by the layer-1 weight across the blend
+//! ring), the layer tables `Land1.wea` / `Land2.wea`, and `Land.map` (one
+//! square areal per walkable cell: no water face and no face steeper than
+//! the walk limit).
 
 use super::Rng;
+use crate::demo::assets::ground;
 use crate::error::Result;
 use crate::terrain::build::{
     ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
@@ -52,6 +57,10 @@ pub struct Field {
     pub heights: Vec<i64>,
     /// Flatness weight 0..=256 of each vertex (256 on sites and roads).
     pub flat: Vec<i64>,
+    /// The layer-2 texture of each vertex's flat ground: [`ground::SITE`]
+    /// where the site weight is at least the road weight, else
+    /// [`ground::ROAD`].
+    pub paving: Vec<u8>,
     /// Build sites, as vertex coordinates (flat, walkable, joined by roads).
     pub sites: Vec<[usize; 2]>,
     /// Per areal cell (row-major, `cells` per side): walkable or not.
@@ -105,6 +114,7 @@ impl Field {
 
         let mut heights = Vec::with_capacity(size * size);
         let mut flat = Vec::with_capacity(size * size);
+        let mut paving = Vec::with_capacity(size * size);
         for y in 0..size {
             for x in 0..size {
                 let p = world([x, y]);
@@ -123,10 +133,16 @@ impl Field {
                     .windows(2)
                     .map(|w| segment_dist2(p, w[0], w[1]))
                     .min();
-                let t = flat_weight(site.unwrap_or(i64::MAX), SITE_RADIUS)
-                    .max(flat_weight(road.unwrap_or(i64::MAX), ROAD_RADIUS));
+                let site = flat_weight(site.unwrap_or(i64::MAX), SITE_RADIUS);
+                let road = flat_weight(road.unwrap_or(i64::MAX), ROAD_RADIUS);
+                let t = site.max(road);
                 heights.push((GROUND * FIX * t + h * (FIX - t)) / FIX);
                 flat.push(t);
+                paving.push(if site >= road {
+                    ground::SITE
+                } else {
+                    ground::ROAD
+                });
             }
         }
         let cells = (size - 1) / AREAL_QUADS;
@@ -135,6 +151,7 @@ impl Field {
             origin,
             heights,
             flat,
+            paving,
             sites,
             walkable: Vec::new(),
             cells,
@@ -207,13 +224,60 @@ impl Field {
             block: SLOT_QUADS,
         };
         let mut land = land_from_heightfield(&h)?;
+        let mut weights = vec![1.0f32; land.positions.len()];
         for face in &mut land.faces {
-            let v = face.vertices.map(|i| self.heights[i as usize]);
+            let vertices = face.vertices.map(usize::from);
+            let v = vertices.map(|i| self.heights[i]);
             if is_water(v) {
                 face.flags |= WATER_MASK;
             }
+            let paving = self.face_paving(vertices);
+            face.set_layer_textures(self.face_layer1(vertices), paving);
+            if paving.is_some() {
+                for i in vertices {
+                    weights[i] = (FIX - self.flat[i]) as f32 / FIX as f32;
+                }
+            }
         }
+        land.set_layer1_weights(&weights);
         land.to_bytes()
+    }
+
+    /// `Land1.wea` and `Land2.wea` of every map.
+    pub fn layer_tables() -> Result<[Vec<u8>; 2]> {
+        Ok([
+            ground::table(&ground::LAYER1)?,
+            ground::table(&ground::LAYER2)?,
+        ])
+    }
+
+    /// The layer-1 texture of a face: water below the water line, rock on
+    /// faces steeper than the walk limit, sand within 2 units above the
+    /// water line, grass elsewhere.
+    fn face_layer1(&self, vertices: [usize; 3]) -> u8 {
+        // The writer's faces are (a, b, c) and (a, c, d) of quad a = (x, y).
+        let (x, y) = (vertices[0] % self.size, vertices[0] / self.size);
+        let half = usize::from(vertices[1] != vertices[0] + 1);
+        let (water, steep) = self.quad_faces(x, y)[half];
+        if water {
+            ground::WATER
+        } else if steep {
+            ground::ROCK
+        } else if vertices
+            .iter()
+            .any(|&i| self.heights[i] < (WATER_LEVEL + 2) * FIX)
+        {
+            ground::SAND
+        } else {
+            ground::GRASS
+        }
+    }
+
+    /// The layer-2 texture of a face: the paving of its flattest vertex
+    /// when any of its vertices lies on flattened ground, else none.
+    fn face_paving(&self, vertices: [usize; 3]) -> Option<u8> {
+        let flattest = vertices.into_iter().max_by_key(|&i| (self.flat[i], i))?;
+        (self.flat[flattest] > 0).then(|| self.paving[flattest])
     }
 
     /// `Land.map` of this field: one square areal per walkable cell.

@@ -6,7 +6,7 @@
 use super::Rng;
 use crate::config::builddat::{BuildCategory, BuildDat};
 use crate::demo::Install;
-use crate::demo::assets::{Catalog, Role};
+use crate::demo::assets::{self, Catalog, Role};
 use crate::error::{FormatError, Result};
 use crate::unitdat::{CLASS_BUILDING, CLASS_ROBOT, PartClass, PartSpec, UnitDat};
 
@@ -154,12 +154,17 @@ pub fn write(
     })
 }
 
+/// A part whose children are already placed: a turret or gun child keeps
+/// the socket its builder chose ([`mounted`]); any other child gets its
+/// slot index among its siblings (the parent controller's slot).
 fn part(key: String, text: &str, class: PartClass, children: Vec<PartSpec>) -> PartSpec {
     let children = children
         .into_iter()
         .enumerate()
         .map(|(i, mut c)| {
-            c.attachment = i as i32;
+            if !matches!(c.class, PartClass::Turret | PartClass::Gun) {
+                c.attachment = i as i32;
+            }
             c
         })
         .collect();
@@ -172,14 +177,33 @@ fn part(key: String, text: &str, class: PartClass, children: Vec<PartSpec>) -> P
     }
 }
 
-fn turret(pools: &Pools, rng: &mut Rng, heavy: bool, guns: usize, ammo: usize) -> PartSpec {
+/// `spec` mounted on the node `socket` of the model of the base kind
+/// `parent` (a node every variant of that kind has).
+fn mounted(mut spec: PartSpec, parent: &str, socket: &str) -> PartSpec {
+    spec.attachment = assets::socket(parent, socket).map_or(-1, |n| n as i32);
+    spec
+}
+
+/// A turret mounted on the `socket` node of its parent `parent`; its guns
+/// sit on its yawing `head`.
+fn turret(
+    pools: &Pools,
+    rng: &mut Rng,
+    (parent, socket): (&str, &str),
+    heavy: bool,
+    guns: usize,
+    ammo: usize,
+) -> PartSpec {
     let (base, text, gun, gun_text) = if heavy {
         ("TR_HEAVY", "Тяжёлая башня", "GN_CANNON", "Пушка")
     } else {
         ("TR_LIGHT", "Лёгкая башня", "GN_LASER", "Лазер")
     };
     let mut children: Vec<PartSpec> = (0..guns)
-        .map(|_| part(pools.pick(rng, gun), gun_text, PartClass::Gun, Vec::new()))
+        .map(|_| {
+            let g = part(pools.pick(rng, gun), gun_text, PartClass::Gun, Vec::new());
+            mounted(g, base, "head")
+        })
         .collect();
     children.extend((0..ammo).map(|_| {
         part(
@@ -189,25 +213,26 @@ fn turret(pools: &Pools, rng: &mut Rng, heavy: bool, guns: usize, ammo: usize) -
             Vec::new(),
         )
     }));
-    part(pools.pick(rng, base), text, PartClass::Turret, children)
+    let t = part(pools.pick(rng, base), text, PartClass::Turret, children);
+    mounted(t, parent, socket)
 }
 
 /// Robot design `i`: the three named demo designs (4, 4 and 7 parts), then
 /// retail-size designs of 10 to 12 parts.
 fn robot(pools: &Pools, rng: &mut Rng, i: usize) -> PartSpec {
+    let turret = |rng: &mut Rng, heavy, guns, ammo| {
+        turret(pools, rng, ("CH_WALKER", "mount"), heavy, guns, ammo)
+    };
     let turrets = match i {
-        0 => vec![turret(pools, rng, false, 2, 0)],
-        1 => vec![turret(pools, rng, true, 1, 1)],
-        2 => vec![
-            turret(pools, rng, true, 2, 1),
-            turret(pools, rng, false, 1, 0),
-        ],
+        0 => vec![turret(rng, false, 2, 0)],
+        1 => vec![turret(rng, true, 1, 1)],
+        2 => vec![turret(rng, true, 2, 1), turret(rng, false, 1, 0)],
         _ => {
             let extra = rng.below(3) as usize;
             vec![
-                turret(pools, rng, true, 2, 2),
-                turret(pools, rng, false, 2, 0),
-                turret(pools, rng, false, 2, extra),
+                turret(rng, true, 2, 2),
+                turret(rng, false, 2, 0),
+                turret(rng, false, 2, extra),
             ]
         }
     };
@@ -226,28 +251,32 @@ fn building(pools: &Pools, rng: &mut Rng, category: BuildCategory) -> PartSpec {
     let body = |rng: &mut Rng, base: &str, text: &str, children| {
         part(pools.pick(rng, base), text, PartClass::Chassis, children)
     };
+    // Fortifications and towers carry their turrets on the tower's `top`.
+    let turret = |rng: &mut Rng, base: &str, heavy, guns, ammo| {
+        turret(pools, rng, (base, "top"), heavy, guns, ammo)
+    };
     match category {
         BunkerSmall => {
-            let t = turret(pools, rng, false, 1, 0);
+            let t = turret(rng, "B_FORT", false, 1, 0);
             body(rng, "B_FORT", "Бункер", vec![t])
         }
         BunkerMedium => {
-            let t = turret(pools, rng, true, 1, 1);
+            let t = turret(rng, "B_FORT", true, 1, 1);
             body(rng, "B_FORT", "Бункер", vec![t])
         }
         BunkerLarge => {
             let t = vec![
-                turret(pools, rng, true, 1, 1),
-                turret(pools, rng, false, 1, 0),
+                turret(rng, "B_FORT", true, 1, 1),
+                turret(rng, "B_FORT", false, 1, 0),
             ];
             body(rng, "B_FORT", "Бункер", t)
         }
         TowerMedium => {
-            let t = turret(pools, rng, false, 1, 0);
+            let t = turret(rng, "B_TOWER", false, 1, 0);
             body(rng, "B_TOWER", "Башня", vec![t])
         }
         TowerLarge => {
-            let t = turret(pools, rng, true, 2, 1);
+            let t = turret(rng, "B_TOWER", true, 2, 1);
             body(rng, "B_TOWER", "Башня", vec![t])
         }
         Plant => {

@@ -132,6 +132,30 @@ impl Default for ObjectState {
     }
 }
 
+/// The native visual state of an object's models: the MSH node slots are
+/// `slot_index[state * 5 + lod]`, 3 states by 5 LODs (reference msh.md,
+/// "Node and slot selection"); the demo install reads state 1 as
+/// "damaged". Every loaded object starts in state 0. It is what the
+/// renderer shows, not simulation state, so it stays out of the state
+/// hash (docs/facts.md, "Rendering").
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ModelState(u8);
+
+impl ModelState {
+    /// How many native states a node has slots for.
+    pub const COUNT: usize = 3;
+
+    /// State `state`, when it is one of the [`Self::COUNT`] native states.
+    pub fn new(state: u8) -> Option<Self> {
+        (usize::from(state) < Self::COUNT).then_some(Self(state))
+    }
+
+    /// The state as an index (`0..COUNT`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
 /// Whether this machine owns the object or mirrors a remote one.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Locality {
@@ -157,6 +181,11 @@ pub struct UnitPartInfo {
     pub parent: Option<usize>,
     pub key: Vec<u8>,
     pub class: Option<PartClass>,
+    /// The record's raw attachment word (-1 on the root).
+    pub attachment: i32,
+    /// The node of the parent part's model this part is mounted on, when
+    /// [`mounts_on_node`](super::mounts_on_node) says the attachment names one and it exists.
+    pub socket: Option<usize>,
 }
 
 /// A node of a part's model, with its rest-pose local transform.
@@ -172,6 +201,13 @@ mod tests {
 
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).abs().max_element() < 1e-5
+    }
+
+    #[test]
+    fn model_states_are_the_three_native_ones() {
+        assert_eq!(ModelState::default().index(), 0);
+        assert_eq!(ModelState::new(2).map(ModelState::index), Some(2));
+        assert_eq!(ModelState::new(3), None);
     }
 
     #[test]

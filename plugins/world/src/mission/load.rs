@@ -5,9 +5,9 @@
 
 use super::MissionPhase;
 use iron3d_formats::archive::Mode;
-use iron3d_formats::archive::nres::Nres;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::gamedir::{GameDir, Mission};
+use iron3d_formats::graph::{ChainError, Graph, Link};
 use iron3d_formats::msh::{Msh, Pose};
 use iron3d_formats::registry::{Geometry, Registry, Resolved};
 use iron3d_formats::terrain::land_map::LandMap;
@@ -83,7 +83,18 @@ pub(crate) struct PartPlan {
     pub parent: Option<usize>,
     pub key: Vec<u8>,
     pub class: Option<PartClass>,
+    /// The record's raw attachment word (-1 on a root and on a direct key).
+    pub attachment: i32,
     pub resolved: Arc<Resolved>,
+}
+
+/// A component as its unit DAT record (or the direct key) names it, before
+/// its key is resolved.
+struct PartRecord {
+    parent: Option<usize>,
+    key: Vec<u8>,
+    class: Option<PartClass>,
+    attachment: i32,
 }
 
 /// One node of a prepared model.
@@ -109,7 +120,6 @@ pub(crate) struct Loader {
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
     pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
-    archives: BTreeMap<Vec<u8>, Arc<Vec<u8>>>,
 }
 
 /// What runtime readers accept: retail files with their known quirks.
@@ -132,7 +142,6 @@ impl Loader {
             build_dat: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
-            archives: BTreeMap::new(),
         }
     }
 
@@ -242,8 +251,13 @@ impl Loader {
         let mut all = Vec::with_capacity(tma.objects.len());
         for (i, placed) in tma.objects.iter().enumerate() {
             let object = Some(format!("#{i} {}", lossy(&placed.resource_name)));
-            let specs: Vec<(Option<usize>, Vec<u8>, Option<PartClass>)> = match placed.resource() {
-                ResourceRef::Prototype(key) => vec![(None, key.to_vec(), None)],
+            let specs: Vec<PartRecord> = match placed.resource() {
+                ResourceRef::Prototype(key) => vec![PartRecord {
+                    parent: None,
+                    key: key.to_vec(),
+                    class: None,
+                    attachment: -1,
+                }],
                 ResourceRef::UnitDat(path) => {
                     let edge = Edge {
                         object: object.clone(),
@@ -260,13 +274,24 @@ impl Loader {
                         .enumerate()
                         .map(|(p, part)| {
                             let parent = links.get(p).and_then(|l| l.parent);
-                            (parent, part.key().to_vec(), part.class())
+                            PartRecord {
+                                parent,
+                                key: part.key().to_vec(),
+                                class: part.class(),
+                                attachment: part.attachment,
+                            }
                         })
                         .collect()
                 }
             };
             let mut parts = Vec::with_capacity(specs.len());
-            for (index, (parent, key, class)) in specs.into_iter().enumerate() {
+            for (index, record) in specs.into_iter().enumerate() {
+                let PartRecord {
+                    parent,
+                    key,
+                    class,
+                    attachment,
+                } = record;
                 let resolved = registry.resolve(&key).map_err(|e| {
                     let edge = Edge {
                         object: object.clone(),
@@ -281,6 +306,7 @@ impl Loader {
                     parent,
                     key,
                     class,
+                    attachment,
                     resolved,
                 });
             }
@@ -297,116 +323,145 @@ impl Loader {
         UnitDat::parse(&bytes, MODE).map_err(|e| e.in_file(file.display().to_string()))
     }
 
-    /// Phase 5: for every reached prototype, its model (MSH) and material
-    /// table (WEAR) must exist; the model is read and its rest pose taken.
+    /// Phase 5 (tome IV "Resource preparation"): every resource a reached
+    /// prototype needs is checked through the formats crate's dependency
+    /// graph (MSH, WEAR, the MAT0 of each WEAR row in `Material.lib` and the
+    /// Texm of each phase in `Textures.lib`, the lightmaps in `LightMap.lib`,
+    /// FXID effects), then its model is read and its rest pose taken.
     pub fn resources(&mut self) -> Result<(), LoadError> {
         let tma = self.tma.take().expect("the context phase ran");
         let parts = std::mem::take(&mut self.parts);
-        let result = self.prepare_all(&tma, &parts);
+        // The graph borrows the install while the loader fills its models.
+        let game = self.game.take().expect("the context phase ran");
+        let graph = Graph::new(&game);
+        let result = self.prepare_all(&graph, &tma, &parts);
+        drop(graph);
+        self.game = Some(game);
         self.tma = Some(tma);
         self.parts = parts;
         result
     }
 
-    /// Prepares each distinct prototype once; an error carries the first
-    /// object that reached it.
-    fn prepare_all(&mut self, tma: &Tma, parts: &[Vec<PartPlan>]) -> Result<(), LoadError> {
+    /// Checks and prepares each distinct prototype once; an error carries
+    /// the first object that reached it.
+    fn prepare_all(
+        &mut self,
+        graph: &Graph<'_>,
+        tma: &Tma,
+        parts: &[Vec<PartPlan>],
+    ) -> Result<(), LoadError> {
         for (i, object_parts) in parts.iter().enumerate() {
+            let object = || Some(format!("#{i} {}", lossy(&tma.objects[i].resource_name)));
             for part in object_parts {
                 let upper = part.key.to_ascii_uppercase();
                 if self.models.contains_key(&upper) {
                     continue;
                 }
-                let nodes = self
-                    .prepare(&part.resolved)
-                    .map_err(|(archive, entry, cause)| {
-                        let edge = Edge {
-                            object: Some(format!("#{i} {}", lossy(&tma.objects[i].resource_name))),
-                            prototype: Some(lossy(&part.key)),
-                            archive: Some(lossy(&archive)),
-                            entry: Some(lossy(&entry)),
-                        };
-                        self.error(MissionPhase::Resources, edge, cause)
-                    })?;
+                if let Some(failure) = graph.prototype(&part.key).failures.first() {
+                    let (edge, cause) = graph_edge(object(), &part.key, failure);
+                    return Err(self.error(MissionPhase::Resources, edge, cause));
+                }
+                let nodes = prepare(graph, &part.resolved).map_err(|(archive, entry, cause)| {
+                    let edge = Edge {
+                        object: object(),
+                        prototype: Some(lossy(&part.key)),
+                        archive: Some(lossy(&archive)),
+                        entry: Some(lossy(&entry)),
+                    };
+                    self.error(MissionPhase::Resources, edge, cause)
+                })?;
                 self.models.insert(upper, Arc::new(nodes));
             }
         }
         Ok(())
     }
+}
 
-    /// The model nodes of a resolved prototype; an error names the archive
-    /// and entry that failed.
-    fn prepare(
-        &mut self,
-        resolved: &Resolved,
-    ) -> Result<Vec<NodePlan>, (Vec<u8>, Vec<u8>, String)> {
-        if let Some(wear) = resolved.wear() {
-            self.entry(&wear.archive, &wear.resource)
-                .map_err(|cause| (wear.archive.clone(), wear.resource.clone(), cause))?;
+/// The loader's edge of a graph failure: the failing entry (the last one of
+/// the chain) as archive and entry; the links between the prototype and it
+/// (its WEAR, the MAT0, the phase, ...) lead the cause, so the whole chain
+/// is kept.
+fn graph_edge(object: Option<String>, key: &[u8], failure: &ChainError) -> (Edge, String) {
+    let last_entry = failure
+        .chain
+        .iter()
+        .rposition(|l| matches!(l, Link::Entry { .. }));
+    let (archive, entry) = match last_entry.map(|i| &failure.chain[i]) {
+        Some(Link::Entry { archive, entry }) => {
+            (Some(format!("'{archive}'")), Some(format!("'{entry}'")))
         }
-        let (archive, name, required) = match resolved.geometry() {
-            Geometry::Mesh(r) => (r.archive.clone(), r.resource.clone(), true),
-            Geometry::BaseStem { archive, mesh_name } => (archive.to_vec(), mesh_name, false),
-            Geometry::NonGeometric => return Ok(Vec::new()),
-        };
-        let payload = match self.entry(&archive, &name) {
-            Ok(p) => p,
-            // The `<stem>.msh` of a BASE is only a candidate.
-            Err(_) if !required => return Ok(Vec::new()),
-            Err(cause) => return Err((archive, name, cause)),
-        };
-        let fail =
-            |e: iron3d_formats::error::FormatError| (archive.clone(), name.clone(), e.to_string());
-        let model = Msh::load(&payload, MODE).map_err(fail)?;
-        let locals = model
-            .local_poses(&vec![None; model.nodes.node38().len()])
-            .map_err(fail)?;
-        let names = model.node_names().unwrap_or_default();
-        Ok(model
-            .nodes
-            .node38()
-            .iter()
-            .zip(locals)
-            .enumerate()
-            .map(|(n, (node, local))| NodePlan {
-                // A parent must come before its child (tome V); a node
-                // naming a later one is kept as a root, no hierarchy invented.
-                parent: node.parent().filter(|&p| p < n),
-                name: names.get(n).cloned().flatten(),
-                local,
-            })
-            .collect())
-    }
+        _ => (None, None),
+    };
+    let via: Vec<String> = failure
+        .chain
+        .iter()
+        .take(last_entry.unwrap_or(0))
+        .filter(|l| !matches!(l, Link::Prototype(_)))
+        .map(ToString::to_string)
+        .collect();
+    let cause = if via.is_empty() {
+        failure.cause.clone()
+    } else {
+        format!("via {}: {}", via.join(" -> "), failure.cause)
+    };
+    let edge = Edge {
+        object,
+        prototype: Some(lossy(key)),
+        archive,
+        entry,
+    };
+    (edge, cause)
+}
 
-    /// The payload of `entry` in the archive `archive` (root of the install,
-    /// archives cached).
-    fn entry(&mut self, archive: &[u8], entry: &[u8]) -> Result<Vec<u8>, String> {
-        let upper = archive.to_ascii_uppercase();
-        let bytes = match self.archives.get(&upper) {
-            Some(b) => b.clone(),
-            None => {
-                let path = self
-                    .game()
-                    .resolve_in_mission(&self.mission().dir, archive)
-                    .map_err(|e| e.to_string())?;
-                let bytes =
-                    Arc::new(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
-                self.archives.insert(upper, bytes.clone());
-                bytes
-            }
+/// The model nodes of a resolved prototype (the graph checked it); an error
+/// names the archive and entry that failed.
+fn prepare(
+    graph: &Graph<'_>,
+    resolved: &Resolved,
+) -> Result<Vec<NodePlan>, (Vec<u8>, Vec<u8>, String)> {
+    let (archive, name, required) = match resolved.geometry() {
+        Geometry::Mesh(r) => (r.archive.clone(), r.resource.clone(), true),
+        Geometry::BaseStem { archive, mesh_name } => (archive.to_vec(), mesh_name, false),
+        Geometry::NonGeometric => return Ok(Vec::new()),
+    };
+    let fail = |cause: String| (archive.clone(), name.clone(), cause);
+    let library = graph
+        .libraries()
+        .get(&archive)
+        .map_err(|e| fail(e.to_string()))?;
+    let Some(index) = library.find(&name) else {
+        // The `<stem>.msh` of a BASE is only a candidate.
+        return match required {
+            true => Err(fail("no such entry in the archive".into())),
+            false => Ok(Vec::new()),
         };
-        let nres = Nres::parse(&bytes, MODE).map_err(|e| e.to_string())?;
-        let index = nres
-            .find(entry)
-            .ok_or_else(|| "no such entry in the archive".to_string())?;
-        Ok(nres.payload(index).to_vec())
-    }
+    };
+    let payload = library.payload(index).map_err(|e| fail(e.to_string()))?;
+    let model = Msh::load(payload, MODE).map_err(|e| fail(e.to_string()))?;
+    let locals = model
+        .local_poses(&vec![None; model.nodes.node38().len()])
+        .map_err(|e| fail(e.to_string()))?;
+    let names = model.node_names().unwrap_or_default();
+    Ok(model
+        .nodes
+        .node38()
+        .iter()
+        .zip(locals)
+        .enumerate()
+        .map(|(n, (node, local))| NodePlan {
+            // A parent must come before its child (tome V); a node
+            // naming a later one is kept as a root, no hierarchy invented.
+            parent: node.parent().filter(|&p| p < n),
+            name: names.get(n).cloned().flatten(),
+            local,
+        })
+        .collect())
 }
 
 /// `Land.msh` and `Land.map` of a TMA land path: a map directory, a
 /// `Land.msh` file, or a stem (`...\Land`) of both; empty: the mission
 /// directory.
-fn land_files(
+pub fn land_files(
     game: &GameDir,
     mission_dir: &Path,
     land_path: &[u8],

@@ -5,9 +5,10 @@
 //! construction -> registration -> running
 //!
 //! Phases up to resource preparation only read and check files (through the
-//! formats crate) and touch no entity. Construction spawns each placed
-//! object's hierarchy (root, one child per part, the model's nodes under
-//! each part) without registering it; registration then adds every root to
+//! formats crate and its dependency graph) and touch no entity. Construction
+//! spawns each placed object's hierarchy (root, one child per part in
+//! part-tree order, placed on its socket as [`mounts_on_node`] says, the
+//! model's nodes under each part) without registering it; registration then adds every root to
 //! the [`ObjectRegistry`](crate::ObjectRegistry) at once. A failure in any
 //! phase before registration despawns what construction built, leaves the
 //! registry untouched and keeps the [`LoadError`] with its full chain in
@@ -17,13 +18,14 @@
 
 mod components;
 mod load;
+mod mount;
 mod rng;
 
 pub use components::{
-    Locality, MissionObject, ModelNode, ObjectClan, ObjectKind, ObjectState, PlacedTransform,
-    PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
+    Locality, MissionObject, ModelNode, ModelState, ObjectClan, ObjectKind, ObjectState,
+    PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
 };
-pub use load::{LoadError, MissionRequest};
+pub use load::{LoadError, MissionRequest, land_files};
 pub use rng::RngStreams;
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -49,7 +51,8 @@ pub enum MissionPhase {
     Description,
     /// Direct keys and unit DATs resolved in `objects.rlb`.
     Prototypes,
-    /// Every reached MSH and WEAR checked and read.
+    /// Every reached MSH, WEAR, MAT0, texture, lightmap and effect checked;
+    /// models read.
     Resources,
     /// Entities built, not registered.
     Construction,
@@ -153,6 +156,21 @@ impl Plugin for MissionPlugin {
             app.configure_sets(FixedUpdate, phase.run_if(simulation_may_run));
         }
     }
+}
+
+/// A headless app asked to load `request`: `MinimalPlugins`, the spine,
+/// [`WorldPlugin`](crate::WorldPlugin) and [`MissionPlugin`], one fixed step
+/// per update (for tests and benchmarks; the game composes its own).
+pub fn headless_app(request: Option<MissionRequest>, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        iron3d_schedules::SpinePlugin::default(),
+        crate::WorldPlugin,
+        MissionPlugin { request, seed },
+    ))
+    .insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1));
+    app
 }
 
 /// The simulation runs with no mission, or once the mission is registered.
@@ -286,10 +304,12 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                     placed_transform,
                     placed_transform.to_bevy(),
                     ObjectState::default(),
+                    ModelState::default(),
                     Locality::Local,
                 ))
                 .id();
-            for part in object_parts {
+            let frames = mount::part_frames(object_parts, &loader.models);
+            for (part, (frame, socket)) in object_parts.iter().zip(frames) {
                 let part_entity = world
                     .spawn((
                         UnitPartInfo {
@@ -297,39 +317,17 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                             parent: part.parent,
                             key: part.key.clone(),
                             class: part.class,
+                            attachment: part.attachment,
+                            socket,
                         },
                         PrototypeChain(part.resolved.clone()),
-                        Transform::IDENTITY,
+                        frame,
                         ChildOf(root),
                     ))
                     .id();
                 parts += 1;
                 let model = loader.models.get(&part.key.to_ascii_uppercase());
-                let mut node_entities: Vec<Entity> = Vec::new();
-                for (n, node) in model.iter().flat_map(|m| m.iter()).enumerate() {
-                    let parent = node
-                        .parent
-                        .and_then(|p| node_entities.get(p).copied())
-                        .unwrap_or(part_entity);
-                    let local = z_up_to_y_up(
-                        node.local.translation.into(),
-                        Quat::from_array(node.local.rotation).normalize(),
-                        Vec3::ONE,
-                    );
-                    node_entities.push(
-                        world
-                            .spawn((
-                                ModelNode {
-                                    index: n,
-                                    name: node.name.clone(),
-                                },
-                                local,
-                                ChildOf(parent),
-                            ))
-                            .id(),
-                    );
-                }
-                nodes += node_entities.len();
+                nodes += spawn_nodes(world, part_entity, model.map_or(&[][..], |m| m));
             }
             pending.push((*id, root));
         }
@@ -339,6 +337,30 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     progress.nodes = nodes;
     world.insert_resource(PendingObjects(pending));
     Ok(())
+}
+
+/// A model's nodes under `part`, each under its parent node, with its
+/// rest-pose local transform; returns how many.
+fn spawn_nodes(world: &mut World, part: Entity, model: &[load::NodePlan]) -> usize {
+    let mut entities: Vec<Entity> = Vec::with_capacity(model.len());
+    for (index, node) in model.iter().enumerate() {
+        let parent = node
+            .parent
+            .and_then(|p| entities.get(p).copied())
+            .unwrap_or(part);
+        let entity = world
+            .spawn((
+                ModelNode {
+                    index,
+                    name: node.name.clone(),
+                },
+                mount::node_local(node),
+                ChildOf(parent),
+            ))
+            .id();
+        entities.push(entity);
+    }
+    entities.len()
 }
 
 /// Phase 7: all roots enter the registry, or none does.

@@ -1,0 +1,261 @@
+//! The Iron3D inspector (issue 9): F3 (or `iron3d play --inspector`)
+//! toggles bevy-inspector-egui's world inspector and the Iron3D panel:
+//!
+//! - the registered objects by original id, name, kind and clan, with a
+//!   filter;
+//! - for the selected object, its property bag in original order with
+//!   typed values, each part's prototype chain down to the MSH, WEAR, MAT0
+//!   and Texm entries (read once per selection, [`chain`]), and its part
+//!   tree with the model nodes;
+//! - pause, resume and single-step of the game clock.
+//!
+//! A left click on a drawn object in the 3D view selects it (mesh picking;
+//! the hit entity's ancestors lead to the object root). The selection is
+//! [`iron3d_input::SelectedObject`], which the orbit camera follows.
+//!
+//! The data gathering ([`model`], [`panel::panel_model`]) is plain code over
+//! the World; the egui drawing ([`panel::draw_panel`]) is thin.
+
+pub mod chain;
+pub mod model;
+pub mod panel;
+
+use bevy::picking::events::{Click, Pointer};
+use bevy::picking::mesh_picking::MeshPickingPlugin;
+use bevy::picking::pointer::PointerButton;
+use bevy::prelude::*;
+use bevy_egui::input::EguiWantsInput;
+use bevy_egui::{EguiContext, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
+use bevy_inspector_egui::quick::WorldInspectorPlugin;
+use iron3d_formats::gamedir::GameDir;
+use iron3d_formats::tma;
+use iron3d_input::{CameraAction, SelectedObject};
+use iron3d_world::mission::{
+    LoadProgress, MissionObject, MissionPhase, PrototypeChain, UnitPartInfo,
+};
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use leafwing_input_manager::prelude::ActionState;
+use model::{lossy, owning_object};
+use panel::{SelectionReport, apply_actions, draw_panel, panel_model};
+use std::path::{Path, PathBuf};
+
+/// Height of the scrolling object list in the window.
+const LIST_HEIGHT: f32 = 320.0;
+
+/// The inspector. Add it after `DefaultPlugins` and the input plugin.
+#[derive(Debug, Clone, Default)]
+pub struct InspectorPlugin {
+    /// Start with the inspector shown.
+    pub open: bool,
+    /// The install the prototype chains are read from.
+    pub game_dir: Option<PathBuf>,
+}
+
+/// Whether the inspector is shown, and the object filter.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct InspectorState {
+    pub open: bool,
+    pub filter: String,
+}
+
+/// The install of the running mission.
+#[derive(Resource, Debug, Clone)]
+struct InspectorSource(Option<PathBuf>);
+
+impl Plugin for InspectorPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<EguiPlugin>() {
+            app.add_plugins(EguiPlugin::default());
+        }
+        if !app.is_plugin_added::<MeshPickingPlugin>() {
+            app.add_plugins(MeshPickingPlugin);
+        }
+        app.add_plugins(WorldInspectorPlugin::new().run_if(inspector_open))
+            .insert_resource(InspectorState {
+                open: self.open,
+                filter: String::new(),
+            })
+            .insert_resource(InspectorSource(self.game_dir.clone()))
+            .init_resource::<SelectedObject>()
+            .init_resource::<SelectionReport>()
+            .add_systems(OnEnter(MissionPhase::Running), name_mission_objects)
+            .add_systems(
+                Update,
+                (
+                    toggle_on_f3,
+                    select_on_click,
+                    gate_camera_input,
+                    refresh_report.run_if(inspector_open),
+                ),
+            )
+            .add_systems(EguiPrimaryContextPass, inspector_ui.run_if(inspector_open));
+    }
+}
+
+fn inspector_open(state: Res<InspectorState>) -> bool {
+    state.open
+}
+
+fn toggle_on_f3(keys: Option<Res<ButtonInput<KeyCode>>>, mut state: ResMut<InspectorState>) {
+    if keys.is_some_and(|k| k.just_pressed(KeyCode::F3)) {
+        state.open = !state.open;
+    }
+}
+
+/// A primary click on a drawn entity selects the object it belongs to (a
+/// click on anything else, the terrain, clears the selection); clicks on
+/// the egui windows are theirs.
+fn select_on_click(
+    mut clicks: MessageReader<Pointer<Click>>,
+    ids: Query<&OriginalObjectId>,
+    parents: Query<&ChildOf>,
+    egui: Option<Res<EguiWantsInput>>,
+    mut selected: ResMut<SelectedObject>,
+) {
+    let over_panel = egui.is_some_and(|e| e.is_pointer_over_area());
+    for click in clicks.read() {
+        if over_panel || click.event.button != PointerButton::Primary {
+            continue;
+        }
+        selected.0 = owning_object(
+            click.entity,
+            |e| ids.get(e).ok().copied(),
+            |e| parents.get(e).ok().map(ChildOf::parent),
+        );
+    }
+}
+
+/// Keys typed into the panel and the wheel over it do not move the camera.
+fn gate_camera_input(
+    state: Res<InspectorState>,
+    egui: Option<Res<EguiWantsInput>>,
+    mut cameras: Query<&mut ActionState<CameraAction>>,
+) {
+    let busy =
+        state.open && egui.is_some_and(|e| e.wants_keyboard_input() || e.is_pointer_over_area());
+    for mut actions in &mut cameras {
+        if busy != actions.disabled() {
+            if busy {
+                actions.disable();
+            } else {
+                actions.enable();
+            }
+        }
+    }
+}
+
+/// Reads the selected object's prototype chains when the selection
+/// changed (once per selection, not every frame).
+fn refresh_report(world: &mut World) {
+    let selected = world.resource::<SelectedObject>().0;
+    if world.resource::<SelectionReport>().id == selected {
+        return;
+    }
+    let game_dir = world.resource::<InspectorSource>().0.clone();
+    let report = selection_report(world, selected, game_dir.as_deref());
+    world.insert_resource(report);
+}
+
+/// The prototype chains of an object's parts, read from the install.
+pub fn selection_report(
+    world: &World,
+    id: Option<OriginalObjectId>,
+    game_dir: Option<&Path>,
+) -> SelectionReport {
+    let root = id.and_then(|id| world.get_resource::<ObjectRegistry>()?.entity(id).ok());
+    let parts: Vec<(usize, &iron3d_formats::registry::Resolved)> = root
+        .and_then(|root| world.get::<Children>(root))
+        .into_iter()
+        .flat_map(|children| children.iter())
+        .filter_map(|c| {
+            Some((
+                world.get::<UnitPartInfo>(c)?.index,
+                &*world.get::<PrototypeChain>(c)?.0,
+            ))
+        })
+        .collect();
+    let chains = match game_dir {
+        _ if parts.is_empty() => Ok(Vec::new()),
+        Some(dir) => chain::part_chains(dir, &parts),
+        None => Err("no install to read the chains from".into()),
+    };
+    SelectionReport { id, chains }
+}
+
+/// Names every placed object by its TMA instance name (its prototype key
+/// when it has none), for the panel and the world inspector.
+fn name_mission_objects(world: &mut World) {
+    let Some(game_dir) = world.resource::<InspectorSource>().0.clone() else {
+        return;
+    };
+    let mission = world.resource::<LoadProgress>().mission.clone();
+    match instance_names(&game_dir, &mission) {
+        Ok(names) => name_objects(world, &names),
+        Err(e) => warn!("inspector: mission '{mission}': {e}"),
+    }
+}
+
+/// The display name of each placed object of a mission, in TMA order.
+pub fn instance_names(game_dir: &Path, mission: &str) -> Result<Vec<String>, String> {
+    let dir = GameDir::open(game_dir).map_err(|e| e.to_string())?;
+    let mission = dir.mission(mission).map_err(|e| e.to_string())?;
+    let bytes =
+        std::fs::read(&mission.tma).map_err(|e| format!("{}: {e}", mission.tma.display()))?;
+    let tma =
+        tma::parse(&bytes, iron3d_formats::archive::Mode::Compatible).map_err(|e| e.to_string())?;
+    Ok(tma
+        .objects
+        .iter()
+        .map(|o| {
+            if o.instance_name.is_empty() {
+                lossy(&o.resource_name)
+            } else {
+                lossy(&o.instance_name)
+            }
+        })
+        .collect())
+}
+
+/// Gives every mission object root the `Name` of its TMA record.
+pub fn name_objects(world: &mut World, names: &[String]) {
+    let roots: Vec<(Entity, usize)> = world
+        .query::<(Entity, &MissionObject)>()
+        .iter(world)
+        .map(|(e, m)| (e, m.index))
+        .collect();
+    for (entity, index) in roots {
+        if let Some(name) = names.get(index) {
+            world.entity_mut(entity).insert(Name::new(name.clone()));
+        }
+    }
+}
+
+/// Draws the Iron3D window and applies what the user did.
+fn inspector_ui(world: &mut World) {
+    let Ok(mut context) = world
+        .query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>()
+        .single_mut(world)
+    else {
+        return;
+    };
+    let ctx = context.get_mut().clone();
+    let model = panel_model(world);
+    let mut filter = std::mem::take(&mut world.resource_mut::<InspectorState>().filter);
+    let report = world.resource::<SelectionReport>();
+    let actions = egui::Window::new("Iron3D")
+        // Top right; the world inspector opens top left.
+        .pivot(egui::Align2::RIGHT_TOP)
+        .default_pos([ctx.content_rect().right() - 16.0, 16.0])
+        .default_width(420.0)
+        .show(&ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .show(ui, |ui| {
+                    draw_panel(ui, &model, report, &mut filter, LIST_HEIGHT)
+                })
+                .inner
+        })
+        .and_then(|r| r.inner)
+        .unwrap_or_default();
+    world.resource_mut::<InspectorState>().filter = filter;
+    apply_actions(world, &actions);
+}

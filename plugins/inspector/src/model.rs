@@ -1,0 +1,272 @@
+//! What the Iron3D panel shows, gathered from the World as plain data
+//! (testable without egui): the object list with a filter, and the
+//! selected object's properties (original order, typed values), parts and
+//! model nodes.
+
+use bevy::prelude::*;
+use iron3d_formats::tma::{self, PropertyValue};
+use iron3d_world::mission::{
+    MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag, PrototypeChain, PrototypeKey,
+    UnitPartInfo,
+};
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+
+/// One line of the object list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectRow {
+    pub id: OriginalObjectId,
+    /// The instance name of the TMA (the prototype key when it has none).
+    pub name: String,
+    pub kind: String,
+    pub clan: String,
+}
+
+impl ObjectRow {
+    /// The id as the panel prints it.
+    pub fn id_text(&self) -> String {
+        id_text(self.id)
+    }
+
+    /// Whether the row matches a filter: every whitespace-separated word
+    /// occurs (ASCII case-insensitively) in the id, name, kind or clan.
+    pub fn matches(&self, filter: &str) -> bool {
+        let haystack = format!(
+            "{} {} {} {} {}",
+            self.id_text(),
+            self.id.raw(),
+            self.name,
+            self.kind,
+            self.clan
+        )
+        .to_ascii_lowercase();
+        filter
+            .split_whitespace()
+            .all(|word| haystack.contains(&word.to_ascii_lowercase()))
+    }
+}
+
+/// An original id as the panel prints it: `0x` and eight hex digits.
+pub fn id_text(id: OriginalObjectId) -> String {
+    format!("0x{:08x}", id.raw())
+}
+
+/// Bytes of the original data as text.
+pub fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every registered object in id order.
+pub fn object_rows(world: &World) -> Vec<ObjectRow> {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return Vec::new();
+    };
+    let clans = world.get_resource::<MissionClans>();
+    registry
+        .iter()
+        .map(|(id, entity)| ObjectRow {
+            id,
+            name: object_name(world, entity),
+            kind: world
+                .get::<ObjectKind>(entity)
+                .map_or_else(|| "-".into(), |k| kind_text(*k)),
+            clan: world
+                .get::<ObjectClan>(entity)
+                .map_or_else(|| "-".into(), |c| clan_text(*c, clans)),
+        })
+        .collect()
+}
+
+/// The rows matching `filter`.
+pub fn filtered<'a>(rows: &'a [ObjectRow], filter: &'a str) -> impl Iterator<Item = &'a ObjectRow> {
+    rows.iter().filter(move |row| row.matches(filter))
+}
+
+/// An object's name: its `Name`, else its prototype key.
+fn object_name(world: &World, entity: Entity) -> String {
+    if let Some(name) = world.get::<Name>(entity) {
+        return name.as_str().to_owned();
+    }
+    world
+        .get::<PrototypeKey>(entity)
+        .map_or_else(String::new, |k| lossy(&k.0))
+}
+
+fn kind_text(kind: ObjectKind) -> String {
+    match kind.kind() {
+        Some(tma::ObjectKind::Building) => "building".into(),
+        Some(tma::ObjectKind::Unit) => "unit".into(),
+        Some(tma::ObjectKind::Vegetation) => "vegetation".into(),
+        Some(tma::ObjectKind::Rock) => "rock".into(),
+        None => format!("kind {}", kind.raw),
+    }
+}
+
+/// The clan name by the identity word (a clan index), with the index.
+fn clan_text(clan: ObjectClan, clans: Option<&MissionClans>) -> String {
+    let name = clans
+        .and_then(|c| c.0.get(clan.identity_raw as usize))
+        .map(|c| lossy(&c.name));
+    match name {
+        Some(name) => format!("{name} (#{})", clan.identity_raw),
+        None => format!("#{}", clan.identity_raw),
+    }
+}
+
+/// One property of the bag, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyRow {
+    pub name: String,
+    /// `float`, `int` or `type N`.
+    pub kind: String,
+    /// The value with its range.
+    pub value: String,
+}
+
+/// The rows of a property bag in its original order (repeats kept).
+pub fn property_rows(bag: &PropertyBag) -> Vec<PropertyRow> {
+    bag.0
+        .iter()
+        .map(|p| {
+            let (kind, value) = match p.value() {
+                PropertyValue::Float { value, min, max } => {
+                    ("float".into(), format!("{value} [{min} .. {max}]"))
+                }
+                PropertyValue::Int { value, min, max } => {
+                    ("int".into(), format!("{value} [{min} .. {max}]"))
+                }
+                PropertyValue::Other { type_word, words } => (
+                    format!("type {type_word}"),
+                    format!("{:08x} {:08x} {:08x}", words[0], words[1], words[2]),
+                ),
+            };
+            PropertyRow {
+                name: lossy(&p.name),
+                kind,
+                value,
+            }
+        })
+        .collect()
+}
+
+/// One part of the object's part tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartRow {
+    /// Depth in the part tree (0 = a root part).
+    pub depth: usize,
+    pub index: usize,
+    pub key: String,
+    pub class: Option<String>,
+    /// The prototype and its registry parents, nearest first.
+    pub inheritance: Vec<String>,
+    /// Model nodes under the part: depth below the part and name.
+    pub nodes: Vec<(usize, String)>,
+}
+
+/// The selected object's details.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectDetails {
+    pub row: ObjectRow,
+    pub entity: Entity,
+    /// The TMA `resource_name` (prototype key or unit DAT path).
+    pub resource: String,
+    pub properties: Vec<PropertyRow>,
+    pub parts: Vec<PartRow>,
+}
+
+/// The details of a live object.
+pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetails> {
+    let entity = world.get_resource::<ObjectRegistry>()?.entity(id).ok()?;
+    let row = object_rows(world).into_iter().find(|r| r.id == id)?;
+    Some(ObjectDetails {
+        row,
+        entity,
+        resource: world
+            .get::<PrototypeKey>(entity)
+            .map_or_else(String::new, |k| lossy(&k.0)),
+        properties: world
+            .get::<PropertyBag>(entity)
+            .map(property_rows)
+            .unwrap_or_default(),
+        parts: part_rows(world, entity),
+    })
+}
+
+/// The parts under an object root, in part-tree order, with their nodes.
+fn part_rows(world: &World, root: Entity) -> Vec<PartRow> {
+    let Some(children) = world.get::<Children>(root) else {
+        return Vec::new();
+    };
+    let parts: Vec<(Entity, &UnitPartInfo)> = children
+        .iter()
+        .filter_map(|c| world.get::<UnitPartInfo>(c).map(|p| (c, p)))
+        .collect();
+    parts
+        .iter()
+        .map(|&(entity, part)| PartRow {
+            depth: part_depth(&parts, part),
+            index: part.index,
+            key: lossy(&part.key),
+            class: part.class.map(|c| format!("{c:?}")),
+            inheritance: world
+                .get::<PrototypeChain>(entity)
+                .map(|c| c.0.chain.iter().map(|k| lossy(k)).collect())
+                .unwrap_or_default(),
+            nodes: node_rows(world, entity, 0),
+        })
+        .collect()
+}
+
+/// How many ancestors a part has in its tree (a broken, cyclic tree stops
+/// at the number of parts).
+fn part_depth(parts: &[(Entity, &UnitPartInfo)], part: &UnitPartInfo) -> usize {
+    let mut depth = 0;
+    let mut parent = part.parent;
+    while let Some(index) = parent {
+        let Some((_, up)) = parts.iter().find(|(_, q)| q.index == index) else {
+            break;
+        };
+        depth += 1;
+        parent = up.parent;
+        if depth > parts.len() {
+            break;
+        }
+    }
+    depth
+}
+
+/// The model nodes below `entity`, depth first.
+fn node_rows(world: &World, entity: Entity, depth: usize) -> Vec<(usize, String)> {
+    let Some(children) = world.get::<Children>(entity) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for child in children.iter() {
+        if let Some(node) = world.get::<ModelNode>(child) {
+            let name = node
+                .name
+                .as_deref()
+                .map_or_else(|| format!("node #{}", node.index), lossy);
+            out.push((depth, name));
+            out.extend(node_rows(world, child, depth + 1));
+        }
+    }
+    out
+}
+
+/// The registered object an entity belongs to: the entity itself or its
+/// nearest ancestor with an [`OriginalObjectId`] (a drawn batch hangs under
+/// a model node, under a part, under the object root). `id_of` and
+/// `parent_of` read the World or a system's queries.
+pub fn owning_object(
+    entity: Entity,
+    id_of: impl Fn(Entity) -> Option<OriginalObjectId>,
+    parent_of: impl Fn(Entity) -> Option<Entity>,
+) -> Option<OriginalObjectId> {
+    let mut at = entity;
+    loop {
+        if let Some(id) = id_of(at) {
+            return Some(id);
+        }
+        at = parent_of(at)?;
+    }
+}

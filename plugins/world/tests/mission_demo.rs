@@ -1,0 +1,202 @@
+//! Mission loading on the generated demo install: parts mounted on their
+//! sockets, and a broken texture reached through a placed object's material
+//! stopping the load before registration with the whole chain.
+
+use bevy::prelude::*;
+use iron3d_formats::archive::Mode;
+use iron3d_formats::archive::nres::Nres;
+use iron3d_formats::demo::{self, Scale};
+use iron3d_formats::gamedir::GameDir;
+use iron3d_formats::graph::{Graph, MATERIAL_LIB, TEXTURE_LIB};
+use iron3d_formats::mat0::Mat0;
+use iron3d_formats::unitdat::PartClass;
+use iron3d_formats::wear::Wear;
+use iron3d_world::mission::*;
+use std::path::Path;
+
+mod common;
+use common::{failed_load, load};
+
+/// A headless app loading the first mission of the install at `dir`.
+fn app(dir: &Path) -> App {
+    headless_app(
+        Some(MissionRequest {
+            game_dir: dir.to_path_buf(),
+            mission: None,
+        }),
+        1,
+    )
+}
+
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
+/// The transform of `node` in the frame of `part`: the locals composed up
+/// the node chain.
+fn pose_in_part(world: &World, part: Entity, node: Entity) -> Transform {
+    let mut pose = *world.get::<Transform>(node).unwrap();
+    let mut at = world.get::<ChildOf>(node).unwrap().parent();
+    while at != part {
+        pose = world.get::<Transform>(at).unwrap().mul_transform(pose);
+        at = world.get::<ChildOf>(at).unwrap().parent();
+    }
+    pose
+}
+
+/// The model node called `name` below `part`.
+fn named_node(world: &mut World, part: Entity, name: &[u8]) -> Entity {
+    let mut nodes = world.query::<(Entity, &ModelNode)>();
+    let found: Vec<Entity> = nodes
+        .iter(world)
+        .filter(|(_, n)| n.name.as_deref() == Some(name))
+        .map(|(e, _)| e)
+        .collect();
+    found
+        .into_iter()
+        .find(|&e| {
+            let mut at = e;
+            while let Some(parent) = world.get::<ChildOf>(at) {
+                at = parent.parent();
+                if at == part {
+                    return true;
+                }
+            }
+            false
+        })
+        .expect("the node is below the part")
+}
+
+#[test]
+fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
+    let tmp = demo_install();
+    let mut app = app(&tmp.path().join("game"));
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let world = app.world_mut();
+    let mut query = world.query::<(Entity, &UnitPartInfo, &Transform, &ChildOf)>();
+    let parts: Vec<(Entity, UnitPartInfo, Transform, Entity)> = query
+        .iter(world)
+        .map(|(e, i, t, c)| (e, i.clone(), *t, c.parent()))
+        .collect();
+    let mut checked = [0usize; 2];
+    for (_, info, transform, root) in &parts {
+        // The parent part: the sibling of the same object with the parent's
+        // part index.
+        let Some((parent, parent_info, parent_transform, _)) = parts
+            .iter()
+            .find(|(_, p, _, r)| r == root && Some(p.index) == info.parent)
+        else {
+            continue;
+        };
+        // Walkers carry turrets on `mount`, towers and bunkers on `top`;
+        // guns sit on their turret's `head`.
+        let (socket_name, slot) = match info.class {
+            Some(PartClass::Turret) if parent_info.key.starts_with(b"CH_WALKER") => {
+                (&b"mount"[..], 0)
+            }
+            Some(PartClass::Turret) => (&b"top"[..], 0),
+            Some(PartClass::Gun) => (&b"head"[..], 1),
+            _ => continue,
+        };
+        let socket = named_node(world, *parent, socket_name);
+        let index = world.get::<ModelNode>(socket).unwrap().index;
+        assert_eq!(info.socket, Some(index), "{info:?}");
+        assert_eq!(info.attachment, index as i32);
+        // The part's own root (ring / mount) is at its origin, so the part
+        // takes the socket's pose.
+        let expected = parent_transform.mul_transform(pose_in_part(world, *parent, socket));
+        assert!(
+            close(transform, &expected),
+            "{info:?}: {transform:?} vs {expected:?}"
+        );
+        assert!(transform.translation.y > 0.0, "mounted above the ground");
+        checked[slot] += 1;
+    }
+    assert!(
+        checked[0] > 0 && checked[1] > 0,
+        "turrets and guns seen: {checked:?}"
+    );
+}
+
+fn close(a: &Transform, b: &Transform) -> bool {
+    (a.translation - b.translation).abs().max_element() < 1e-4
+        && a.rotation.angle_between(b.rotation) < 1e-4
+}
+
+/// The texture of the first textured phase of the material of WEAR row 0 of
+/// the first placed object's first part, in the first mission.
+fn texture_of_first_object(root: &Path) -> (String, String) {
+    let dir = GameDir::open(root).unwrap();
+    let mission = dir.missions().unwrap().remove(0);
+    let graph = Graph::new(&dir);
+    let walked = graph.mission(&mission);
+    assert!(walked.failures.is_empty(), "the demo is clean");
+    let wear = walked.objects[0].components[0]
+        .prototype
+        .wear
+        .clone()
+        .unwrap();
+    let (archive, entry) = wear.split_once("::").unwrap();
+    let read = |archive: &[u8], entry: &[u8]| {
+        let lib = graph.libraries().get(archive).unwrap();
+        let index = lib.find(entry).unwrap();
+        let e = &lib.entries[index];
+        (lib.payload(index).unwrap().to_vec(), e.attr1, e.attr2)
+    };
+    let (payload, _, _) = read(archive.as_bytes(), entry.as_bytes());
+    let row = Wear::parse(&payload, Mode::Compatible).unwrap().materials[0]
+        .name
+        .clone();
+    let (payload, attr1, attr2) = read(MATERIAL_LIB, &row);
+    let material = Mat0::parse(&payload, attr1, attr2).unwrap();
+    let texture = material
+        .phases
+        .iter()
+        .map(|p| p.texture().to_vec())
+        .find(|t| !t.is_empty())
+        .unwrap();
+    (
+        String::from_utf8(row).unwrap(),
+        String::from_utf8(texture).unwrap(),
+    )
+}
+
+/// Overwrites the `Texm` magic of `name` in `Textures.lib`.
+fn corrupt_texture(root: &Path, name: &str) {
+    let path = GameDir::open(root).unwrap().resolve(TEXTURE_LIB).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let start = {
+        let nres = Nres::parse(&bytes, Mode::Compatible).unwrap();
+        let index = nres.find(name.as_bytes()).unwrap();
+        nres.payload(index).as_ptr().addr() - bytes.as_ptr().addr()
+    };
+    bytes[start..start + 4].copy_from_slice(b"XXXX");
+    std::fs::write(&path, bytes).unwrap();
+}
+
+#[test]
+fn a_corrupt_texture_of_a_placed_objects_material_fails_before_registration() {
+    let tmp = demo_install();
+    let root = tmp.path().join("game");
+    let (material, texture) = texture_of_first_object(&root);
+    corrupt_texture(&root, &texture);
+
+    let mut app = app(&root);
+    let error = failed_load(&mut app);
+    assert_eq!(error.phase, MissionPhase::Resources);
+    assert!(error.object.as_deref().unwrap().starts_with("#0 "));
+    assert!(error.prototype.is_some());
+    assert_eq!(error.archive.as_deref(), Some("'Textures.lib'"));
+    assert_eq!(error.entry, Some(format!("'{texture}'")));
+    let text = error.to_string();
+    for link in [
+        "mission 'Campaign.00/Mission.01'".to_string(),
+        format!("Material.lib::{material}"),
+        "phase #".into(),
+        "Texm".into(),
+    ] {
+        assert!(text.contains(&link), "{link} missing in: {text}");
+    }
+}
