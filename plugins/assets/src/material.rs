@@ -122,6 +122,42 @@ pub(crate) fn find_in(dir: &[EntryInfo]) -> impl Fn(&[u8]) -> Option<usize> + '_
     }
 }
 
+/// The texture of every phase of `mat0` (the material entry `owner`),
+/// read as loader dependencies: `None` for an empty name (an untextured
+/// surface) or a texture missing from `Textures.lib` (logged). Textures
+/// already requested are shared through `known`.
+pub(crate) async fn phase_textures(
+    ctx: &mut LoadContext<'_>,
+    owner: &str,
+    mat0: &Mat0,
+    known: &mut BTreeMap<Vec<u8>, Option<Handle<Image>>>,
+) -> Result<Vec<Option<Handle<Image>>>, FormatError> {
+    let mut handles = Vec::with_capacity(mat0.phases.len());
+    for phase in &mat0.phases {
+        let name = phase.texture();
+        if name.is_empty() {
+            handles.push(None);
+            continue;
+        }
+        if let Some(handle) = known.get(name) {
+            handles.push(handle.clone());
+            continue;
+        }
+        let text = String::from_utf8_lossy(name).into_owned();
+        let path = iron_path(TEXTURE_LIBRARY, &text, ".texm");
+        let handle = match read_dependency(ctx, &path).await? {
+            Some(_) => Some(ctx.load::<Image>(path)),
+            None => {
+                warn!("material {owner}: texture {text} not found");
+                None
+            }
+        };
+        known.insert(name.to_vec(), handle.clone());
+        handles.push(handle);
+    }
+    Ok(handles)
+}
+
 impl WearLoader {
     /// Resolves, reads and parses material row `row` of `wear`; textures
     /// already requested are shared through `textures`.
@@ -141,29 +177,7 @@ impl WearLoader {
         })?;
         let mat0 = Mat0::parse(&bytes, entry.attr1, entry.attr2)
             .map_err(|e| self.source.annotate(path.path(), e))?;
-        let mut handles = Vec::with_capacity(mat0.phases.len());
-        for phase in &mat0.phases {
-            let name = phase.texture();
-            if name.is_empty() {
-                handles.push(None);
-                continue;
-            }
-            if let Some(known) = textures.get(name) {
-                handles.push(known.clone());
-                continue;
-            }
-            let text = String::from_utf8_lossy(name).into_owned();
-            let path = iron_path(TEXTURE_LIBRARY, &text, ".texm");
-            let handle = match read_dependency(ctx, &path).await? {
-                Some(_) => Some(ctx.load::<Image>(path)),
-                None => {
-                    warn!("material {}: texture {text} not found", entry.name);
-                    None
-                }
-            };
-            textures.insert(name.to_vec(), handle.clone());
-            handles.push(handle);
-        }
+        let handles = phase_textures(ctx, &entry.name, &mat0, textures).await?;
         Ok(MaterialRow {
             resolved,
             entry,

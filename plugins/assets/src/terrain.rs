@@ -11,13 +11,16 @@
 //! in Bevy's Y-up frame with UV0 from that layer's UV stream and the vertex
 //! colour's alpha the layer's coverage, and the texture each resolves to:
 //! the `Textures.lib` entry of that name, else the first entry named
-//! `NAME.<suffix>` (retail `L04` is the member `L04.0`), else phase 0 of
-//! the `Material.lib` entry of that name (retail `WATER`), else none
-//! (logged). The tables and textures are read as loader dependencies, so
+//! `NAME.<suffix>` (retail `L04` is the member `L04.0`), else the
+//! `Material.lib` entry of that name (retail `WATER`) with the texture of
+//! every MAT0 phase (the renderer animates it; [`TerrainLayerMesh::texture`]
+//! is phase 0's), else none (logged). The tables and textures are read as loader dependencies, so
 //! editing a `.wea` or a texture reloads the terrain.
 //! Coordinates of the parsed data stay Z-up as stored.
 
-use crate::material::{MATERIAL_LIBRARY, TEXTURE_LIBRARY, find_in, iron_path, read_dependency};
+use crate::material::{
+    MATERIAL_LIBRARY, TEXTURE_LIBRARY, find_in, iron_path, phase_textures, read_dependency,
+};
 use crate::parsed::ParsedAsset;
 use crate::source::{EntryInfo, IronSource};
 use bevy::asset::{AssetLoader, AssetPath, LoadContext, RenderAssetUsages, io::Reader};
@@ -62,6 +65,17 @@ impl GroundLayer {
     }
 }
 
+/// The `Material.lib` entry a layer name resolved to: its MAT0 and the
+/// texture of each of its phases.
+#[derive(Debug, Clone)]
+pub struct LayerMaterial {
+    /// The entry's directory fields (its stored name seeds the phase clock).
+    pub entry: EntryInfo,
+    pub mat0: Mat0,
+    /// One per MAT0 phase (`None`: empty name or missing texture).
+    pub textures: Vec<Option<Handle<Image>>>,
+}
+
 /// The faces of one (layer, texture index) as a render mesh, and the
 /// texture that index resolves to.
 #[derive(Debug, Clone)]
@@ -71,8 +85,11 @@ pub struct TerrainLayerMesh {
     pub index: u8,
     /// The row's name (`None`: no such row or no table).
     pub name: Option<String>,
-    /// The texture (`None`: untextured).
+    /// The texture (`None`: untextured); phase 0's of a material.
     pub texture: Option<Handle<Image>>,
+    /// The material the name resolved to (`None`: a plain texture or
+    /// nothing).
+    pub material: Option<LayerMaterial>,
     /// How many faces the mesh draws.
     pub faces: usize,
     pub mesh: Handle<Mesh>,
@@ -264,50 +281,62 @@ impl TerrainLoader {
             .collect())
     }
 
-    /// The texture of a layer name (see the module docs), `None` when it
-    /// has none.
-    async fn texture(
+    /// What a layer name resolves to (see the module docs): its texture
+    /// and, for a `Material.lib` entry, that material; `(None, None)`
+    /// (logged) when nothing matches.
+    async fn resolve(
         &self,
         ctx: &mut LoadContext<'_>,
         name: &str,
-        textures: &[EntryInfo],
-        materials: &[EntryInfo],
-    ) -> Result<Option<Handle<Image>>, FormatError> {
-        let mut entry = texture_entry(textures, name).map(|e| e.name.clone());
-        if entry.is_none()
-            && let Some(i) = find_in(materials)(name.as_bytes())
-        {
-            let m = &materials[i];
-            let path = iron_path(MATERIAL_LIBRARY, &m.name, "");
+        dirs: &Libraries,
+        known: &mut BTreeMap<Vec<u8>, Option<Handle<Image>>>,
+    ) -> Result<Resolved, FormatError> {
+        if let Some(entry) = texture_entry(&dirs.textures, name) {
+            let path = iron_path(TEXTURE_LIBRARY, &entry.name, ".texm");
+            let texture = match read_dependency(ctx, &path).await? {
+                Some(_) => Some(ctx.load::<Image>(path)),
+                None => {
+                    warn!(
+                        "terrain {}: texture {} of {name} not found",
+                        ctx.path(),
+                        entry.name
+                    );
+                    None
+                }
+            };
+            return Ok((texture, None));
+        }
+        if let Some(i) = find_in(&dirs.materials)(name.as_bytes()) {
+            let entry = dirs.materials[i].clone();
+            let path = iron_path(MATERIAL_LIBRARY, &entry.name, "");
             if let Some(bytes) = read_dependency(ctx, &path).await? {
-                let mat0 = Mat0::parse(&bytes, m.attr1, m.attr2)
+                let mat0 = Mat0::parse(&bytes, entry.attr1, entry.attr2)
                     .map_err(|e| self.source.annotate(path.path(), e))?;
-                entry = mat0
-                    .phases
-                    .first()
-                    .map(|p| String::from_utf8_lossy(p.texture()).into_owned())
-                    .filter(|t| !t.is_empty());
+                let textures = phase_textures(ctx, &entry.name, &mat0, known).await?;
+                let first = textures.first().cloned().flatten();
+                let material = LayerMaterial {
+                    entry,
+                    mat0,
+                    textures,
+                };
+                return Ok((first, Some(material)));
             }
         }
-        let Some(entry) = entry else {
-            warn!(
-                "terrain {}: layer texture {name} not found: untextured",
-                ctx.path()
-            );
-            return Ok(None);
-        };
-        let path = iron_path(TEXTURE_LIBRARY, &entry, ".texm");
-        Ok(match read_dependency(ctx, &path).await? {
-            Some(_) => Some(ctx.load::<Image>(path)),
-            None => {
-                warn!(
-                    "terrain {}: texture {entry} of {name} not found",
-                    ctx.path()
-                );
-                None
-            }
-        })
+        warn!(
+            "terrain {}: layer texture {name} not found: untextured",
+            ctx.path()
+        );
+        Ok((None, None))
     }
+}
+
+/// A layer name's texture and material.
+type Resolved = (Option<Handle<Image>>, Option<LayerMaterial>);
+
+/// The directories layer names are looked up in.
+struct Libraries {
+    textures: Vec<EntryInfo>,
+    materials: Vec<EntryInfo>,
 }
 
 impl AssetLoader for TerrainLoader {
@@ -332,19 +361,22 @@ impl AssetLoader for TerrainLoader {
             self.table(ctx, GroundLayer::One).await?,
             self.table(ctx, GroundLayer::Two).await?,
         ];
-        let textures = directory_or_empty(&self.source, TEXTURE_LIBRARY)?;
-        let materials = directory_or_empty(&self.source, MATERIAL_LIBRARY)?;
-        let mut resolved: BTreeMap<String, Option<Handle<Image>>> = BTreeMap::new();
+        let dirs = Libraries {
+            textures: directory_or_empty(&self.source, TEXTURE_LIBRARY)?,
+            materials: directory_or_empty(&self.source, MATERIAL_LIBRARY)?,
+        };
+        let mut known = BTreeMap::new();
+        let mut resolved: BTreeMap<String, Resolved> = BTreeMap::new();
         for ((layer, index), faces) in groups {
             let table = &tables[usize::from(layer == GroundLayer::Two)];
             let name = table.get(index as usize).cloned();
-            let texture = match &name {
+            let (texture, material) = match &name {
                 Some(n) => match resolved.get(&n.to_ascii_uppercase()) {
-                    Some(known) => known.clone(),
+                    Some(found) => found.clone(),
                     None => {
-                        let t = self.texture(ctx, n, &textures, &materials).await?;
-                        resolved.insert(n.to_ascii_uppercase(), t.clone());
-                        t
+                        let found = self.resolve(ctx, n, &dirs, &mut known).await?;
+                        resolved.insert(n.to_ascii_uppercase(), found.clone());
+                        found
                     }
                 },
                 None => {
@@ -353,7 +385,7 @@ impl AssetLoader for TerrainLoader {
                         ctx.path(),
                         layer.table_name()
                     );
-                    None
+                    (None, None)
                 }
             };
             let mesh = layer_mesh(&terrain.land, layer, &faces);
@@ -362,6 +394,7 @@ impl AssetLoader for TerrainLoader {
                 index,
                 name,
                 texture,
+                material,
                 faces: faces.len(),
                 mesh: ctx.add_labeled_asset(layer_label(layer, index), mesh),
             });

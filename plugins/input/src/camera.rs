@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use iron3d_render::camera::MissionCamera;
 use iron3d_schedules::Phase;
 use iron3d_world::ObjectRegistry;
+use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::*;
 
 /// What the player can do with the camera.
@@ -237,8 +238,15 @@ impl CameraInput {
     }
 }
 
+/// The action states (this frame's input snapshot of the camera) are
+/// updated in [`Phase::BuildInputSnapshot`]; the rig moves the camera in
+/// [`Phase::PublishRenderSnapshot`], before transforms propagate.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<CameraAction>::default())
+        .configure_sets(
+            PreUpdate,
+            InputManagerSystem::Update.in_set(Phase::BuildInputSnapshot),
+        )
         .init_resource::<CameraSettings>()
         .register_type::<CameraRig>()
         .add_systems(

@@ -20,20 +20,25 @@ pub mod chain;
 pub mod model;
 pub mod panel;
 
+use bevy::picking::PickingSystems;
 use bevy::picking::events::{Click, Pointer};
 use bevy::picking::mesh_picking::MeshPickingPlugin;
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
-use bevy_egui::{EguiContext, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
+use bevy_egui::{
+    EguiContext, EguiPlugin, EguiPostUpdateSet, EguiPrimaryContextPass, PrimaryEguiContext, egui,
+};
 use bevy_inspector_egui::quick::WorldInspectorPlugin;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
 use iron3d_input::{CameraAction, SelectedObject};
+use iron3d_schedules::Phase;
 use iron3d_world::mission::{
     LoadProgress, MissionObject, MissionPhase, PrototypeChain, UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::ActionState;
 use model::{lossy, owning_object};
 use panel::{SelectionReport, apply_actions, draw_panel, panel_model};
@@ -78,18 +83,42 @@ impl Plugin for InspectorPlugin {
             .insert_resource(InspectorSource(self.game_dir.clone()))
             .init_resource::<SelectedObject>()
             .init_resource::<SelectionReport>()
-            .add_systems(OnEnter(MissionPhase::Running), name_mission_objects)
-            .add_systems(
-                Update,
-                (
-                    toggle_on_f3,
-                    select_on_click,
-                    gate_camera_input,
-                    refresh_report.run_if(inspector_open),
-                ),
-            )
-            .add_systems(EguiPrimaryContextPass, inspector_ui.run_if(inspector_open));
+            .add_systems(OnEnter(MissionPhase::Running), name_mission_objects);
+        add_phase_systems(app);
+        app.add_systems(EguiPrimaryContextPass, inspector_ui.run_if(inspector_open));
     }
+}
+
+/// Orders the inspector in the frame's phases; nothing runs in the
+/// simulation schedule.
+///
+/// - [`Phase::BuildInputSnapshot`] (`PreUpdate`): F3, then a click picked
+///   this frame (after the picking systems wrote it), then the camera's
+///   action state is gated (after leafwing updated it, before the rig reads
+///   it in `PostUpdate`).
+/// - [`Phase::RenderUi`] (`PostUpdate`): the selection report is read, then
+///   the egui pass (bevy_egui's `EndPass` runs [`EguiPrimaryContextPass`],
+///   the world inspector and the Iron3D window) draws it.
+fn add_phase_systems(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        (toggle_on_f3, select_on_click, gate_camera_input)
+            .chain()
+            .in_set(Phase::BuildInputSnapshot)
+            .after(PickingSystems::Last)
+            .after(InputManagerSystem::Update),
+    )
+    .configure_sets(
+        PostUpdate,
+        EguiPostUpdateSet::EndPass.in_set(Phase::RenderUi),
+    )
+    .add_systems(
+        PostUpdate,
+        refresh_report
+            .run_if(inspector_open)
+            .in_set(Phase::RenderUi)
+            .before(EguiPostUpdateSet::EndPass),
+    );
 }
 
 fn inspector_open(state: Res<InspectorState>) -> bool {

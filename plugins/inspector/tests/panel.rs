@@ -3,23 +3,42 @@
 //! every id, the selected object's properties, chain and part tree are
 //! shown, the filter narrows the list, the clock controls pause and step
 //! the game clock, and a hit on a model node selects its object.
+//!
+//! With the input and inspector plugins added (no window, no renderer): the
+//! simulation schedule gains no system and stays free of ambiguities, F3
+//! toggles the inspector, and a picked click on a drawn batch selects its
+//! object unless the pointer is over an egui window.
 
+use bevy::camera::NormalizedRenderTarget;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::input::InputPlugin;
+use bevy::picking::backend::HitData;
+use bevy::picking::events::{Click, Pointer};
+use bevy::picking::pointer::{Location, PointerButton, PointerId};
 use bevy::prelude::*;
+use bevy::shader::Shader;
 use bevy::time::TimeUpdateStrategy;
-use bevy_egui::egui;
+use bevy::window::ExitCondition;
+use bevy_egui::input::EguiWantsInput;
+use bevy_egui::{EguiContext, EguiContextSettings, egui};
 use iron3d_formats::demo::{self, Scale};
-use iron3d_input::SelectedObject;
+use iron3d_input::{CameraAction, IronInputPlugin, SelectedObject};
 use iron3d_inspector::model::{id_text, owning_object};
 use iron3d_inspector::panel::{
     ClockCommand, PanelAction, PanelModel, SelectionReport, apply_actions, draw_panel, panel_model,
 };
-use iron3d_inspector::{instance_names, name_objects, selection_report};
-use iron3d_schedules::{GameClock, SpinePlugin};
+use iron3d_inspector::{
+    InspectorPlugin, InspectorState, instance_names, name_objects, selection_report,
+};
+use iron3d_render::camera::MissionCamera;
+use iron3d_schedules::{GameClock, Phase, SpinePlugin, deny_simulation_ambiguities};
 use iron3d_world::mission::{
     LoadProgress, MissionPhase, MissionPlugin, MissionRequest, ModelNode, PropertyBag,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldPlugin};
+use leafwing_input_manager::prelude::*;
 use std::path::Path;
+use std::time::Duration;
 
 /// The demo install in a temporary directory and an app that runs its
 /// first mission.
@@ -32,6 +51,17 @@ fn demo_app() -> (tempfile::TempDir, App) {
 
 /// A headless app with the demo mission loaded and its objects named.
 fn loaded(dir: &Path) -> App {
+    let mut app = mission_app(dir);
+    app.init_resource::<SelectedObject>();
+    run_to_running(&mut app);
+    let mission = app.world().resource::<LoadProgress>().mission.clone();
+    let names = instance_names(dir, &mission).unwrap();
+    name_objects(app.world_mut(), &names);
+    app
+}
+
+/// A headless app that will load the install's first mission.
+fn mission_app(dir: &Path) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -45,8 +75,12 @@ fn loaded(dir: &Path) -> App {
             seed: 0,
         },
     ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .init_resource::<SelectedObject>();
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+/// Updates until the mission runs.
+fn run_to_running(app: &mut App) {
     for _ in 0..64 {
         if *app.world().resource::<State<MissionPhase>>().get() == MissionPhase::Running {
             break;
@@ -57,10 +91,6 @@ fn loaded(dir: &Path) -> App {
         *app.world().resource::<State<MissionPhase>>().get(),
         MissionPhase::Running
     );
-    let mission = app.world().resource::<LoadProgress>().mission.clone();
-    let names = instance_names(dir, &mission).unwrap();
-    name_objects(app.world_mut(), &names);
-    app
 }
 
 /// Every text an egui pass of the panel painted.
@@ -242,5 +272,268 @@ fn a_hit_on_a_model_node_belongs_to_its_object() {
             |e| world.get::<ChildOf>(e).map(ChildOf::parent),
         ),
         None
+    );
+}
+
+/// The demo mission's app with the input and inspector plugins, the
+/// simulation schedule denying ambiguities (not yet updated).
+fn inspector_app(dir: &Path) -> App {
+    let mut app = mission_app(dir);
+    // What `DefaultPlugins` would give bevy_egui and picking, without a
+    // window or renderer: window messages, pointer picking, the asset
+    // server and the asset types they touch.
+    app.add_plugins((
+        WindowPlugin {
+            primary_window: None,
+            exit_condition: ExitCondition::DontExit,
+            ..default()
+        },
+        DefaultPickingPlugins,
+        AssetPlugin::default(),
+    ))
+    .init_asset::<Shader>()
+    .init_asset::<Image>()
+    .init_asset::<Mesh>();
+    app.add_plugins((
+        InputPlugin,
+        IronInputPlugin,
+        InspectorPlugin {
+            open: false,
+            game_dir: Some(dir.to_path_buf()),
+        },
+    ));
+    deny_simulation_ambiguities(&mut app);
+    app
+}
+
+/// The demo install and the inspector app running its first mission.
+fn running_inspector() -> (tempfile::TempDir, App) {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = inspector_app(dir.path());
+    run_to_running(&mut app);
+    (dir, app)
+}
+
+fn fixed_systems(app: &mut App) -> usize {
+    app.get_schedule_mut(FixedUpdate).unwrap().systems_len()
+}
+
+#[test]
+fn input_and_inspector_stay_out_of_the_simulation_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut bare = mission_app(dir.path());
+    let mut app = inspector_app(dir.path());
+    assert_eq!(
+        fixed_systems(&mut app),
+        fixed_systems(&mut bare),
+        "no input or inspector system in FixedUpdate"
+    );
+    // The simulation schedule builds with ambiguities denied (a conflict
+    // would panic here) and ticks while the mission loads and runs.
+    run_to_running(&mut app);
+    let tick = app.world().resource::<GameClock>().tick();
+    (0..3).for_each(|_| app.update());
+    assert!(app.world().resource::<GameClock>().tick() > tick);
+
+    // Where the frame phases put the input and the inspector.
+    let snapshot = systems_in(&app, PreUpdate, Phase::BuildInputSnapshot);
+    for system in [
+        "update_action_state<CameraAction>",
+        "toggle_on_f3",
+        "select_on_click",
+        "gate_camera_input",
+    ] {
+        assert!(
+            snapshot.contains(&system.to_owned()),
+            "{system}: {snapshot:?}"
+        );
+    }
+    let presentation = systems_in(&app, PostUpdate, Phase::PublishRenderSnapshot);
+    assert!(
+        presentation.contains(&"drive_camera".to_owned()),
+        "{presentation:?}"
+    );
+    let ui = systems_in(&app, PostUpdate, Phase::RenderUi);
+    for system in ["refresh_report", "run_egui_context_pass_loop_system"] {
+        assert!(ui.contains(&system.to_owned()), "{system}: {ui:?}");
+    }
+}
+
+/// The (short) names of the systems of a built schedule in a phase.
+fn systems_in(app: &App, label: impl ScheduleLabel, phase: Phase) -> Vec<String> {
+    let schedule = app.get_schedule(label).unwrap();
+    let in_phase = schedule.graph().systems_in_set(phase.intern()).unwrap();
+    schedule
+        .systems()
+        .unwrap()
+        .filter(|(key, _)| in_phase.contains(key))
+        .map(|(_, system)| system.name().shortname().to_string())
+        .collect()
+}
+
+#[test]
+fn f3_toggles_the_inspector_once_per_press() {
+    let (_dir, mut app) = running_inspector();
+    let open = |app: &App| app.world().resource::<InspectorState>().open;
+    assert!(!open(&app));
+
+    KeyCode::F3.press(app.world_mut());
+    app.update();
+    assert!(open(&app), "the press opens it");
+    app.update();
+    assert!(open(&app), "holding F3 does not toggle again");
+
+    // Open, the selection's report is read in the RenderUi phase.
+    let id = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .iter()
+        .next()
+        .unwrap()
+        .0;
+    app.insert_resource(SelectedObject(Some(id)));
+    app.update();
+    assert_eq!(app.world().resource::<SelectionReport>().id, Some(id));
+
+    KeyCode::F3.release(app.world_mut());
+    app.update();
+    assert!(open(&app));
+    KeyCode::F3.press(app.world_mut());
+    app.update();
+    assert!(!open(&app), "the next press closes it");
+}
+
+/// A click of `button` on `entity`, as bevy_picking's `pointer_events`
+/// dispatches it: the same `Pointer<Click>` is triggered (bubbling up the
+/// `ChildOf` chain to observers) and written as a message, which the
+/// inspector reads in `Phase::BuildInputSnapshot`.
+fn click(app: &mut App, entity: Entity, button: PointerButton) {
+    let location = Location {
+        target: NormalizedRenderTarget::None {
+            width: 1280,
+            height: 720,
+        },
+        position: Vec2::new(640.0, 360.0),
+    };
+    let hit = HitData::new(Entity::PLACEHOLDER, 10.0, None, None);
+    let event = Pointer::new(
+        PointerId::Mouse,
+        location,
+        Click {
+            button,
+            hit,
+            duration: Duration::from_millis(80),
+            count: 1,
+        },
+        entity,
+    );
+    app.world_mut().trigger(event.clone());
+    app.world_mut().write_message(event);
+    app.update();
+}
+
+/// The first model node and the id of the object whose tree holds it
+/// (found from the tree's root, not by the inspector's walk).
+fn a_node_and_its_object(world: &mut World) -> (Entity, OriginalObjectId) {
+    let node = world
+        .query_filtered::<Entity, With<ModelNode>>()
+        .iter(world)
+        .next()
+        .expect("a model node");
+    let mut root = node;
+    while let Some(parent) = world.get::<ChildOf>(root) {
+        root = parent.parent();
+    }
+    let (id, _) = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| e == root)
+        .expect("the root is a registered object");
+    (node, id)
+}
+
+/// An egui context (run by hand, outside bevy_egui's passes) whose pointer
+/// rests over a window, so that bevy_egui reports the pointer over egui.
+fn spawn_egui_window_under_pointer(world: &mut World) {
+    let ctx = egui::Context::default();
+    // Inside the window's title bar at the top left.
+    let pointer = egui::pos2(20.0, 10.0);
+    // The first pass only sizes a new window; it is there from the next.
+    for _ in 0..2 {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 720.0),
+            )),
+            events: vec![egui::Event::PointerMoved(pointer)],
+            ..Default::default()
+        };
+        let _ = ctx.run_ui(input, |ui| {
+            egui::Window::new("probe")
+                .fixed_pos(egui::Pos2::ZERO)
+                .show(ui.ctx(), |ui| ui.label("over the view"));
+        });
+    }
+    let mut context = EguiContext::default();
+    *context.get_mut() = ctx;
+    world.spawn((
+        context,
+        EguiContextSettings {
+            run_manually: true,
+            ..default()
+        },
+    ));
+}
+
+#[test]
+fn a_primary_click_on_a_drawn_batch_selects_its_object_unless_over_egui() {
+    let (_dir, mut app) = running_inspector();
+    let (node, id) = a_node_and_its_object(app.world_mut());
+    // Stand-in for a drawn batch: the render plugin hangs them under nodes.
+    let batch = app.world_mut().spawn(ChildOf(node)).id();
+    let selected = |app: &App| app.world().resource::<SelectedObject>().0;
+    assert_eq!(selected(&app), None);
+
+    click(&mut app, batch, PointerButton::Secondary);
+    assert_eq!(selected(&app), None, "only the primary button selects");
+    click(&mut app, batch, PointerButton::Primary);
+    assert_eq!(selected(&app), Some(id));
+
+    // A click on something of no object (the terrain) clears the selection.
+    let terrain = app.world_mut().spawn_empty().id();
+    click(&mut app, terrain, PointerButton::Primary);
+    assert_eq!(selected(&app), None);
+    click(&mut app, batch, PointerButton::Primary);
+    assert_eq!(selected(&app), Some(id));
+
+    // A camera for the gate, the inspector open, the pointer over a window.
+    let camera = app
+        .world_mut()
+        .spawn((
+            MissionCamera,
+            Transform::default(),
+            GlobalTransform::default(),
+        ))
+        .id();
+    app.world_mut().resource_mut::<InspectorState>().open = true;
+    spawn_egui_window_under_pointer(app.world_mut());
+    app.update();
+    assert!(
+        app.world()
+            .resource::<EguiWantsInput>()
+            .is_pointer_over_area(),
+        "bevy_egui sees the pointer over the window"
+    );
+    click(&mut app, terrain, PointerButton::Primary);
+    assert_eq!(selected(&app), Some(id), "the click was the window's");
+    let actions = app
+        .world()
+        .get::<ActionState<CameraAction>>(camera)
+        .unwrap();
+    assert!(
+        actions.disabled(),
+        "the camera ignores input over the panel"
     );
 }

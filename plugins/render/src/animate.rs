@@ -62,6 +62,12 @@ pub fn active_phase(mat0: &Mat0, millis: u32, seed: u64) -> usize {
     mat0.select_phase(0, millis, seed).map_or(0, |s| s.from)
 }
 
+/// The phase of the `Material.lib` entry `name` (its MAT0 `mat0`) at
+/// material time `millis`: every user of one material shows one phase.
+pub fn material_phase(mat0: &Mat0, name: &str, millis: u32) -> usize {
+    active_phase(mat0, millis, name_seed(name))
+}
+
 /// Material time of the game clock.
 pub fn material_time(clock: &GameClock) -> u32 {
     (clock.elapsed().as_millis() % (u32::MAX as u128 + 1)) as u32
@@ -85,9 +91,8 @@ fn make_material(wear: Option<&WearMaterials>, key: &BindingKey, phase: usize) -
 
 /// The phase of the binding's material at `millis`.
 fn phase_at(wear: Option<&WearMaterials>, row: usize, millis: u32) -> usize {
-    wear.and_then(|w| w.materials.get(row)).map_or(0, |r| {
-        active_phase(&r.mat0, millis, name_seed(&r.entry.name))
-    })
+    wear.and_then(|w| w.materials.get(row))
+        .map_or(0, |r| material_phase(&r.mat0, &r.entry.name, millis))
 }
 
 impl MaterialBinding {
@@ -141,6 +146,16 @@ pub(crate) fn draw_item(
         pipeline_key: material.state.pipeline_key(),
         insertion: 0,
     }
+}
+
+/// Copies the fields a material decides (phase, textures, render phase,
+/// pipeline key) from `item` into `source`, keeping its placement.
+pub(crate) fn set_material_fields(source: &mut DrawItemSource, item: &DrawItemSource) {
+    source.material_phase = item.material_phase;
+    source.texture.clone_from(&item.texture);
+    source.lightmap.clone_from(&item.lightmap);
+    source.render_phase = item.render_phase;
+    source.pipeline_key = item.pipeline_key;
 }
 
 impl MaterialBindings {
@@ -200,11 +215,7 @@ fn refresh(
     }
     for (handle, mut source) in draws.iter_mut() {
         if let Some(item) = updated.get(&handle.0.id()) {
-            source.material_phase = item.material_phase;
-            source.texture.clone_from(&item.texture);
-            source.lightmap.clone_from(&item.lightmap);
-            source.render_phase = item.render_phase;
-            source.pipeline_key = item.pipeline_key;
+            set_material_fields(&mut source, item);
         }
     }
 }

@@ -4,7 +4,8 @@
 //! every placed object's model, per node the slot of the object's
 //! `ModelState` at the LOD chosen by camera distance ([`lod`]), per batch
 //! its WEAR→MAT0 material with the phase active on game time ([`animate`])
-//! and its lightmap on stage 1 through UV1. Each draw has a fixed-function
+//! and its lightmap on stage 1 through UV1; the terrain's layers animate
+//! their MAT0 phases too and follow hot reloads ([`terrain`]). Each draw has a fixed-function
 //! [`legacy::LegacyRenderState`] drawn by the one custom
 //! [`material::LegacyMaterial`] (WGSL in `assets/shaders/legacy.wgsl`).
 //! A sun lights it, a camera looks at the player's base (or a given pose);
@@ -24,6 +25,7 @@ pub mod output;
 pub mod paths;
 pub mod scene;
 pub mod screenshot;
+pub mod terrain;
 
 use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;
@@ -70,7 +72,9 @@ impl Plugin for IronRenderPlugin {
                 Update,
                 (
                     poll_scene,
+                    terrain::reload_terrain,
                     animate::animate_phases,
+                    terrain::animate_terrain,
                     animate::reload_materials,
                     lod::select_lods,
                 )

@@ -6,25 +6,27 @@
 //! ground layer meshes and textures). When every request has settled (loaded with its dependencies, or
 //! failed: the error is logged in full and that part stays undrawn) the
 //! scene is spawned: the terrain (one entity per ground layer mesh: layer 1
-//! opaque, layer 2 blended over it), and under every model node the batches of
+//! opaque, layer 2 blended over it; [`crate::terrain`] animates and
+//! hot-reloads it), and under every model node the batches of
 //! every distinct slot of its native states (spawned hidden; the one shown
 //! for the object's `ModelState` and the camera distance is chosen by
-//! [`crate::lod`]), each with its [`LegacyMaterial`] and [`DrawItemSource`].
+//! [`crate::lod`]), each with its [`crate::material::LegacyMaterial`] and
+//! [`DrawItemSource`].
 
-use crate::animate::{MaterialBindings, draw_item};
+use crate::animate::MaterialBindings;
 use crate::camera::{CameraPose, MissionCamera, default_target};
 use crate::capture::DrawItemSource;
-use crate::legacy::MaterialInputs;
 use crate::lod::NodeSlots;
-use crate::material::LegacyMaterial;
 use crate::paths;
+use crate::terrain::{SceneTerrain, spawn_terrain};
+pub use crate::terrain::{Terrain, TerrainLayer};
 use bevy::asset::{LoadState, RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::prelude::*;
 use iron3d_assets::IronSourceHandle;
 use iron3d_assets::material::WearMaterials;
 use iron3d_assets::mission::Mission;
 use iron3d_assets::model::Model;
-use iron3d_assets::terrain::{GroundLayer, Terrain as TerrainAsset, TerrainLayerMesh};
+use iron3d_assets::terrain::Terrain as TerrainAsset;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
@@ -46,19 +48,6 @@ pub struct SceneSource {
 pub struct SceneBuilt {
     pub batches: usize,
     pub failed: usize,
-}
-
-/// Marks the terrain's entities (one per ground layer mesh).
-#[derive(Component, Debug)]
-pub struct Terrain;
-
-/// The ground layer mesh a terrain entity draws: its layer, the texture
-/// index of its layer table, and its face count.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TerrainLayer {
-    pub layer: GroundLayer,
-    pub index: u8,
-    pub faces: usize,
 }
 
 /// Marks a drawn batch: its node's slot and its model batch index. It is
@@ -253,11 +242,17 @@ fn build_scene(world: &mut World, failed: usize) {
         .and_then(|h| world.resource::<Assets<TerrainAsset>>().get(h))
         .cloned();
     let mut insertion = 0u64;
-    for layer in terrain.iter().flat_map(|t| &t.layers) {
-        spawn_terrain_layer(world, layer, &mut insertion);
+    if let Some(t) = &terrain {
+        spawn_terrain(world, &t.layers, &mut insertion);
     }
     make_hierarchy_visible(world);
     let batches = spawn_models(world, &requests, &mut insertion);
+    if let Some(handle) = requests.terrain.clone() {
+        world.insert_resource(SceneTerrain {
+            handle,
+            next_insertion: insertion,
+        });
+    }
     let camera = world.resource::<SceneSource>().camera;
     let pose = camera.unwrap_or_else(|| {
         let clans = world
@@ -300,33 +295,6 @@ fn make_hierarchy_visible(world: &mut World) {
     for entity in inner {
         world.entity_mut(entity).insert(Visibility::Inherited);
     }
-}
-
-/// Spawns one ground layer mesh of the terrain with its own material:
-/// layer 1 opaque terrain, layer 2 blended over it (a material pass).
-fn spawn_terrain_layer(world: &mut World, layer: &TerrainLayerMesh, insertion: &mut u64) {
-    let overlay = layer.layer == GroundLayer::Two;
-    let state = MaterialInputs::terrain_layer(overlay, layer.texture.is_some()).state();
-    let mut material = LegacyMaterial::new(state, layer.texture.clone(), None, 1.0);
-    material.terrain = true;
-    let source = DrawItemSource {
-        insertion: *insertion,
-        ..draw_item(&material, 0, world.resource::<AssetServer>())
-    };
-    *insertion += 1;
-    let material = world.resource_mut::<Assets<LegacyMaterial>>().add(material);
-    world.spawn((
-        Terrain,
-        TerrainLayer {
-            layer: layer.layer,
-            index: layer.index,
-            faces: layer.faces,
-        },
-        Mesh3d(layer.mesh.clone()),
-        MeshMaterial3d(material),
-        Transform::IDENTITY,
-        source,
-    ));
 }
 
 /// The model nodes of `part` (not those of parts attached below it), with

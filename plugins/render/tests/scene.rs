@@ -21,8 +21,9 @@ use iron3d_formats::archive::nres::{Nres, NresEditor};
 use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_formats::texm::Texm;
+use iron3d_formats::wear::Wear;
 use iron3d_render::IronRenderPlugin;
-use iron3d_render::animate::{MaterialBindings, active_phase};
+use iron3d_render::animate::{MaterialBindings, active_phase, material_phase, material_time};
 use iron3d_render::camera::MissionCamera;
 use iron3d_render::capture::{DrawItemSource, RenderPhase};
 use iron3d_render::lod::NodeSlots;
@@ -202,13 +203,13 @@ fn terrain_draws_textured_layers_and_blended_overlays() {
         }
         sources.push(entity.texture);
     }
-    // The water row (`M_WATER`, not a texture) falls back to its material's
-    // first phase texture.
+    // The water row (`M_WATER`, not a texture) falls back to its material:
+    // it shows a phase texture (which one depends on the game time).
     assert!(
         sources
             .iter()
             .flatten()
-            .any(|p| p.ends_with("T_WATER0.texm")),
+            .any(|p| p.contains("Textures.lib/T_WATER")),
         "{sources:?}"
     );
 }
@@ -802,4 +803,218 @@ fn a_corrupt_rewrite_keeps_the_last_good_texture_drawn() {
     common::pump(&mut app);
     assert_eq!(common::image_base(&app, &drawn.image), before);
     still_drawn(&mut app, &drawn);
+}
+
+/// The terrain entity drawing `(layer, index)`: its material and draw item.
+fn terrain_entity(
+    world: &World,
+    layer: GroundLayer,
+    index: u8,
+) -> Option<(Entity, Handle<LegacyMaterial>, DrawItemSource)> {
+    world
+        .try_query_filtered::<(
+            Entity,
+            &TerrainLayer,
+            &MeshMaterial3d<LegacyMaterial>,
+            &DrawItemSource,
+        ), With<Terrain>>()?
+        .iter(world)
+        .find(|(_, l, ..)| (l.layer, l.index) == (layer, index))
+        .map(|(e, _, m, s)| (e, m.0.clone(), s.clone()))
+}
+
+/// The path of the stage-0 texture of a terrain material.
+fn material_texture_path(world: &World, material: &Handle<LegacyMaterial>) -> Option<String> {
+    let texture = world
+        .resource::<Assets<LegacyMaterial>>()
+        .get(material)?
+        .texture
+        .clone()?;
+    Some(
+        world
+            .resource::<AssetServer>()
+            .get_path(texture.id())?
+            .to_string(),
+    )
+}
+
+/// Every map directory of the demo install.
+fn map_dirs(game: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(game.join("MAPS"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("Land.msh").exists())
+        .collect()
+}
+
+/// The running mission with hot reload, the watcher settled.
+fn watching_install(dir: &Path) -> App {
+    let mut app = built_app_watching(dir, &[], true);
+    common::pump(&mut app);
+    app
+}
+
+/// Layer-1 index 0 (grass, `L00`) of the demo's first mission names
+/// `L02` after `Land1.wea` is rewritten (atomically, as the editor saves):
+/// the running game rebinds that layer's entity to the new texture, in
+/// place (same entity and insertion id), without a restart.
+#[test]
+fn a_rewritten_layer_table_rebinds_the_terrain_layer() {
+    let dir = demo_install();
+    let mut app = watching_install(dir.path());
+    let (entity, material, source) =
+        terrain_entity(app.world_mut(), GroundLayer::One, 0).expect("a grass layer");
+    let before = source.texture.clone().unwrap();
+    assert!(before.ends_with("Textures.lib/L00.0.texm"), "{before}");
+    assert_eq!(
+        material_texture_path(app.world(), &material).as_ref(),
+        Some(&before)
+    );
+    let layer_count = terrain_layers(app.world_mut()).len();
+
+    for map in map_dirs(dir.path()) {
+        let path = map.join("Land1.wea");
+        let mut wear = Wear::parse(&std::fs::read(&path).unwrap(), Mode::Strict).unwrap();
+        assert_eq!(wear.materials[0].name, b"L00");
+        wear.materials[0].name = b"L02".to_vec();
+        write_atomic(&path, &wear.to_bytes().unwrap()).unwrap();
+    }
+    let rebound = |app: &App| {
+        let world = app.world();
+        let Some((e, material, source)) = terrain_entity(world, GroundLayer::One, 0) else {
+            return false;
+        };
+        let path = source.texture.clone().unwrap_or_default();
+        e == entity
+            && path.ends_with("Textures.lib/L02.0.texm")
+            && material_texture_path(world, &material) == Some(path)
+    };
+    assert!(
+        common::until(&mut app, rebound),
+        "the grass layer draws L02"
+    );
+    let world = app.world_mut();
+    assert_eq!(terrain_layers(world).len(), layer_count);
+    let (_, _, after) = terrain_entity(world, GroundLayer::One, 0).unwrap();
+    assert_eq!(after.insertion, source.insertion, "same place in the order");
+}
+
+/// A ground texture rewritten inside `Textures.lib` (`L00.0`, through the
+/// archive writer) reaches the image the grass layer's material samples.
+#[test]
+fn a_rewritten_ground_texture_reaches_the_terrain_material() {
+    let dir = demo_install();
+    let lib = dir.path().join("Textures.lib");
+    let all = common::nres_entries(&lib);
+    let grass = all
+        .iter()
+        .position(|(n, ..)| n.eq_ignore_ascii_case("L00.0"))
+        .expect("the grass texture");
+    let mut app = watching_install(dir.path());
+    let c = other_pixels(&all, grass);
+    let want = common::base_pixels(&all[c].2);
+    let grass_image = |app: &App| {
+        let world = app.world();
+        let (_, material, _) = terrain_entity(world, GroundLayer::One, 0)?;
+        world
+            .resource::<Assets<LegacyMaterial>>()
+            .get(&material)?
+            .texture
+            .clone()
+    };
+    let image = grass_image(&app).expect("a textured grass layer");
+    assert_ne!(common::image_base(&app, &image), Some(want.clone()));
+
+    common::rewrite_entry(&lib, &all, grass, &all[c].2);
+    assert!(
+        common::until(&mut app, |app| {
+            grass_image(app).is_some_and(|i| common::image_base(app, &i) == Some(want.clone()))
+        }),
+        "the grass layer's material shows the new pixels"
+    );
+}
+
+/// A `Land.msh` rewritten corrupt fails to reload: the last good terrain
+/// stays drawn (same entities, meshes and materials).
+#[test]
+fn a_corrupt_land_file_keeps_the_last_good_terrain_drawn() {
+    let dir = demo_install();
+    let mut app = watching_install(dir.path());
+    let before = terrain_layers(app.world_mut());
+    assert!(!before.is_empty());
+    let handle = app
+        .world()
+        .resource::<iron3d_render::terrain::SceneTerrain>()
+        .handle
+        .clone();
+    for map in map_dirs(dir.path()) {
+        let path = map.join("Land.msh");
+        let bytes = std::fs::read(&path).unwrap();
+        write_atomic(&path, &bytes[..20]).unwrap();
+    }
+    assert!(common::until(&mut app, |app| matches!(
+        app.world().resource::<AssetServer>().load_state(&handle),
+        LoadState::Failed(_)
+    )));
+    common::pump(&mut app);
+    let world = app.world_mut();
+    assert!(
+        world
+            .resource::<Assets<TerrainAsset>>()
+            .get(&handle)
+            .is_some()
+    );
+    assert_eq!(terrain_layers(world), before);
+}
+
+/// The water layer (`M_WATER`, a `Material.lib` entry of four phases
+/// switching every 250 ms) cycles its phase on game time like a model
+/// material, its texture the phase's; a paused clock freezes it.
+#[test]
+fn the_water_layer_animates_its_material_on_game_time() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let (layer, mat0, name) = {
+        let world = app.world();
+        let terrain = world
+            .resource::<Assets<TerrainAsset>>()
+            .iter()
+            .next()
+            .map(|(_, t)| t.clone())
+            .unwrap();
+        let water = terrain
+            .layers
+            .iter()
+            .find(|l| l.name.as_deref() == Some("M_WATER"))
+            .expect("a water layer");
+        let m = water.material.clone().expect("M_WATER is a material");
+        assert_eq!(m.mat0.phases.len(), 4);
+        ((water.layer, water.index), m.mat0, m.entry.name)
+    };
+    let shown = |app: &App| {
+        let world = app.world();
+        let (_, material, source) = terrain_entity(world, layer.0, layer.1).unwrap();
+        let millis = material_time(world.resource::<GameClock>());
+        let expected = material_phase(&mat0, &name, millis);
+        assert_eq!(source.material_phase, expected, "at {millis} ms");
+        let path = source.texture.clone().unwrap();
+        assert!(path.ends_with(&format!("T_WATER{expected}.texm")), "{path}");
+        assert_eq!(material_texture_path(world, &material), Some(path));
+        expected
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        app.update();
+        seen.insert(shown(&app));
+    }
+    assert_eq!(seen.len(), 4, "every phase shows: {seen:?}");
+
+    app.world_mut().resource_mut::<GameClock>().pause();
+    let frozen = shown(&app);
+    let millis = app.world().resource::<GameClock>().elapsed();
+    for _ in 0..20 {
+        app.update();
+        assert_eq!(shown(&app), frozen);
+    }
+    assert_eq!(app.world().resource::<GameClock>().elapsed(), millis);
 }
