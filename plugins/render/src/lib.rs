@@ -1,5 +1,5 @@
-//! Seeing the running mission (issue 9): once the mission reaches
-//! `Running`, the scene's assets come through the `AssetServer` (the
+//! Seeing the running mission (issue 9): while the mission prepares its
+//! resources, the scene's assets load through the `AssetServer` (the
 //! `iron://` source of `iron3d_assets`): the terrain of its `Land.msh` and
 //! every placed object's model, per node the slot of the object's
 //! `ModelState` at the LOD chosen by camera distance ([`lod`]), per batch
@@ -33,7 +33,7 @@ use camera::{CameraPose, MissionCamera, spawn_light};
 use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
 use iron3d_world::mission::MissionPhase;
 use material::{LegacyMaterial, embed_shader};
-use scene::{SceneSource, poll_scene, request_scene};
+use scene::{SceneSource, await_scene_assets, build_scene, drop_scene_requests, request_scene};
 use screenshot::{ScreenshotRequest, add_screenshot};
 use std::path::PathBuf;
 
@@ -67,11 +67,13 @@ impl Plugin for IronRenderPlugin {
         app.insert_resource(ClearColor(CLEAR_COLOUR))
             .add_systems(Startup, spawn_view)
             .init_resource::<animate::MaterialBindings>()
-            .add_systems(OnEnter(MissionPhase::Running), request_scene)
+            .add_systems(OnEnter(MissionPhase::Resources), request_scene)
+            .add_systems(OnEnter(MissionPhase::Running), build_scene)
+            .add_systems(OnEnter(MissionPhase::Failed), drop_scene_requests)
             .add_systems(
                 Update,
                 (
-                    poll_scene,
+                    await_scene_assets.run_if(in_state(MissionPhase::Resources)),
                     terrain::reload_terrain,
                     animate::animate_phases,
                     terrain::animate_terrain,

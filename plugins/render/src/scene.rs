@@ -1,17 +1,21 @@
-//! Builds the drawable scene of the running mission from assets of the
-//! `iron://` source (no file is read here): once the mission is `Running`
-//! its `data.tma`, every part's model ([`Model`]) and WEAR table
-//! ([`WearMaterials`], with MAT0 rows, phase textures and lightmaps) are
-//! requested; the TMA gives the `Land.msh` ([`Terrain`], with its render
-//! ground layer meshes and textures). When every request has settled (loaded with its dependencies, or
-//! failed: the error is logged in full and that part stays undrawn) the
-//! scene is spawned: the terrain (one entity per ground layer mesh: layer 1
-//! opaque, layer 2 blended over it; [`crate::terrain`] animates and
-//! hot-reloads it), and under every model node the batches of
-//! every distinct slot of its native states (spawned hidden; the one shown
-//! for the object's `ModelState` and the camera distance is chosen by
-//! [`crate::lod`]), each with its [`crate::material::LegacyMaterial`] and
-//! [`DrawItemSource`].
+//! Builds the drawable scene of the mission from assets of the `iron://`
+//! source (no file is read here). While the mission loader prepares its
+//! resources, its `data.tma`, every resolved part's model ([`Model`]) and
+//! WEAR table ([`WearMaterials`], with MAT0 rows, phase textures and
+//! lightmaps) are requested, then the `Land.msh` the TMA names
+//! ([`Terrain`], with its render ground layer meshes and textures); each
+//! request holds the loader's [`ResourceGate`] until it has loaded with
+//! its dependencies (a failed dependency, such as a missing texture, is
+//! logged and leaves that surface untextured). A failed request ends the
+//! load with its chain (mission -> object -> prototype -> archive -> entry
+//! -> the asset error), so the mission never runs without its assets. On
+//! `Running` the scene is spawned from the loaded handles: the terrain
+//! (one entity per ground layer mesh: layer 1 opaque, layer 2 blended over
+//! it; [`crate::terrain`] animates and hot-reloads it), and under every
+//! model node the batches of every distinct slot of its native states
+//! (spawned hidden; the one shown for the object's `ModelState` and the
+//! camera distance is chosen by [`crate::lod`]), each with its
+//! [`crate::material::LegacyMaterial`] and [`DrawItemSource`].
 
 use crate::animate::MaterialBindings;
 use crate::camera::{CameraPose, MissionCamera, default_target};
@@ -20,7 +24,7 @@ use crate::lod::NodeSlots;
 use crate::paths;
 use crate::terrain::{SceneTerrain, spawn_terrain};
 pub use crate::terrain::{Terrain, TerrainLayer};
-use bevy::asset::{LoadState, RecursiveDependencyLoadState, UntypedAssetId};
+use bevy::asset::{AssetPath, LoadState, RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::prelude::*;
 use iron3d_assets::IronSourceHandle;
 use iron3d_assets::material::WearMaterials;
@@ -28,9 +32,11 @@ use iron3d_assets::mission::Mission;
 use iron3d_assets::model::Model;
 use iron3d_assets::terrain::Terrain as TerrainAsset;
 use iron3d_formats::gamedir::GameDir;
+use iron3d_formats::registry::{Geometry, Resolved};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
-    LoadProgress, MissionClans, MissionObject, ModelNode, ObjectState, PrototypeChain, UnitPartInfo,
+    GateFailure, LoadProgress, MissionClans, MissionObject, ModelNode, ObjectState, PlannedObjects,
+    PrototypeChain, ResourceGate, UnitPartInfo,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -43,7 +49,8 @@ pub struct SceneSource {
 }
 
 /// Inserted once the scene is built: the number of batch entities placed
-/// (every distinct slot of every native state) and of assets that failed.
+/// (every distinct slot of every native state) and of assets loaded with a
+/// failed dependency (a missing texture: drawn untextured).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SceneBuilt {
     pub batches: usize,
@@ -65,7 +72,18 @@ struct PartAssets {
     wear: Option<Handle<WearMaterials>>,
 }
 
-/// The requests of the scene while they load.
+/// One request holding the mission's [`ResourceGate`]: its asset, the
+/// blocker's name (the asset path) and the links of the chain a failure
+/// reports.
+#[derive(Debug, Clone)]
+struct PendingLoad {
+    id: UntypedAssetId,
+    name: String,
+    chain: GateFailure,
+}
+
+/// The requests of the scene, made while the mission prepares its
+/// resources; it waits until each has loaded.
 #[derive(Resource, Debug)]
 pub struct SceneRequests {
     game: GameDir,
@@ -74,8 +92,10 @@ pub struct SceneRequests {
     terrain: Option<Handle<TerrainAsset>>,
     /// By upper-case prototype key.
     parts: BTreeMap<Vec<u8>, PartAssets>,
-    /// Part entities and their prototype key.
-    placed: Vec<(Entity, Vec<u8>)>,
+    /// Requests not yet loaded.
+    pending: Vec<PendingLoad>,
+    /// Requests loaded with a failed dependency (drawn in part).
+    degraded: usize,
 }
 
 /// The rotation from the original Z-up frame to Bevy's Y-up frame, for
@@ -84,7 +104,33 @@ fn z_up_rotation() -> Quat {
     Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
 }
 
-/// Requests the scene's assets (on entering `Running`).
+/// `'text'`, as the mission loader quotes names in its chains.
+fn quoted(bytes: &[u8]) -> String {
+    format!("'{}'", String::from_utf8_lossy(bytes))
+}
+
+/// The archive and entry of a resolved prototype's model.
+fn model_entry(resolved: &Resolved) -> (Option<String>, Option<String>) {
+    match resolved.geometry() {
+        Geometry::Mesh(r) => (Some(quoted(&r.archive)), Some(quoted(&r.resource))),
+        Geometry::BaseStem { archive, mesh_name } => {
+            (Some(quoted(archive)), Some(quoted(&mesh_name)))
+        }
+        Geometry::NonGeometric => (None, None),
+    }
+}
+
+/// Reports a failure to the mission's gate (when a mission loads).
+fn fail_gate(world: &mut World, failure: GateFailure) {
+    if let Some(mut gate) = world.get_resource_mut::<ResourceGate>() {
+        gate.fail(failure);
+    }
+}
+
+/// Requests the scene's assets (on entering the mission's resource
+/// preparation): its `data.tma` (the terrain follows once it is in) and
+/// the model and WEAR table of every prototype the loader resolved
+/// ([`PlannedObjects`]), each holding the [`ResourceGate`] until loaded.
 pub fn request_scene(world: &mut World) {
     let Some(source) = world.get_resource::<SceneSource>().cloned() else {
         return;
@@ -94,92 +140,123 @@ pub fn request_scene(world: &mut World) {
         let m = g.mission(&name)?;
         Ok((g, m))
     });
-    let (game, mission) = match opened {
+    let located = opened
+        .map_err(|e| e.to_string())
+        .and_then(|(g, m)| Ok((paths::tma_path(&g, &m)?, g, m)));
+    let (tma_path, game, mission) = match located {
         Ok(found) => found,
-        Err(e) => {
-            error!("render: mission '{name}': {e}");
-            return;
-        }
+        Err(cause) => return fail_gate(world, GateFailure { cause, ..default() }),
     };
-    let tma_path = match paths::tma_path(&game, &mission) {
-        Ok(path) => path,
-        Err(e) => {
-            error!("render: mission '{name}': {e}");
-            return;
-        }
-    };
-    let chains: Vec<(Entity, PrototypeChain)> = world
-        .query::<(Entity, &PrototypeChain)>()
-        .iter(world)
-        .map(|(e, c)| (e, c.clone()))
-        .collect();
+    let planned = world
+        .get_resource::<PlannedObjects>()
+        .cloned()
+        .unwrap_or_default();
     let iron = world.get_resource::<IronSourceHandle>().cloned();
     let server = world.resource::<AssetServer>().clone();
     let mut parts = BTreeMap::new();
-    let mut placed = Vec::new();
-    for (entity, chain) in chains {
-        let key = chain.0.key.to_ascii_uppercase();
-        placed.push((entity, key.clone()));
-        if parts.contains_key(&key) {
-            continue;
-        }
-        let model = match paths::model_path(&game, &mission, &chain.0) {
-            Ok(Some((path, candidate))) => {
-                let present = iron
-                    .as_ref()
-                    .is_none_or(|s| s.0.origin(path.path()).is_some());
-                if candidate && !present {
-                    continue;
-                }
-                server.load::<Model>(path)
-            }
-            Ok(None) => continue,
-            Err(e) => {
-                error!("render: model of '{}': {e}", String::from_utf8_lossy(&key));
+    let mut pending = Vec::new();
+    let tma_link = GateFailure {
+        archive: Some(quoted(mission.tma.display().to_string().as_bytes())),
+        ..default()
+    };
+    let tma = request::<Mission>(&server, tma_path, tma_link, &mut pending);
+    for object in &planned.0 {
+        for chain in &object.parts {
+            let key = chain.0.key.to_ascii_uppercase();
+            if parts.contains_key(&key) {
                 continue;
             }
-        };
-        let wear = match paths::wear_path(&game, &mission, &chain.0) {
-            Ok(path) => path.map(|p| server.load::<WearMaterials>(p)),
-            Err(e) => {
-                error!("render: WEAR of '{}': {e}", String::from_utf8_lossy(&key));
-                None
-            }
-        };
-        parts.insert(key, PartAssets { model, wear });
+            let (archive, entry) = model_entry(&chain.0);
+            let link = GateFailure {
+                object: Some(object.label.clone()),
+                prototype: Some(quoted(&chain.0.key)),
+                archive,
+                entry,
+                ..default()
+            };
+            let model = match paths::model_path(&game, &mission, &chain.0) {
+                Ok(Some((path, candidate))) => {
+                    let present = iron
+                        .as_ref()
+                        .is_none_or(|s| s.0.origin(path.path()).is_some());
+                    if candidate && !present {
+                        continue;
+                    }
+                    request::<Model>(&server, path, link.clone(), &mut pending)
+                }
+                Ok(None) => continue,
+                Err(cause) => return fail_gate(world, GateFailure { cause, ..link }),
+            };
+            let wear_link = GateFailure {
+                archive: chain.0.wear().map(|w| quoted(&w.archive)),
+                entry: chain.0.wear().map(|w| quoted(&w.resource)),
+                ..link
+            };
+            let wear = match paths::wear_path(&game, &mission, &chain.0) {
+                Ok(path) => path
+                    .map(|p| request::<WearMaterials>(&server, p, wear_link.clone(), &mut pending)),
+                Err(cause) => return fail_gate(world, GateFailure { cause, ..wear_link }),
+            };
+            parts.insert(key, PartAssets { model, wear });
+        }
     }
+    hold(world, &pending);
     world.insert_resource(SceneRequests {
-        tma: server.load::<Mission>(tma_path),
+        tma,
         game,
         mission,
         terrain: None,
         parts,
-        placed,
+        pending,
+        degraded: 0,
     });
 }
 
-/// How far a request is: still loading, usable, or failed (logged).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Loads `path`, adding it to `pending` with the links of its chain.
+fn request<A: Asset>(
+    server: &AssetServer,
+    path: AssetPath<'static>,
+    chain: GateFailure,
+    pending: &mut Vec<PendingLoad>,
+) -> Handle<A> {
+    let handle = server.load::<A>(path.clone());
+    pending.push(PendingLoad {
+        id: handle.id().untyped(),
+        name: path.to_string(),
+        chain,
+    });
+    handle
+}
+
+/// Holds the gate for each of `loads`.
+fn hold(world: &mut World, loads: &[PendingLoad]) {
+    if let Some(mut gate) = world.get_resource_mut::<ResourceGate>() {
+        for load in loads {
+            gate.hold(load.name.clone());
+        }
+    }
+}
+
+/// How far a request is: still loading, loaded (perhaps with a failed
+/// dependency), or failed with the asset error.
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Settled {
     Loading,
     Ready,
-    Failed,
+    Degraded,
+    Failed(String),
 }
 
-/// The state of one request; a failure's error is logged with the path.
-fn settled(server: &AssetServer, id: impl Into<UntypedAssetId>) -> Settled {
-    let id = id.into();
+/// The state of one request.
+fn settled(server: &AssetServer, id: UntypedAssetId) -> Settled {
     match server.get_load_state(id) {
-        Some(LoadState::Failed(e)) => {
-            error!("render: {e}");
-            Settled::Failed
-        }
+        Some(LoadState::Failed(e)) => Settled::Failed(e.to_string()),
         Some(LoadState::Loaded) => match server.get_recursive_dependency_load_state(id) {
             Some(RecursiveDependencyLoadState::Loaded) => Settled::Ready,
             // A missing texture leaves the surface untextured; the rest draws.
             Some(RecursiveDependencyLoadState::Failed(e)) => {
                 warn!("render: a dependency failed: {e}");
-                Settled::Ready
+                Settled::Degraded
             }
             _ => Settled::Loading,
         },
@@ -187,55 +264,91 @@ fn settled(server: &AssetServer, id: impl Into<UntypedAssetId>) -> Settled {
     }
 }
 
-/// Polls the requests; once all have settled, builds the scene.
-pub fn poll_scene(world: &mut World) {
-    if world.contains_resource::<SceneBuilt>() {
-        return;
-    }
+/// While the mission prepares its resources: requests the terrain once the
+/// TMA naming it is in, releases the gate for each loaded request and
+/// reports the first failure with its chain.
+pub fn await_scene_assets(world: &mut World) {
     let Some(requests) = world.get_resource::<SceneRequests>() else {
         return;
     };
     let server = world.resource::<AssetServer>().clone();
-    // The terrain is requested once the TMA naming it is in.
-    if requests.terrain.is_none() {
-        match settled(&server, &requests.tma) {
-            Settled::Loading => return,
-            Settled::Failed => {}
-            Settled::Ready => {
-                let tma = world.resource::<Assets<Mission>>().get(&requests.tma);
-                let land = tma.map(|t| t.tma.land_path.clone()).unwrap_or_default();
-                match paths::land_path(&requests.game, &requests.mission, &land) {
-                    Ok(path) => {
-                        let handle = server.load::<TerrainAsset>(path);
-                        world.resource_mut::<SceneRequests>().terrain = Some(handle);
-                    }
-                    Err(e) => error!("render: land of the mission: {e}"),
-                }
+    if requests.terrain.is_none() && settled(&server, requests.tma.id().untyped()) == Settled::Ready
+    {
+        request_terrain(world, &server);
+    }
+    let mut requests = world.resource_mut::<SceneRequests>();
+    let mut released = Vec::new();
+    let mut failure = None;
+    let mut still = Vec::new();
+    for load in std::mem::take(&mut requests.pending) {
+        match settled(&server, load.id) {
+            Settled::Loading => still.push(load),
+            Settled::Ready => released.push(load.name),
+            Settled::Degraded => {
+                requests.degraded += 1;
+                released.push(load.name);
+            }
+            Settled::Failed(cause) => {
+                failure.get_or_insert(GateFailure {
+                    cause,
+                    ..load.chain
+                });
             }
         }
     }
-    let requests = world.resource::<SceneRequests>();
-    let mut ids: Vec<UntypedAssetId> = requests.terrain.iter().map(|h| h.id().untyped()).collect();
-    for part in requests.parts.values() {
-        ids.push(part.model.id().untyped());
-        ids.extend(part.wear.iter().map(|h| h.id().untyped()));
+    requests.pending = still;
+    let Some(mut gate) = world.get_resource_mut::<ResourceGate>() else {
+        return;
+    };
+    for name in released {
+        gate.release(&name);
     }
-    let mut failed = 0;
-    for id in ids {
-        match settled(&server, id) {
-            Settled::Loading => return,
-            Settled::Failed => failed += 1,
-            Settled::Ready => {}
-        }
+    if let Some(failure) = failure {
+        gate.fail(failure);
     }
-    build_scene(world, failed);
 }
 
-/// Spawns the scene from the settled requests and places the camera.
-fn build_scene(world: &mut World, failed: usize) {
-    let requests = world
-        .remove_resource::<SceneRequests>()
-        .expect("polled requests");
+/// Requests the `Land.msh` the loaded TMA names, holding the gate.
+fn request_terrain(world: &mut World, server: &AssetServer) {
+    let requests = world.resource::<SceneRequests>();
+    let tma = world.resource::<Assets<Mission>>().get(&requests.tma);
+    let land = tma.map(|t| t.tma.land_path.clone()).unwrap_or_default();
+    let path = match paths::land_path(&requests.game, &requests.mission, &land) {
+        Ok(path) => path,
+        Err(cause) => {
+            let archive = Some(quoted(&land));
+            return fail_gate(
+                world,
+                GateFailure {
+                    archive,
+                    cause,
+                    ..default()
+                },
+            );
+        }
+    };
+    let link = GateFailure {
+        archive: Some(format!("'{path}'")),
+        ..default()
+    };
+    let mut loads = Vec::new();
+    let handle = request::<TerrainAsset>(server, path, link, &mut loads);
+    hold(world, &loads);
+    let mut requests = world.resource_mut::<SceneRequests>();
+    requests.terrain = Some(handle);
+    requests.pending.extend(loads);
+}
+
+/// Drops the requests of a mission that failed to load.
+pub fn drop_scene_requests(world: &mut World) {
+    world.remove_resource::<SceneRequests>();
+}
+
+/// Builds the scene from the loaded requests (on entering `Running`).
+pub fn build_scene(world: &mut World) {
+    let Some(requests) = world.remove_resource::<SceneRequests>() else {
+        return;
+    };
     let terrain = requests
         .terrain
         .as_ref()
@@ -268,7 +381,10 @@ fn build_scene(world: &mut World, failed: usize) {
     for mut transform in cameras.iter_mut(world) {
         *transform = pose.transform();
     }
-    world.insert_resource(SceneBuilt { batches, failed });
+    world.insert_resource(SceneBuilt {
+        batches,
+        failed: requests.degraded,
+    });
 }
 
 /// Gives every placed object's root, parts and model nodes a visibility so
@@ -348,8 +464,13 @@ struct PendingDraw {
 /// native states, hidden) in the order (object id, node, slot, batch);
 /// returns how many.
 fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64) -> usize {
+    let placed: Vec<(Entity, Vec<u8>)> = world
+        .query::<(Entity, &PrototypeChain)>()
+        .iter(world)
+        .map(|(e, c)| (e, c.0.key.to_ascii_uppercase()))
+        .collect();
     let mut draws = Vec::new();
-    for (part, key) in &requests.placed {
+    for (part, key) in &placed {
         let Some(assets) = requests.parts.get(key) else {
             continue;
         };

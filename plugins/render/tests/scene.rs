@@ -20,6 +20,8 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{Nres, NresEditor};
 use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::fsutil::write_atomic;
+use iron3d_formats::gamedir::GameDir;
+use iron3d_formats::registry::Geometry;
 use iron3d_formats::texm::Texm;
 use iron3d_formats::wear::Wear;
 use iron3d_render::IronRenderPlugin;
@@ -28,10 +30,16 @@ use iron3d_render::camera::MissionCamera;
 use iron3d_render::capture::{DrawItemSource, RenderPhase};
 use iron3d_render::lod::NodeSlots;
 use iron3d_render::material::{FLAG_LIGHTMAP, LegacyMaterial};
+use iron3d_render::paths;
+use iron3d_render::scene::SceneRequests;
 use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain, TerrainLayer};
 use iron3d_schedules::{GameClock, SpinePlugin};
+use iron3d_world::ObjectRegistry;
 use iron3d_world::WorldPlugin;
-use iron3d_world::mission::{MissionObject, MissionPlugin, MissionRequest, ModelNode, ModelState};
+use iron3d_world::mission::{
+    LoadProgress, MissionObject, MissionPhase, MissionPlugin, MissionRequest, ModelNode,
+    ModelState, PrototypeChain, UnitPartInfo, headless_app,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -46,6 +54,28 @@ fn built_app(dir: &Path, mods: &[PathBuf]) -> App {
 
 /// [`built_app`], hot-reloading changed files when `watch`.
 fn built_app_watching(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
+    let mut app = scene_app(dir, mods, watch);
+    for _ in 0..MAX_FRAMES {
+        if app.world().contains_resource::<SceneBuilt>() {
+            break;
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        app.world().contains_resource::<SceneBuilt>(),
+        "scene not built in {MAX_FRAMES} frames"
+    );
+    let progress = app.world().resource::<LoadProgress>();
+    assert!(
+        progress.waited_frames > 0,
+        "resource preparation waited for the asset loads: {progress:?}"
+    );
+    app
+}
+
+/// The windowless app of [`built_app_watching`], before any update.
+fn scene_app(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
     let mut app = App::new();
     let assets = mods
         .iter()
@@ -76,17 +106,6 @@ fn built_app_watching(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
         ));
     app.finish();
     app.cleanup();
-    for _ in 0..MAX_FRAMES {
-        if app.world().contains_resource::<SceneBuilt>() {
-            break;
-        }
-        app.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(
-        app.world().contains_resource::<SceneBuilt>(),
-        "scene not built in {MAX_FRAMES} frames"
-    );
     app
 }
 
@@ -1017,4 +1036,89 @@ fn the_water_layer_animates_its_material_on_game_time() {
         assert_eq!(shown(&app), frozen);
     }
     assert_eq!(app.world().resource::<GameClock>().elapsed(), millis);
+}
+
+/// The archive, entry and `iron://` path (relative to the install) of the
+/// first placed part's model of the demo's first mission, as the headless
+/// loader resolves it.
+fn a_placed_model(dir: &Path) -> (String, String, PathBuf) {
+    let request = MissionRequest {
+        game_dir: dir.to_path_buf(),
+        mission: None,
+    };
+    let mut app = headless_app(Some(request), 0);
+    while *app.world().resource::<State<MissionPhase>>().get() != MissionPhase::Running {
+        app.update();
+    }
+    let name = app.world().resource::<LoadProgress>().mission.clone();
+    let game = GameDir::open(dir).unwrap();
+    let mission = game.mission(&name).unwrap();
+    let world = app.world_mut();
+    let mut chains = world.query::<&PrototypeChain>();
+    chains
+        .iter(world)
+        .find_map(|c| match c.0.geometry() {
+            Geometry::Mesh(r) => {
+                let (path, _) = paths::model_path(&game, &mission, &c.0).ok()??;
+                let archive = String::from_utf8_lossy(&r.archive).into_owned();
+                let entry = String::from_utf8_lossy(&r.resource).into_owned();
+                Some((archive, entry, path.path().to_path_buf()))
+            }
+            _ => None,
+        })
+        .expect("a placed model")
+}
+
+/// A model the mission's own checks accept (the install's entry is whole)
+/// but the asset loader cannot load (a mod directory replaces it with a
+/// truncated copy) fails the load in resource preparation with the chain
+/// down to that archive entry, leaving nothing built or registered.
+#[test]
+fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
+    let dir = demo_install();
+    let (archive, entry_name, path) = a_placed_model(dir.path());
+    let whole = entry(&dir.path().join(path.parent().unwrap()), &entry_name);
+    let mods = tempfile::tempdir().unwrap();
+    let broken = mods.path().join(&path);
+    std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
+    std::fs::write(&broken, &whole[..whole.len() / 2]).unwrap();
+
+    let mut app = scene_app(dir.path(), &[mods.path().to_path_buf()], false);
+    for _ in 0..MAX_FRAMES {
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        if matches!(phase, MissionPhase::Failed | MissionPhase::Running) {
+            break;
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let world = app.world_mut();
+    assert_eq!(
+        *world.resource::<State<MissionPhase>>().get(),
+        MissionPhase::Failed
+    );
+    let error = world
+        .resource::<LoadProgress>()
+        .error
+        .clone()
+        .expect("the error chain");
+    assert_eq!(error.phase, MissionPhase::Resources);
+    assert!(
+        error.object.is_some() && error.prototype.is_some(),
+        "{error}"
+    );
+    assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
+    assert_eq!(error.entry, Some(format!("'{entry_name}'")), "{error}");
+    // The asset error, about the mod's truncated file.
+    assert!(
+        error.cause.contains(&broken.display().to_string()),
+        "{error}"
+    );
+    assert!(world.resource::<ObjectRegistry>().is_empty());
+    let mut built = world
+        .query_filtered::<Entity, Or<(With<MissionObject>, With<UnitPartInfo>, With<ModelNode>)>>();
+    assert_eq!(built.iter(world).count(), 0, "no entity of the mission");
+    assert!(!world.contains_resource::<SceneBuilt>());
+    assert!(!world.contains_resource::<SceneRequests>());
+    assert_eq!(world.resource::<GameClock>().tick(), 0);
 }

@@ -525,3 +525,134 @@ fn a_loaded_object_deleted_in_the_queue_goes_with_its_parts_after_apply() {
     let mut nodes = world.query::<&ModelNode>();
     assert_eq!(nodes.iter(world).count(), 2 * (PARTS - 1) - 6);
 }
+
+/// Preparation work of another plugin, faked: on entering the resources
+/// phase it holds the gate (and notes how many planned objects it saw),
+/// then, after `frames` updates, releases it or reports `fail`.
+#[derive(Resource, Default)]
+struct FakeBlocker {
+    frames: u32,
+    fail: Option<GateFailure>,
+    planned_seen: usize,
+}
+
+fn hold_gate(
+    mut gate: ResMut<ResourceGate>,
+    planned: Res<PlannedObjects>,
+    mut fake: ResMut<FakeBlocker>,
+) {
+    gate.hold("fake asset");
+    fake.planned_seen = planned.0.len();
+}
+
+fn count_down(mut gate: ResMut<ResourceGate>, mut fake: ResMut<FakeBlocker>) {
+    if fake.frames > 0 {
+        fake.frames -= 1;
+        return;
+    }
+    match fake.fail.take() {
+        Some(failure) => gate.fail(failure),
+        None => assert!(gate.release("fake asset")),
+    }
+}
+
+/// The test mission's app with the fake blocker.
+fn blocked_app(dir: &Path, blocker: FakeBlocker) -> App {
+    let mut app = app(dir, 1);
+    app.insert_resource(blocker)
+        .add_systems(OnEnter(MissionPhase::Resources), hold_gate)
+        .add_systems(Update, count_down.run_if(in_state(MissionPhase::Resources)));
+    app
+}
+
+/// Updates until the mission runs; how many updates that took, checking
+/// that nothing is built or registered while resources are prepared.
+fn updates_to_run(app: &mut App) -> usize {
+    for updates in 1..64 {
+        app.update();
+        match phase(app) {
+            MissionPhase::Running => return updates,
+            MissionPhase::Resources => {
+                let world = app.world_mut();
+                assert!(world.resource::<ObjectRegistry>().is_empty());
+                let mut built = world.query_filtered::<Entity, With<MissionObject>>();
+                assert_eq!(built.iter(world).count(), 0, "built while preparing");
+            }
+            MissionPhase::Failed => panic!("{:?}", app.world().resource::<LoadProgress>().error),
+            _ => {}
+        }
+    }
+    panic!("loading did not finish: {:?}", phase(app));
+}
+
+#[test]
+fn resource_preparation_waits_for_the_gate_then_builds_everything() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    let mut plain = app(tmp.path(), 1);
+    let plain_updates = updates_to_run(&mut plain);
+    assert_eq!(plain.world().resource::<LoadProgress>().waited_frames, 0);
+
+    const HELD: u32 = 5;
+    let mut app = blocked_app(
+        tmp.path(),
+        FakeBlocker {
+            frames: HELD,
+            ..default()
+        },
+    );
+    let updates = updates_to_run(&mut app);
+    assert!(
+        updates >= plain_updates + HELD as usize,
+        "{updates} updates, {plain_updates} without the blocker"
+    );
+    let world = app.world_mut();
+    assert_eq!(world.resource::<FakeBlocker>().planned_seen, PLACED);
+    let progress = world.resource::<LoadProgress>().clone();
+    assert!(progress.waited_frames >= HELD, "{progress:?}");
+    assert_eq!(progress.registered, PLACED);
+    let phases: Vec<MissionPhase> = progress.timings.iter().map(|(p, _)| *p).collect();
+    assert_eq!(phases, MissionPhase::LOADING);
+    assert_eq!(world.resource::<ResourceGate>().pending().count(), 0);
+    assert!(
+        !world.contains_resource::<PlannedObjects>(),
+        "dropped once built"
+    );
+    // Waiting changes no state: the hash matches the unblocked load's.
+    assert_eq!(StateHash::compute(world), StateHash::compute(plain.world()));
+}
+
+#[test]
+fn a_failure_reported_to_the_gate_fails_the_load_with_its_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    let mut app = blocked_app(
+        tmp.path(),
+        FakeBlocker {
+            frames: 2,
+            fail: Some(GateFailure {
+                object: Some("#1 'LIGHT'".into()),
+                prototype: Some("'TR_LIGHT'".into()),
+                archive: Some("'static.rlb'".into()),
+                entry: Some("'tr_light.msh'".into()),
+                cause: "the asset loader refused it".into(),
+            }),
+            ..default()
+        },
+    );
+    let error = failed_load(&mut app);
+    assert_eq!(error.phase, MissionPhase::Resources);
+    assert_eq!(
+        error.to_string(),
+        "mission 'Test' (Resources) -> object #1 'LIGHT' -> prototype 'TR_LIGHT' \
+         -> archive 'static.rlb' -> entry 'tr_light.msh': the asset loader refused it"
+    );
+    let world = app.world();
+    assert_eq!(world.resource::<ResourceGate>().pending().count(), 0);
+    assert!(!world.contains_resource::<PlannedObjects>());
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<GameClock>().tick(), 0);
+    assert_eq!(phase(&app), MissionPhase::Failed);
+}

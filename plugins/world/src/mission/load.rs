@@ -76,6 +76,11 @@ fn lossy(b: &[u8]) -> String {
     format!("'{}'", String::from_utf8_lossy(b))
 }
 
+/// How errors name placed object `index`: `#index 'resource_name'`.
+pub(crate) fn object_label(index: usize, resource_name: &[u8]) -> String {
+    format!("#{index} {}", lossy(resource_name))
+}
+
 /// A component of a placed object, resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct PartPlan {
@@ -250,7 +255,7 @@ impl Loader {
         let tma = self.tma.as_ref().expect("the context phase ran");
         let mut all = Vec::with_capacity(tma.objects.len());
         for (i, placed) in tma.objects.iter().enumerate() {
-            let object = Some(format!("#{i} {}", lossy(&placed.resource_name)));
+            let object = Some(object_label(i, &placed.resource_name));
             let specs: Vec<PartRecord> = match placed.resource() {
                 ResourceRef::Prototype(key) => vec![PartRecord {
                     parent: None,
@@ -351,7 +356,7 @@ impl Loader {
         parts: &[Vec<PartPlan>],
     ) -> Result<(), LoadError> {
         for (i, object_parts) in parts.iter().enumerate() {
-            let object = || Some(format!("#{i} {}", lossy(&tma.objects[i].resource_name)));
+            let object = || Some(object_label(i, &tma.objects[i].resource_name));
             for part in object_parts {
                 let upper = part.key.to_ascii_uppercase();
                 if self.models.contains_key(&upper) {

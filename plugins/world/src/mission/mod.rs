@@ -1,11 +1,16 @@
 //! Staged mission loading (tome IV "Фазы loader-а", "Создание мира") as
-//! Bevy states, one phase per frame:
+//! Bevy states, one phase per frame (resource preparation as many as its
+//! [`ResourceGate`] holds it):
 //!
 //! context -> foundation -> description -> prototypes -> resources ->
 //! construction -> registration -> running
 //!
 //! Phases up to resource preparation only read and check files (through the
-//! formats crate and its dependency graph) and touch no entity. Construction
+//! formats crate and its dependency graph) and touch no entity. Resource
+//! preparation then waits, as long as it takes, for the work other plugins
+//! registered in the [`ResourceGate`] (the renderer's asset loads; they read
+//! the resolved prototypes from [`PlannedObjects`]); a failure reported
+//! there ends the load like any other. Construction
 //! spawns each placed object's hierarchy (root, one child per part in
 //! part-tree order, placed on its socket as [`mounts_on_node`] says, the
 //! model's nodes under each part) without registering it; registration then adds every root to
@@ -17,6 +22,7 @@
 //! mission was asked for).
 
 mod components;
+mod gate;
 mod load;
 mod mount;
 mod rng;
@@ -25,6 +31,7 @@ pub use components::{
     Locality, MissionObject, ModelNode, ModelState, ObjectClan, ObjectKind, ObjectState,
     PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
 };
+pub use gate::{GateFailure, ResourceGate};
 pub use load::{LoadError, MissionRequest, land_files};
 pub use rng::RngStreams;
 
@@ -52,7 +59,7 @@ pub enum MissionPhase {
     /// Direct keys and unit DATs resolved in `objects.rlb`.
     Prototypes,
     /// Every reached MSH, WEAR, MAT0, texture, lightmap and effect checked;
-    /// models read.
+    /// models read; then the [`ResourceGate`] waited for.
     Resources,
     /// Entities built, not registered.
     Construction,
@@ -96,6 +103,9 @@ pub struct LoadProgress {
     pub nodes: usize,
     /// Objects registered.
     pub registered: usize,
+    /// Frames resource preparation waited on the [`ResourceGate`] after
+    /// its own checks (0 when nothing was registered there).
+    pub waited_frames: u32,
     pub error: Option<LoadError>,
 }
 
@@ -110,6 +120,21 @@ pub struct MissionClans(pub Vec<Clan>);
 /// The original ids of the placed objects, in TMA order.
 #[derive(Resource, Debug, Clone, Default)]
 struct AssignedIds(Vec<OriginalObjectId>);
+
+/// One placed object as the prototypes phase resolved it.
+#[derive(Debug, Clone)]
+pub struct PlannedObject {
+    /// `#index 'resource_name'`, as errors name the object.
+    pub label: String,
+    /// Its components in part-tree order.
+    pub parts: Vec<PrototypeChain>,
+}
+
+/// The placed objects resolved by the prototypes phase, in TMA order,
+/// published read-only for plugins preparing resources (from
+/// [`MissionPhase::Resources`] until construction is done).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct PlannedObjects(pub Vec<PlannedObject>);
 
 /// Roots built by construction, waiting for registration.
 #[derive(Resource, Debug, Clone, Default)]
@@ -134,6 +159,7 @@ impl Plugin for MissionPlugin {
             app.add_plugins(StatesPlugin);
         }
         app.init_resource::<LoadProgress>()
+            .init_resource::<ResourceGate>()
             .init_resource::<MissionPaths>()
             .init_resource::<MissionClans>()
             .insert_resource(RngStreams::new(self.seed))
@@ -152,6 +178,11 @@ impl Plugin for MissionPlugin {
                 run_phase(world, phase)
             });
         }
+        app.add_systems(
+            Update,
+            await_gate.run_if(resource_exists::<gate::AwaitingGate>),
+        )
+        .add_systems(OnExit(MissionPhase::Resources), gate::clear_gate);
         for phase in Phase::SIMULATION {
             app.configure_sets(FixedUpdate, phase.run_if(simulation_may_run));
         }
@@ -179,7 +210,8 @@ pub fn simulation_may_run(state: Option<Res<State<MissionPhase>>>) -> bool {
 }
 
 /// Runs one loader phase, times it and moves to the next phase (or to
-/// `Failed`, undoing construction).
+/// `Failed`, undoing construction). Resource preparation whose checks
+/// passed waits on the gate instead ([`await_gate`]).
 fn run_phase(world: &mut World, phase: MissionPhase) {
     let start = Instant::now();
     let outcome = match phase {
@@ -187,6 +219,40 @@ fn run_phase(world: &mut World, phase: MissionPhase) {
         MissionPhase::Registration => register(world),
         _ => with_loader(world, phase),
     };
+    if phase == MissionPhase::Resources && outcome.is_ok() {
+        world.insert_resource(gate::AwaitingGate { start });
+        // The wait may end this very frame, as a phase without it does.
+        return;
+    }
+    finish_phase(world, phase, start, outcome);
+}
+
+/// While resource preparation waits: on to construction once the gate is
+/// empty, to `Failed` on a reported failure.
+fn await_gate(world: &mut World) {
+    let mission = world.resource::<LoadProgress>().mission.clone();
+    let outcome = match gate::poll_gate(world, mission) {
+        gate::GateOutcome::Waiting => {
+            world.resource_mut::<LoadProgress>().waited_frames += 1;
+            return;
+        }
+        gate::GateOutcome::Open => Ok(()),
+        gate::GateOutcome::Failed(error) => Err(error),
+    };
+    let waited = world
+        .remove_resource::<gate::AwaitingGate>()
+        .expect("run only while waiting");
+    finish_phase(world, MissionPhase::Resources, waited.start, outcome);
+}
+
+/// Records the time of a phase begun at `start` and sets the next phase
+/// (or `Failed`, keeping the error and undoing construction).
+fn finish_phase(
+    world: &mut World,
+    phase: MissionPhase,
+    start: Instant,
+    outcome: Result<(), LoadError>,
+) {
     let elapsed = start.elapsed();
     world
         .resource_mut::<LoadProgress>()
@@ -218,7 +284,9 @@ fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> 
             describe(world, &loader);
             Ok(())
         }
-        MissionPhase::Prototypes => loader.prototypes(),
+        MissionPhase::Prototypes => loader.prototypes().inspect(|()| {
+            world.insert_resource(planned_objects(&loader));
+        }),
         MissionPhase::Resources => loader.resources(),
         _ => Ok(()),
     };
@@ -227,6 +295,27 @@ fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> 
     progress.parts = loader.parts.iter().map(Vec::len).sum();
     world.insert_resource(MissionLoader(loader));
     result
+}
+
+/// The resolved placed objects the loader holds after phase 4.
+fn planned_objects(loader: &Loader) -> PlannedObjects {
+    let Some(tma) = &loader.tma else {
+        return PlannedObjects::default();
+    };
+    let objects = tma
+        .objects
+        .iter()
+        .zip(&loader.parts)
+        .enumerate()
+        .map(|(i, (placed, parts))| PlannedObject {
+            label: load::object_label(i, &placed.resource_name),
+            parts: parts
+                .iter()
+                .map(|p| PrototypeChain(p.resolved.clone()))
+                .collect(),
+        })
+        .collect();
+    PlannedObjects(objects)
 }
 
 /// Phase 3: paths and clans become resources; each placed object gets its
@@ -280,6 +369,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     let Some(MissionLoader(loader)) = world.remove_resource::<MissionLoader>() else {
         return Ok(());
     };
+    world.remove_resource::<PlannedObjects>();
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);
@@ -405,6 +495,7 @@ fn undo_construction(world: &mut World) {
         }
     }
     world.remove_resource::<MissionLoader>();
+    world.remove_resource::<PlannedObjects>();
 }
 
 #[cfg(test)]
