@@ -14,7 +14,7 @@ use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
-use iron3d_world::mission::{LoadError, LoadProgress, MissionPhase, MissionPlugin};
+use iron3d_world::mission::{ErrorChain, LoadError, LoadProgress, MissionPhase, MissionPlugin};
 
 /// The engine plugins shared by every form of the app; `mission` names
 /// the mission to load (none: an empty world).
@@ -55,7 +55,7 @@ pub fn load_headless(app: &mut App) -> Result<LoadProgress, LoadError> {
         app.update();
     }
     let progress = app.world().resource::<LoadProgress>();
-    Err(LoadError {
+    Err(ErrorChain {
         phase: *app.world().resource::<State<MissionPhase>>().get(),
         mission: progress.mission.clone(),
         object: None,
@@ -63,7 +63,8 @@ pub fn load_headless(app: &mut App) -> Result<LoadProgress, LoadError> {
         archive: None,
         entry: None,
         cause: format!("loading did not finish in {MAX_LOAD_FRAMES} frames"),
-    })
+    }
+    .into())
 }
 
 /// Runs a headless app until the game clock reaches `ticks`, calling

@@ -45,9 +45,15 @@ pub enum Problem {
     Io { message: String },
 }
 
-/// A structured error of the data layer.
+/// A structured error of the data layer: its [`ErrorDetail`] behind one
+/// pointer, so every `Result` of a reader stays small on the happy path.
+/// Fields read and write through `Deref` (`err.offset`, `err.problem`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormatError {
+pub struct FormatError(Box<ErrorDetail>);
+
+/// Where a [`FormatError`] happened and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorDetail {
     /// The file the bytes came from, when known.
     pub file: Option<String>,
     /// The container entry, when the bytes were an entry's payload.
@@ -64,13 +70,13 @@ pub struct FormatError {
 impl FormatError {
     /// A new error at `offset` of a `format` buffer.
     pub fn new(format: &'static str, offset: u64, problem: Problem) -> Self {
-        Self {
+        Self(Box::new(ErrorDetail {
             file: None,
             entry: None,
             offset,
             format,
             problem,
-        }
+        }))
     }
 
     /// Shorthand for [`Problem::Invalid`].
@@ -164,6 +170,19 @@ impl fmt::Display for Problem {
             Problem::Missing { what } => write!(f, "missing: {what}"),
             Problem::Io { message } => write!(f, "i/o error: {message}"),
         }
+    }
+}
+
+impl std::ops::Deref for FormatError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for FormatError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
     }
 }
 

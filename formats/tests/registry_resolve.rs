@@ -149,7 +149,7 @@ fn a_cycle_is_an_error_naming_the_path() {
     .unwrap();
     let reg = Registry::parse(&data, Mode::Strict).unwrap();
     let err = reg.resolve(b"a").unwrap_err();
-    match err.problem {
+    match &err.problem {
         Problem::Invalid { expected, found } => {
             assert_eq!(expected, "acyclic prototype inheritance");
             assert_eq!(found, "cycle a -> b -> c -> a");
@@ -169,7 +169,7 @@ fn a_missing_parent_is_a_broken_reference_not_a_status() {
     let reg = Registry::parse(&data, Mode::Strict).unwrap();
     let err = reg.resolve(b"orphan").unwrap_err();
     assert!(matches!(&err.problem, Problem::Missing { what } if what.contains("ghost")));
-    assert_eq!(err.entry.unwrap().index, 0);
+    assert_eq!(err.entry.as_ref().unwrap().index, 0);
     let err = reg.resolve(b"nobody").unwrap_err();
     assert!(matches!(err.problem, Problem::Missing { .. }));
 }

@@ -313,7 +313,7 @@ fn four_outcomes_are_distinct() {
     assert_eq!(outcome("missing.wav").name(), "entry_missing");
     assert_eq!(outcome("alien_me.wav").name(), "entry_empty");
     match outcome("broken.wav") {
-        SoundOutcome::WaveInvalid(e) => assert_eq!(e.entry.unwrap().name, "BROKEN.WAV"),
+        SoundOutcome::WaveInvalid(e) => assert_eq!(e.entry.as_ref().unwrap().name, "BROKEN.WAV"),
         other => panic!("{other:?}"),
     }
     assert_eq!(outcome("EXP_01.WAV").name(), "decoded_sample");

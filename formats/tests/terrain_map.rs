@@ -191,7 +191,7 @@ fn round_trips_byte_identical() {
 
 fn err(payload: &[u8], count: u32) -> (Problem, u64) {
     let e = parse_payload(count, payload).unwrap_err();
-    (e.problem, e.offset)
+    (e.problem.clone(), e.offset)
 }
 
 #[test]
@@ -264,6 +264,7 @@ fn needs_exactly_one_type_12_entry() {
         LandMap::from_entries(&two)
             .unwrap_err()
             .entry
+            .as_ref()
             .map(|e| e.index),
         Some(1)
     );

@@ -152,7 +152,7 @@ fn layer_textures_uvs_and_weights_are_typed_and_lossless() {
     assert_eq!(land.faces[1].layer1_texture(), 3);
     assert_eq!(land.faces[1].layer2_texture(), Some(7));
     assert_eq!(land.layer1_uv(1), Some([1.5, 0.25]));
-    assert_eq!(land.layer2_uv(1), Some([255.996_093_75, 2.0]));
+    assert_eq!(land.layer2_uv(1), Some([255.996_1, 2.0]));
     assert_eq!(land.layer1_uv(4), None);
     let weights: Vec<f32> = (0..5).map(|i| land.layer1_weight(i)).collect();
     assert_eq!(weights, [1.0, 0.25, 1.0, 0.0, 1.0]);
@@ -187,7 +187,11 @@ fn weights_default_to_one_and_setting_them_adds_stream_14() {
 
 fn problem_of(streams: &[(EntryMeta, Vec<u8>)]) -> (Problem, u64, Option<usize>) {
     let e = parse(streams).unwrap_err();
-    (e.problem, e.offset, e.entry.map(|e| e.index))
+    (
+        e.problem.clone(),
+        e.offset,
+        e.entry.as_ref().map(|e| e.index),
+    )
 }
 
 fn set_face_u16(streams: &mut [(EntryMeta, Vec<u8>)], face: usize, offset: usize, v: u16) {

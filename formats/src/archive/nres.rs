@@ -903,7 +903,7 @@ mod tests {
         };
         assert!(build(&[mk(&[b'a'; 35])]).is_ok());
         let e = build(&[mk(b"ok"), mk(&[b'a'; 36])]).unwrap_err();
-        assert_eq!(e.entry.map(|x| x.index), Some(1));
+        assert_eq!(e.entry.as_ref().map(|x| x.index), Some(1));
         assert!(build(&[mk(b"a\0b")]).is_err());
         assert!(build(&[mk(b"")]).is_err());
     }

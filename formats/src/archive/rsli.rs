@@ -971,7 +971,10 @@ mod tests {
             });
             let e = Rsli::parse(&f, Mode::Compatible).unwrap_err();
             assert!(matches!(e.problem, Problem::Unsupported { .. }), "{e}");
-            assert_eq!(e.entry.map(|x| x.name), Some("A.TXT".into()));
+            assert_eq!(
+                e.entry.as_ref().map(|x| x.name.clone()),
+                Some("A.TXT".into())
+            );
         }
         // bits outside the mask are kept, not a method
         let mut f = sample();
@@ -1005,7 +1008,7 @@ mod tests {
         });
         let a = strict(&f).unwrap();
         let e = a.load(1).unwrap_err();
-        assert_eq!(e.entry.map(|x| x.index), Some(1));
+        assert_eq!(e.entry.as_ref().map(|x| x.index), Some(1));
     }
 
     #[test]

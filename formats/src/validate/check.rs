@@ -91,9 +91,13 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
 }
 
 /// An archive and every entry by its type id (RsLi rows by magic).
+/// An archive entry as the checks see it: name, type id, two attributes
+/// and its decoded payload (or why it could not be decoded).
+type EntryRow<'a> = (String, u32, u32, u32, Result<&'a [u8]>);
+
 fn archive(c: &mut Collector, rel: &str, name: &str, data: &[u8]) -> Result<u64> {
     let archive = Archive::parse(data, Mode::Compatible, name)?;
-    let entries: Vec<(String, u32, u32, u32, Result<&[u8]>)>;
+    let entries: Vec<EntryRow>;
     let decoded: Vec<Result<Vec<u8>>>;
     match &archive {
         Archive::Nres(nres) => {

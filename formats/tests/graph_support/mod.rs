@@ -71,7 +71,10 @@ fn entry<'p>(name: &str, type_id: u32, attr: (u32, u32), payload: &'p [u8]) -> N
     }
 }
 
-fn archive(items: &[(&str, u32, (u32, u32), Vec<u8>)]) -> Vec<u8> {
+/// An entry to pack: name, type id, (attr1, attr2), payload.
+type Item<'a> = (&'a str, u32, (u32, u32), Vec<u8>);
+
+fn archive(items: &[Item]) -> Vec<u8> {
     let entries: Vec<NewEntry> = items
         .iter()
         .map(|(n, t, a, p)| entry(n, *t, *a, p))

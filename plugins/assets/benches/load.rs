@@ -14,7 +14,6 @@
 //!   really changes its bytes (a write of the bytes already delivered is,
 //!   correctly, not a reload).
 
-#[allow(dead_code)]
 #[path = "../tests/common/mod.rs"]
 mod common;
 

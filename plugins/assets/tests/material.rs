@@ -1,7 +1,6 @@
 //! Headless `App` tests of the WEAR + MAT0 material loader on a demo
 //! install: resolution, lightmap slots, and dependency hot reload.
 
-#[allow(dead_code)]
 mod common;
 
 use bevy::image::Image;

@@ -1,6 +1,5 @@
 //! Hot reload through the `iron://` watcher on a demo install.
 
-#[allow(dead_code)]
 mod common;
 
 use bevy::asset::LoadState;

@@ -1,7 +1,6 @@
 //! Headless `App` tests of the sound loader (`*.swav` → kira `AudioSource`)
 //! on the sound archives of a demo install.
 
-#[allow(dead_code)]
 mod common;
 
 use bevy::prelude::*;

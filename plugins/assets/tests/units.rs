@@ -1,7 +1,6 @@
 //! Headless `App` tests of the unit DAT and `objects.rlb` loaders on a demo
 //! install.
 
-#[allow(dead_code)]
 mod common;
 
 use bevy::prelude::*;

@@ -1,7 +1,6 @@
 //! Headless `App` tests of the FXID, `Land.msh` and `Land.map` loaders on a
 //! demo install.
 
-#[allow(dead_code)]
 mod common;
 
 use bevy::prelude::*;

@@ -259,11 +259,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Gives a new mission camera its rig and bindings, starting from its
 /// current pose.
-fn attach_rig(
-    mut commands: Commands,
-    settings: Res<CameraSettings>,
-    cameras: Query<(Entity, &Transform), (With<MissionCamera>, Without<CameraRig>)>,
-) {
+/// Mission cameras that have no rig yet.
+type UnriggedCameras<'w, 's> =
+    Query<'w, 's, (Entity, &'static Transform), (With<MissionCamera>, Without<CameraRig>)>;
+
+fn attach_rig(mut commands: Commands, settings: Res<CameraSettings>, cameras: UnriggedCameras) {
     for (entity, transform) in &cameras {
         commands.entity(entity).insert((
             CameraRig::from_transform(transform, settings.default_distance),

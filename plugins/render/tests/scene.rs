@@ -5,7 +5,6 @@
 //! overriding a texture.
 
 // The archive rewrite and bounded-wait helpers of the asset reload tests.
-#[allow(dead_code)]
 #[path = "../../assets/tests/common/mod.rs"]
 mod common;
 
@@ -616,7 +615,7 @@ fn a_mod_dir_overrides_a_drawn_texture() {
         let materials = world.resource::<Assets<LegacyMaterial>>();
         let images = world.resource::<Assets<Image>>();
         let server = world.resource::<AssetServer>();
-        let found = materials
+        materials
             .iter()
             .filter_map(|(_, m)| m.texture.clone())
             .find_map(|t| {
@@ -624,8 +623,7 @@ fn a_mod_dir_overrides_a_drawn_texture() {
                 let width = images.get(&t)?.width();
                 (path.contains("Textures.lib") && width != 32).then_some((path, width))
             })
-            .expect("a drawn texture");
-        found
+            .expect("a drawn texture")
     };
     // The mod replaces it with the 32 x 32 lamp texture.
     let name = path.rsplit('/').next().unwrap().trim_end_matches(".texm");

@@ -7,7 +7,7 @@
 //! `Failed` on the first reported failure. The world crate knows nothing of
 //! what the blockers are.
 
-use super::{LoadError, MissionPhase};
+use super::{ErrorChain, LoadError, MissionPhase};
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 
@@ -27,7 +27,7 @@ pub struct GateFailure {
 impl GateFailure {
     /// The loader's error for this failure in `mission`.
     pub fn into_error(self, mission: String) -> LoadError {
-        LoadError {
+        ErrorChain {
             phase: MissionPhase::Resources,
             mission,
             object: self.object,
@@ -36,6 +36,7 @@ impl GateFailure {
             entry: self.entry,
             cause: self.cause,
         }
+        .into()
     }
 }
 

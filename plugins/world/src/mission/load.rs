@@ -30,9 +30,14 @@ pub struct MissionRequest {
 
 /// A load failure with the edge of the dependency graph it happened on
 /// (tome IV "Диагностика ошибок"): mission -> object -> prototype -> archive
-/// -> entry -> cause.
+/// -> entry -> cause. The [`ErrorChain`] sits behind one pointer so the
+/// loader's `Result`s stay small; its fields read through `Deref`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
+pub struct LoadError(Box<ErrorChain>);
+
+/// The links of a [`LoadError`], outermost first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorChain {
     pub phase: MissionPhase,
     pub mission: String,
     /// `#index 'resource_name'` of the placed object.
@@ -41,6 +46,19 @@ pub struct LoadError {
     pub archive: Option<String>,
     pub entry: Option<String>,
     pub cause: String,
+}
+
+impl From<ErrorChain> for LoadError {
+    fn from(chain: ErrorChain) -> Self {
+        Self(Box::new(chain))
+    }
+}
+
+impl std::ops::Deref for LoadError {
+    type Target = ErrorChain;
+    fn deref(&self) -> &ErrorChain {
+        &self.0
+    }
 }
 
 impl fmt::Display for LoadError {
@@ -151,7 +169,7 @@ impl Loader {
     }
 
     fn error(&self, phase: MissionPhase, edge: Edge, cause: impl fmt::Display) -> LoadError {
-        LoadError {
+        ErrorChain {
             phase,
             mission: self.mission_name.clone(),
             object: edge.object,
@@ -160,6 +178,7 @@ impl Loader {
             entry: edge.entry,
             cause: cause.to_string(),
         }
+        .into()
     }
 
     fn game(&self) -> &GameDir {

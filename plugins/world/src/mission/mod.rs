@@ -32,7 +32,7 @@ pub use components::{
     PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
-pub use load::{LoadError, MissionRequest, land_files};
+pub use load::{ErrorChain, LoadError, MissionRequest, land_files};
 pub use rng::RngStreams;
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -466,7 +466,7 @@ fn register(world: &mut World) -> Result<(), LoadError> {
             .find(|(id, _)| registry.entity(*id).is_ok())
         {
             world.insert_resource(pending.clone());
-            return Err(LoadError {
+            return Err(LoadError::from(ErrorChain {
                 phase: MissionPhase::Registration,
                 mission,
                 object: Some(id.to_string()),
@@ -474,7 +474,7 @@ fn register(world: &mut World) -> Result<(), LoadError> {
                 archive: None,
                 entry: None,
                 cause: "the id is already registered".into(),
-            });
+            }));
         }
         for &(id, entity) in &pending.0 {
             // Ids are unique by construction and checked above.
