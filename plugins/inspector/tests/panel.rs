@@ -7,14 +7,18 @@
 //! With the input and inspector plugins added (no window, no renderer): the
 //! simulation schedule gains no system and stays free of ambiguities, F3
 //! toggles the inspector, and a picked click on a drawn batch selects its
-//! object unless the pointer is over an egui window.
+//! object unless the pointer is over an egui window, also when the click
+//! comes from mouse input through bevy_picking's pipeline.
 
 use bevy::camera::NormalizedRenderTarget;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::input::InputPlugin;
-use bevy::picking::backend::HitData;
+use bevy::picking::PickingSystems;
+use bevy::picking::backend::{HitData, PointerHits};
 use bevy::picking::events::{Click, Pointer};
-use bevy::picking::pointer::{Location, PointerButton, PointerId};
+use bevy::picking::pointer::{
+    Location, PointerAction, PointerButton, PointerId, PointerInput, PointerLocation,
+};
 use bevy::prelude::*;
 use bevy::shader::Shader;
 use bevy::time::TimeUpdateStrategy;
@@ -410,13 +414,7 @@ fn f3_toggles_the_inspector_once_per_press() {
 /// `ChildOf` chain to observers) and written as a message, which the
 /// inspector reads in `Phase::BuildInputSnapshot`.
 fn click(app: &mut App, entity: Entity, button: PointerButton) {
-    let location = Location {
-        target: NormalizedRenderTarget::None {
-            width: 1280,
-            height: 720,
-        },
-        position: Vec2::new(640.0, 360.0),
-    };
+    let location = view_centre();
     let hit = HitData::new(Entity::PLACEHOLDER, 10.0, None, None);
     let event = Pointer::new(
         PointerId::Mouse,
@@ -432,6 +430,18 @@ fn click(app: &mut App, entity: Entity, button: PointerButton) {
     app.world_mut().trigger(event.clone());
     app.world_mut().write_message(event);
     app.update();
+}
+
+/// The centre of a headless view: a render target of no window, which no
+/// backend of the app (mesh, window or egui picking) hits.
+fn view_centre() -> Location {
+    Location {
+        target: NormalizedRenderTarget::None {
+            width: 1280,
+            height: 720,
+        },
+        position: Vec2::new(640.0, 360.0),
+    }
 }
 
 /// The first model node and the id of the object whose tree holds it
@@ -536,4 +546,62 @@ fn a_primary_click_on_a_drawn_batch_selects_its_object_unless_over_egui() {
         actions.disabled(),
         "the camera ignores input over the panel"
     );
+}
+
+/// The entity the fake picking backend sees under the mouse.
+#[derive(Resource)]
+struct UnderMouse(Entity);
+
+/// A picking backend standing in for mesh picking: wherever the mouse
+/// pointer is, it reports a hit on [`UnderMouse`]'s entity.
+fn report_hit_under_mouse(
+    under: Res<UnderMouse>,
+    pointers: Query<(&PointerId, &PointerLocation)>,
+    mut hits: MessageWriter<PointerHits>,
+) {
+    for (&pointer, location) in &pointers {
+        if pointer == PointerId::Mouse && location.location().is_some() {
+            let hit = HitData::new(Entity::PLACEHOLDER, 10.0, None, None);
+            hits.write(PointerHits::new(pointer, vec![(under.0, hit)], 0.0));
+        }
+    }
+}
+
+/// Mouse input at the view's centre, as the pointer input plugin writes it
+/// from window events, then one frame.
+fn mouse(app: &mut App, actions: &[PointerAction]) {
+    for &action in actions {
+        let input = PointerInput::new(PointerId::Mouse, view_centre(), action);
+        app.world_mut().write_message(input);
+    }
+    app.update();
+}
+
+#[test]
+fn a_mouse_click_picked_through_bevy_picking_selects_the_batchs_object() {
+    let (_dir, mut app) = running_inspector();
+    let (node, id) = a_node_and_its_object(app.world_mut());
+    let batch = app.world_mut().spawn(ChildOf(node)).id();
+    app.insert_resource(UnderMouse(batch)).add_systems(
+        PreUpdate,
+        report_hit_under_mouse.in_set(PickingSystems::Backend),
+    );
+    let selected = |app: &App| app.world().resource::<SelectedObject>().0;
+
+    // The pointer moves onto the view: the backend hits the batch from now.
+    mouse(&mut app, &[PointerAction::Move { delta: Vec2::ZERO }]);
+    // A right click (press, then release a frame later) selects nothing.
+    mouse(&mut app, &[PointerAction::Press(PointerButton::Secondary)]);
+    mouse(
+        &mut app,
+        &[PointerAction::Release(PointerButton::Secondary)],
+    );
+    assert_eq!(selected(&app), None, "only the primary button selects");
+
+    // bevy_picking turns a press and a release on the hovered batch into
+    // `Pointer<Click>`: the release selects the object above the batch.
+    mouse(&mut app, &[PointerAction::Press(PointerButton::Primary)]);
+    assert_eq!(selected(&app), None, "a press alone is no click");
+    mouse(&mut app, &[PointerAction::Release(PointerButton::Primary)]);
+    assert_eq!(selected(&app), Some(id));
 }

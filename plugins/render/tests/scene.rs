@@ -21,6 +21,7 @@ use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::registry::Geometry;
+use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::texm::Texm;
 use iron3d_formats::wear::Wear;
 use iron3d_render::IronRenderPlugin;
@@ -984,6 +985,121 @@ fn a_corrupt_land_file_keeps_the_last_good_terrain_drawn() {
     assert_eq!(terrain_layers(world), before);
 }
 
+/// Every terrain layer entity by (layer, index): entity and insertion id.
+fn terrain_insertions(world: &mut World) -> Vec<((GroundLayer, u8), Entity, u64)> {
+    let mut all: Vec<_> = world
+        .query_filtered::<(Entity, &TerrainLayer, &DrawItemSource), With<Terrain>>()
+        .iter(world)
+        .map(|(e, l, s)| ((l.layer, l.index), e, s.insertion))
+        .collect();
+    all.sort_by_key(|(key, ..)| *key);
+    all
+}
+
+/// Rewrites every map's `Land.msh` (atomically, through the `Land.msh`
+/// writer) with no layer 2 on the faces whose layer-2 texture is `index`;
+/// returns each file's original bytes.
+fn drop_layer2_index(game: &Path, index: u8) -> Vec<(PathBuf, Vec<u8>)> {
+    map_dirs(game)
+        .into_iter()
+        .map(|map| {
+            let path = map.join("Land.msh");
+            let bytes = std::fs::read(&path).unwrap();
+            let container = Nres::parse(&bytes, Mode::Strict).unwrap();
+            let mut land = LandMsh::parse(&bytes, Mode::Strict).unwrap();
+            for face in &mut land.faces {
+                if face.layer2_texture() == Some(index) {
+                    face.set_layer_textures(face.layer1_texture(), None);
+                }
+            }
+            write_atomic(&path, &land.rewrite(&container).unwrap()).unwrap();
+            (path, bytes)
+        })
+        .collect()
+}
+
+/// The insertion ids of every drawn entity are distinct.
+fn insertions_unique(world: &mut World) -> bool {
+    let mut ids: Vec<u64> = sources(world).iter().map(|(_, s)| s.insertion).collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.len() == count
+}
+
+/// Updates until the terrain entity of `key` is drawn (`drawn`) or gone,
+/// then lets the watcher settle.
+fn await_overlay(app: &mut App, key: (GroundLayer, u8), drawn: bool) {
+    assert!(
+        common::until(app, |app| {
+            terrain_entity(app.world(), key.0, key.1).is_some() == drawn
+        }),
+        "the overlay {key:?} drawn: {drawn}"
+    );
+    common::pump(app);
+}
+
+/// A layer-2 texture index that disappears from the faces of `Land.msh`
+/// (rewritten atomically) despawns that overlay's entity only: the other
+/// layers keep their entities and insertion ids. Restoring the file spawns
+/// the overlay again after every existing draw item, the rest unchanged.
+#[test]
+fn a_layer2_index_leaving_and_returning_despawns_and_respawns_its_overlay() {
+    let dir = demo_install();
+    let mut app = watching_install(dir.path());
+    let before = terrain_insertions(app.world_mut());
+    let overlays: Vec<u8> = before
+        .iter()
+        .filter(|((layer, _), ..)| *layer == GroundLayer::Two)
+        .map(|((_, index), ..)| *index)
+        .collect();
+    assert!(overlays.len() >= 2, "two overlays in the demo: {before:?}");
+    let gone = (GroundLayer::Two, overlays[0]);
+    let (gone_entity, ..) = terrain_entity(app.world(), gone.0, gone.1).unwrap();
+    let others: Vec<_> = before
+        .iter()
+        .filter(|(k, ..)| *k != gone)
+        .cloned()
+        .collect();
+    let next = app
+        .world()
+        .resource::<iron3d_render::terrain::SceneTerrain>()
+        .next_insertion;
+
+    let originals = drop_layer2_index(dir.path(), gone.1);
+    await_overlay(&mut app, gone, false);
+    let world = app.world_mut();
+    assert!(world.get_entity(gone_entity).is_err(), "despawned");
+    assert_eq!(
+        terrain_insertions(world),
+        others,
+        "the others stay as they were"
+    );
+    assert!(insertions_unique(world));
+
+    for (path, bytes) in &originals {
+        write_atomic(path, bytes).unwrap();
+    }
+    await_overlay(&mut app, gone, true);
+    let world = app.world_mut();
+    let after = terrain_insertions(world);
+    let back: Vec<_> = after.iter().filter(|(k, ..)| *k != gone).cloned().collect();
+    assert_eq!(back, others, "the others keep their entities and order");
+    let (_, _, source) = terrain_entity(world, gone.0, gone.1).unwrap();
+    assert_eq!(
+        source.insertion, next,
+        "the returning overlay is drawn last"
+    );
+    assert!(insertions_unique(world));
+    assert_eq!(
+        world
+            .resource::<iron3d_render::terrain::SceneTerrain>()
+            .next_insertion,
+        next + 1
+    );
+    assert_eq!(terrain_layers(world).len(), before.len());
+}
+
 /// The water layer (`M_WATER`, a `Material.lib` entry of four phases
 /// switching every 250 ms) cycles its phase on game time like a model
 /// material, its texture the phase's; a paused clock freezes it.
@@ -1067,6 +1183,29 @@ fn a_placed_model(dir: &Path) -> (String, String, PathBuf) {
         .expect("a placed model")
 }
 
+/// Updates `app` until its mission runs or fails; asserts it failed and
+/// returns the load's error chain.
+fn failed_load(app: &mut App) -> iron3d_world::mission::LoadError {
+    for _ in 0..MAX_FRAMES {
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        if matches!(phase, MissionPhase::Failed | MissionPhase::Running) {
+            break;
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let world = app.world();
+    assert_eq!(
+        *world.resource::<State<MissionPhase>>().get(),
+        MissionPhase::Failed
+    );
+    world
+        .resource::<LoadProgress>()
+        .error
+        .clone()
+        .expect("the error chain")
+}
+
 /// A model the mission's own checks accept (the install's entry is whole)
 /// but the asset loader cannot load (a mod directory replaces it with a
 /// truncated copy) fails the load in resource preparation with the chain
@@ -1082,24 +1221,8 @@ fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
     std::fs::write(&broken, &whole[..whole.len() / 2]).unwrap();
 
     let mut app = scene_app(dir.path(), &[mods.path().to_path_buf()], false);
-    for _ in 0..MAX_FRAMES {
-        let phase = *app.world().resource::<State<MissionPhase>>().get();
-        if matches!(phase, MissionPhase::Failed | MissionPhase::Running) {
-            break;
-        }
-        app.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let error = failed_load(&mut app);
     let world = app.world_mut();
-    assert_eq!(
-        *world.resource::<State<MissionPhase>>().get(),
-        MissionPhase::Failed
-    );
-    let error = world
-        .resource::<LoadProgress>()
-        .error
-        .clone()
-        .expect("the error chain");
     assert_eq!(error.phase, MissionPhase::Resources);
     assert!(
         error.object.is_some() && error.prototype.is_some(),
@@ -1119,4 +1242,44 @@ fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
     assert!(!world.contains_resource::<SceneBuilt>());
     assert!(!world.contains_resource::<SceneRequests>());
     assert_eq!(world.resource::<GameClock>().tick(), 0);
+}
+
+/// A `Land.msh` the mission's own checks accept (the install's file is
+/// whole) but the terrain loader cannot load (a mod directory replaces it
+/// with a truncated copy) fails the first load: the scene waits for the
+/// terrain in resource preparation, so the mission fails there with the
+/// chain down to that file, and nothing is drawn.
+#[test]
+fn a_land_file_only_the_terrain_loader_rejects_fails_the_mission() {
+    let dir = demo_install();
+    let mods = tempfile::tempdir().unwrap();
+    let mut broken = Vec::new();
+    for map in map_dirs(dir.path()) {
+        let relative = map.strip_prefix(dir.path()).unwrap().join("Land.msh");
+        let bytes = std::fs::read(dir.path().join(&relative)).unwrap();
+        let path = mods.path().join(&relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &bytes[..20]).unwrap();
+        broken.push(path);
+    }
+    let mut app = scene_app(dir.path(), &[mods.path().to_path_buf()], false);
+    let error = failed_load(&mut app);
+    let world = app.world_mut();
+    assert_eq!(error.phase, MissionPhase::Resources);
+    assert!(
+        error
+            .archive
+            .as_ref()
+            .is_some_and(|a| a.contains("Land.msh")),
+        "{error}"
+    );
+    assert!(
+        broken
+            .iter()
+            .any(|b| error.cause.contains(&b.display().to_string())),
+        "{error}"
+    );
+    assert!(!world.contains_resource::<iron3d_render::terrain::SceneTerrain>());
+    assert!(terrain_layers(world).is_empty());
+    assert!(!world.contains_resource::<SceneBuilt>());
 }
