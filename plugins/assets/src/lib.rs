@@ -45,6 +45,7 @@ pub mod texture;
 pub mod units;
 pub mod watch;
 
+use bevy::asset::LoadContext;
 use bevy::asset::io::AssetSourceBuilder;
 use bevy::asset::io::Reader;
 use bevy::image::Image;
@@ -59,7 +60,6 @@ use mission::Mission;
 use model::{Model, MshLoader};
 use parsed::ParsedLoader;
 use source::{IronReader, IronSource};
-use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 use terrain::{ArealMap, Terrain, TerrainLoader};
@@ -172,12 +172,17 @@ impl Plugin for IronAssetsPlugin {
     }
 }
 
-/// Reads a loader's whole input; I/O errors name `path`.
-async fn read_all(reader: &mut dyn Reader, path: &Path) -> Result<Vec<u8>, FormatError> {
+/// A loader's whole input and the path it was asked for (the origin
+/// errors name); I/O errors name that path.
+async fn read_input(
+    reader: &mut dyn Reader,
+    ctx: &LoadContext<'_>,
+) -> Result<(PathBuf, Vec<u8>), FormatError> {
+    let path = ctx.path().path().to_path_buf();
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
         .await
-        .map_err(|e| FormatError::io(path, &e))?;
-    Ok(bytes)
+        .map_err(|e| FormatError::io(&path, &e))?;
+    Ok((path, bytes))
 }

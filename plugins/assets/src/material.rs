@@ -234,8 +234,7 @@ impl AssetLoader for WearLoader {
         _settings: &(),
         ctx: &mut LoadContext<'_>,
     ) -> Result<WearMaterials, FormatError> {
-        let path = ctx.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
+        let (path, bytes) = crate::read_input(reader, ctx).await?;
         let wear =
             Wear::parse(&bytes, Mode::Compatible).map_err(|e| self.source.annotate(&path, e))?;
         let materials = library(&self.source, MATERIAL_LIBRARY)?;

@@ -119,8 +119,7 @@ impl AssetLoader for MshLoader {
         _settings: &(),
         load_context: &mut LoadContext<'_>,
     ) -> Result<Model, FormatError> {
-        let path = load_context.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
+        let (path, bytes) = crate::read_input(reader, load_context).await?;
         let annotate = |err: FormatError| self.source.annotate(&path, err);
         let msh = Msh::load(&bytes, Mode::Compatible).map_err(annotate)?;
         let mut batches = Vec::with_capacity(msh.batches.len());

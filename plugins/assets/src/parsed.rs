@@ -45,8 +45,7 @@ impl<A: ParsedAsset> AssetLoader for ParsedLoader<A> {
         _settings: &(),
         load_context: &mut LoadContext<'_>,
     ) -> Result<A, FormatError> {
-        let path = load_context.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
+        let (path, bytes) = crate::read_input(reader, load_context).await?;
         A::parse(&bytes).map_err(|e| self.source.annotate(&path, e))
     }
 

@@ -350,8 +350,7 @@ impl AssetLoader for TerrainLoader {
         _settings: &(),
         ctx: &mut LoadContext<'_>,
     ) -> Result<Terrain, FormatError> {
-        let path = ctx.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
+        let (path, bytes) = crate::read_input(reader, ctx).await?;
         let mut terrain = Terrain::parse(&bytes).map_err(|e| self.source.annotate(&path, e))?;
         let groups = layer_groups(&terrain.land);
         if groups.is_empty() {

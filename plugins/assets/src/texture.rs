@@ -104,8 +104,7 @@ impl AssetLoader for TexmLoader {
         settings: &TexmSettings,
         load_context: &mut LoadContext<'_>,
     ) -> Result<Image, FormatError> {
-        let path = load_context.path().path().to_path_buf();
-        let bytes = crate::read_all(reader, &path).await?;
+        let (path, bytes) = crate::read_input(reader, load_context).await?;
         let annotate = |err: FormatError| self.source.annotate(&path, err);
         let texm = Texm::parse(&bytes).map_err(annotate)?;
         let image = texm_to_image(&texm, settings).map_err(annotate)?;

@@ -11,7 +11,7 @@ use iron3d_assets::IronAssetsPlugin;
 use iron3d_assets::material::WearMaterials;
 use iron3d_formats::archive::{
     Mode,
-    nres::{self, NewEntry, Nres},
+    nres::{self, NewEntry},
 };
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_formats::mat0::{Mat0, Resolution};
@@ -20,17 +20,11 @@ use iron3d_formats::wear::{Wear, WearRow};
 use std::path::Path;
 use std::time::Duration;
 
-/// `(name, payload, attr1, attr2)` of every entry of the NRes file `file`.
+/// `(name, payload, attr1, attr2)` of every entry of the NRes file `path`.
 fn entries(path: &Path) -> Vec<(String, Vec<u8>, u32, u32)> {
-    let bytes = std::fs::read(path).unwrap();
-    let lib = Nres::parse(&bytes, Mode::Strict).unwrap();
-    lib.entries()
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let name = String::from_utf8(e.name().to_vec()).unwrap();
-            (name, lib.payload(i).to_vec(), e.attr1, e.attr2)
-        })
+    common::nres_directory(path)
+        .into_iter()
+        .map(|e| (e.name, e.payload, e.attr1, e.attr2))
         .collect()
 }
 

@@ -79,17 +79,37 @@ pub fn pump(app: &mut App) {
     }
 }
 
-/// `(name, type_id, payload)` of every entry of the NRes file `path`.
-pub fn nres_entries(path: &Path) -> Vec<(String, u32, Vec<u8>)> {
+/// One entry of an NRes file, as the tests read it.
+pub struct DirEntry {
+    pub name: String,
+    pub type_id: u32,
+    pub payload: Vec<u8>,
+    pub attr1: u32,
+    pub attr2: u32,
+}
+
+/// Every entry of the NRes file `path`, in directory order.
+pub fn nres_directory(path: &Path) -> Vec<DirEntry> {
     let bytes = std::fs::read(path).unwrap();
     let lib = Nres::parse(&bytes, Mode::Strict).unwrap();
     lib.entries()
         .iter()
         .enumerate()
-        .map(|(i, e)| {
-            let name = String::from_utf8(e.name().to_vec()).unwrap();
-            (name, e.type_id, lib.payload(i).to_vec())
+        .map(|(i, e)| DirEntry {
+            name: String::from_utf8(e.name().to_vec()).unwrap(),
+            type_id: e.type_id,
+            payload: lib.payload(i).to_vec(),
+            attr1: e.attr1,
+            attr2: e.attr2,
         })
+        .collect()
+}
+
+/// `(name, type_id, payload)` of every entry of the NRes file `path`.
+pub fn nres_entries(path: &Path) -> Vec<(String, u32, Vec<u8>)> {
+    nres_directory(path)
+        .into_iter()
+        .map(|e| (e.name, e.type_id, e.payload))
         .collect()
 }
 
