@@ -101,8 +101,6 @@ pub struct View {
     /// Start with game time stopped at tick 0 (a fixed timeline for
     /// reproducible screenshots and frame captures).
     pub paused: bool,
-    /// Mod directories layered over the install (later ones win).
-    pub mod_dirs: Vec<std::path::PathBuf>,
     /// Start with the inspector shown (F3 toggles it).
     pub inspector: bool,
 }
@@ -116,18 +114,21 @@ pub fn windowed(
     mission: MissionPlugin,
     view: View,
 ) -> App {
-    let game_dir = mission.request.as_ref().map(|r| r.game_dir.clone());
+    let request = mission.request.clone();
+    let game_dir = request.as_ref().map(|r| r.game_dir.clone());
     let inspector = InspectorPlugin {
         open: view.inspector,
-        game_dir: game_dir.clone(),
     };
     let mut app = App::new();
-    // The `iron://` source must exist before `AssetPlugin` is built.
-    if let Some(dir) = &game_dir {
-        let assets = view
+    // The `iron://` source must exist before `AssetPlugin` is built; it
+    // layers the same mod directories as the mission loader.
+    if let Some(request) = &request {
+        let assets = request
             .mod_dirs
             .iter()
-            .fold(IronAssetsPlugin::new(dir), |p, m| p.with_mod_dir(m));
+            .fold(IronAssetsPlugin::new(&request.game_dir), |p, m| {
+                p.with_mod_dir(m)
+            });
         app.add_plugins(assets);
     }
     app.add_plugins(DefaultPlugins.set(WindowPlugin {

@@ -132,3 +132,58 @@ fn verify_exit_codes() {
         Some(2)
     );
 }
+
+/// The stdout of `iron3d <args>`, which must exit 0.
+fn run_ok(args: &[&str]) -> Vec<u8> {
+    let out = iron3d(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn list_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.lib");
+    std::fs::write(&p, sample_archives::sample_nres()).unwrap();
+    let out = String::from_utf8(run_ok(&["archive", "list", s(&p)])).unwrap();
+    assert_eq!(out.lines().count(), 2);
+    assert!(out.lines().next().unwrap().contains("Tree01"), "{out}");
+    assert!(out.contains("Texm"));
+    let out = String::from_utf8(run_ok(&["archive", "list", s(&p), "--json"])).unwrap();
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[1]["name"], "model.msh");
+    assert_eq!(rows[1]["type_id"], 0x4853454D);
+    assert_eq!(rows[1]["data_offset"], 24);
+    let q = dir.path().join("b.lib");
+    std::fs::write(&q, sample_archives::sample_rsli()).unwrap();
+    let out = String::from_utf8(run_ok(&["archive", "list", s(&q), "--json"])).unwrap();
+    let row: serde_json::Value = serde_json::from_str(out.lines().nth(3).unwrap()).unwrap();
+    assert_eq!(row["method"], "XorLzhuf");
+    assert_eq!(row["unpacked_size"], 145);
+}
+
+#[test]
+fn cat_finds_case_insensitively_and_misses_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.lib");
+    std::fs::write(&p, sample_archives::sample_nres()).unwrap();
+    assert_eq!(run_ok(&["archive", "cat", s(&p), "MODEL.MSH"]), b"mesh!");
+    let out = iron3d(&["archive", "cat", s(&p), "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("a.lib") && e.contains("nope"), "{e}");
+    let q = dir.path().join("b.lib");
+    std::fs::write(&q, sample_archives::sample_rsli()).unwrap();
+    assert_eq!(
+        run_ok(&["archive", "cat", s(&q), "h.huf"]),
+        b"font data font data font data".repeat(5)
+    );
+}

@@ -48,8 +48,8 @@ fn headless_play_prints_ticks_and_the_same_hash_every_run() {
     );
     let cached = cache_home().join("iron3d").join(format!(
         "demo-{}-{}",
-        iron3d_formats::demo::GENERATOR_VERSION,
-        iron3d_formats::demo::DEFAULT_SEED
+        iron3d_demo::GENERATOR_VERSION,
+        iron3d_demo::DEFAULT_SEED
     ));
     assert!(
         cached.join("objects.rlb").is_file(),

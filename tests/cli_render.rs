@@ -1,11 +1,12 @@
 //! `iron3d play --screenshot`, `--capture-frame` and `--bench-frames` under
-//! a virtual X display (`.ci/test` runs the suite inside `xvfb-run`; with
-//! no display these tests say so and skip).
+//! a virtual X display. These tests are ignored by a plain `cargo test`
+//! (they need a display); `.ci/test` runs them with `--ignored` inside
+//! `xvfb-run`, and there a missing display fails them.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
+use iron3d_demo as demo;
 use iron3d_formats::archive::Mode;
-use iron3d_formats::demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
 use iron3d_render::camera::CameraPose;
@@ -21,13 +22,14 @@ fn cache_home() -> &'static Path {
         .path()
 }
 
-/// Whether a display is named; prints why a test is skipped when not.
-fn have_display(test: &str) -> bool {
+/// Fails the test when no display is named: a render test that cannot
+/// render must not pass.
+fn require_display() {
     let named = std::env::var("DISPLAY").is_ok_and(|d| !d.is_empty());
-    if !named {
-        println!("{test}: skipped, DISPLAY is unset (run under xvfb-run)");
-    }
-    named
+    assert!(
+        named,
+        "needs a display: DISPLAY is unset (run under xvfb-run, as .ci/test does)"
+    );
 }
 
 fn iron3d(args: &[&str]) -> Output {
@@ -78,10 +80,9 @@ fn sky_share(pixels: &[[u8; 3]], w: u32, rows: std::ops::Range<u32>) -> f64 {
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn screenshot_shows_terrain_below_and_is_not_uniform() {
-    if !have_display("screenshot_shows_terrain_below_and_is_not_uniform") {
-        return;
-    }
+    require_display();
     let (pixels, w, h) = screenshot(&[]);
     assert!(w >= 320 && h >= 200, "{w} x {h}");
     let distinct: std::collections::BTreeSet<[u8; 3]> = pixels.iter().copied().collect();
@@ -94,10 +95,9 @@ fn screenshot_shows_terrain_below_and_is_not_uniform() {
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn camera_override_looking_up_sees_the_sky() {
-    if !have_display("camera_override_looking_up_sees_the_sky") {
-        return;
-    }
+    require_display();
     // Above the player base, pitched 80° up: nothing but sky.
     let (pixels, w, h) = screenshot(&["--camera", "-336,-304,300,90,80"]);
     let all = sky_share(&pixels, w, 0..h);
@@ -127,10 +127,9 @@ fn centre_difference(a: &[[u8; 3]], b: &[[u8; 3]], w: u32, h: u32, size: u32) ->
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn deleting_a_placed_building_changes_the_pixels_where_it_stood() {
-    if !have_display("deleting_a_placed_building_changes_the_pixels_where_it_stood") {
-        return;
-    }
+    require_display();
     let (dir, tma_path, mut mission) = demo_install();
     let index = mission
         .objects
@@ -230,6 +229,7 @@ fn drawn_bounds(game_dir: &Path, pose: CameraPose) -> Vec<(BatchKey, [bevy::math
                 request: Some(MissionRequest {
                     game_dir: game_dir.to_path_buf(),
                     mission: None,
+                    mod_dirs: Vec::new(),
                 }),
                 seed: 0,
             },
@@ -335,12 +335,9 @@ fn classify(
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_order() {
-    if !have_display(
-        "frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_order",
-    ) {
-        return;
-    }
+    require_display();
     let (dir, _, mission) = demo_install();
     // South of the player base, looking north and down at it: the base is
     // in view, the other sites are not.
@@ -443,10 +440,9 @@ fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_or
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn bench_frames_prints_its_figures() {
-    if !have_display("bench_frames_prints_its_figures") {
-        return;
-    }
+    require_display();
     let out = iron3d(&["play", "--bench-frames", "5", "--frames", "1"]);
     assert!(
         out.status.success(),
@@ -491,10 +487,9 @@ fn capture_and_bench_conflict_with_headless() {
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn screenshot_and_frame_capture_together_write_both_before_exiting() {
-    if !have_display("screenshot_and_frame_capture_together_write_both_before_exiting") {
-        return;
-    }
+    require_display();
     let dir = tempfile::tempdir().unwrap();
     let (png, json) = (dir.path().join("a.png"), dir.path().join("a.json"));
     let out = iron3d(&[

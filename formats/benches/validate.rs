@@ -2,7 +2,7 @@
 //! against the reference cost of only reading every file of the same tree.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use iron3d_formats::demo::{DEFAULT_SEED, Scale, build};
+use iron3d_demo::{DEFAULT_SEED, Scale, build};
 use iron3d_formats::validate::validate;
 use std::path::{Path, PathBuf};
 
@@ -24,11 +24,8 @@ fn bench(c: &mut Criterion) {
     build(&root, DEFAULT_SEED, Scale::Retail).unwrap();
     let report = validate(&root, &mut |_| {}).unwrap();
     eprintln!(
-        "install: {} files, {} bytes, {} errors; reachability: {}",
-        report.files,
-        report.bytes,
-        report.errors,
-        iron3d_formats::validate::totals_line(&report.reachability)
+        "install: {} files, {} bytes, {} errors; reachability: {:?}",
+        report.files, report.bytes, report.errors, report.reachability
     );
     let mut files = Vec::new();
     all_files(&root, &mut files);

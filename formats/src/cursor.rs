@@ -238,6 +238,7 @@ pub fn c_name(field: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     #[test]
     fn reads_little_endian_and_reports_truncation_offset() {
@@ -261,8 +262,16 @@ mod tests {
         let data = [0u8; 16];
         let c = Cursor::new(&data, "test");
         assert_eq!(c.checked_count(4, 4, "items").unwrap(), 4);
-        assert!(c.checked_count(5, 4, "items").is_err());
-        assert!(c.checked_count(u64::MAX, 8, "items").is_err());
+        expect_error(
+            c.checked_count(5, 4, "items"),
+            0,
+            "test: expected items: 5 x 4 bytes within the 16 remaining, found 20 bytes needed",
+        );
+        expect_error(
+            c.checked_count(u64::MAX, 8, "items"),
+            0,
+            "test: arithmetic overflow in items",
+        );
     }
 
     #[test]

@@ -204,6 +204,27 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
+/// Test helper: the error `result` must hold, at `offset`, with a
+/// `format: problem` text (as in the `Display` form) containing `needle`.
+/// Returns the error for further checks (entry, file).
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn expect_error<T>(result: Result<T>, offset: u64, needle: &str) -> FormatError {
+    let Err(err) = result else {
+        panic!("expected an error at offset {offset} with {needle:?}, got Ok");
+    };
+    let text = format!("{}: {}", err.format, err.problem);
+    assert!(text.contains(needle), "{text:?} lacks {needle:?} ({err})");
+    assert_eq!(err.offset, offset, "offset of: {err}");
+    err
+}
+
+/// Test helper: the entry of `err` as (index, name).
+#[cfg(test)]
+pub(crate) fn entry_of(err: &FormatError) -> Option<(usize, &str)> {
+    err.entry.as_ref().map(|e| (e.index, e.name.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,11 +9,11 @@
 //! (offsets measured by openparkan on all 923 retail effects: every block
 //! ends where its pair begins or 4/8 bytes after it).
 
+use crate::archive::open::with_nres_entry;
 use crate::cursor::{Cursor, put_f32s};
 use crate::error::{FormatError, Problem, Result};
 use crate::fixed::ResourceRef;
 use crate::mat0::check_type;
-use crate::tool::{CliOutput, json_text, output, with_archive_entry};
 use std::path::Path;
 
 /// NRes type id of an FXID entry.
@@ -279,51 +279,12 @@ impl EffectInfo {
             commands,
         }
     }
-
-    /// The human-readable form.
-    pub fn text(&self) -> String {
-        use std::fmt::Write;
-        let h = &self.header;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "effect {} ({} entry #{}, {} bytes)",
-            self.name, self.archive, self.entry, self.size
-        );
-        let _ = writeln!(
-            s,
-            "time mode {}  duration {} s  jitter {}  flags 0x{:x}  settings {}",
-            h.time_mode, h.duration_seconds, h.phase_jitter, h.flags, h.settings_id
-        );
-        let _ = writeln!(
-            s,
-            "random shift {:?}  pivot {:?}  scale {:?}",
-            h.random_shift, h.pivot, h.scale
-        );
-        let _ = writeln!(s, "commands {}", self.commands.len());
-        for c in &self.commands {
-            let _ = write!(
-                s,
-                "  [{}] @0x{:x} opcode {} size {}{}",
-                c.index,
-                c.offset,
-                c.opcode,
-                c.size,
-                if c.enabled { " enabled" } else { "" }
-            );
-            if let Some(r) = &c.resource {
-                let _ = write!(s, "  {}/{}", r.archive.text(), r.name.text());
-            }
-            s.push('\n');
-        }
-        s
-    }
 }
 
 /// `effect info`: the FXID entry `entry` (ASCII case-insensitive) of the NRes
 /// archive at `archive`.
 pub fn effect_info(archive: &Path, entry: &str) -> Result<EffectInfo> {
-    with_archive_entry(archive, entry, |nres, index, payload| {
+    with_nres_entry(archive, entry, |nres, index, payload| {
         let e = &nres.entries()[index];
         check_type(e.type_id, FXID_TYPE_ID, FORMAT)?;
         let fx = Fxid::parse(payload)?;
@@ -334,14 +295,4 @@ pub fn effect_info(archive: &Path, entry: &str) -> Result<EffectInfo> {
             &fx,
         ))
     })
-}
-
-/// `iron3d effect info <ARCHIVE> <ENTRY> [--json]`: what to print and the
-/// exit status.
-pub fn run_effect_info(archive: &Path, entry: &str, json: bool) -> CliOutput {
-    output(effect_info(archive, entry).map(
-        |info| {
-            if json { json_text(&info) } else { info.text() }
-        },
-    ))
 }

@@ -9,7 +9,6 @@
 pub mod archive;
 pub mod config;
 pub mod cursor;
-pub mod demo;
 pub mod error;
 pub mod fixed;
 pub mod fsutil;
@@ -25,7 +24,6 @@ pub mod sound;
 pub mod terrain;
 pub mod texm;
 pub mod tma;
-pub mod tool;
 pub mod unitdat;
 pub mod validate;
 pub mod wear;

@@ -17,10 +17,10 @@
 //! The directory `attr1` carries flags: bits 2..5 render type, bit 1 bump.
 //! Versions 5 and 6 read like version 4 (no later field is known).
 
+use crate::archive::open::with_nres_entry;
 use crate::cursor::{Cursor, c_name};
 use crate::error::{FormatError, Problem, Result};
 use crate::gamedir::GameDir;
-use crate::tool::{CliOutput, json_text, output, with_archive_entry};
 use crate::wear::{Wear, serialize_lossy};
 use std::path::Path;
 
@@ -590,59 +590,6 @@ impl MaterialInfo {
             textures,
         }
     }
-
-    /// The human-readable form.
-    pub fn text(&self) -> String {
-        use std::fmt::Write;
-        let mut s = String::new();
-        let name = String::from_utf8_lossy(&self.name);
-        let _ = writeln!(
-            s,
-            "material {name} ({} entry #{})",
-            self.library, self.entry
-        );
-        let _ = writeln!(
-            s,
-            "version {}  flags 0x{:x} (render type {}, bump {})",
-            self.version, self.flags, self.render_type, self.bump
-        );
-        let _ = writeln!(
-            s,
-            "blend {}/{}  alpha {}  emissive {}",
-            self.src_blend, self.dst_blend, self.alpha, self.emissive
-        );
-        let _ = writeln!(s, "phases {}", self.phases.len());
-        for p in &self.phases {
-            let tex = String::from_utf8_lossy(&p.texture);
-            let tex = if tex.is_empty() {
-                "(untextured)".into()
-            } else {
-                tex
-            };
-            let _ = writeln!(
-                s,
-                "  [{}] texture {tex}  parameters {}",
-                p.index, p.parameters
-            );
-        }
-        let _ = writeln!(s, "animation blocks {}", self.animations.len());
-        for (i, a) in self.animations.iter().enumerate() {
-            let mode = a
-                .mode_name
-                .map_or_else(|| format!("mode {}", a.mode), |m| format!("{m:?}"));
-            let _ = writeln!(
-                s,
-                "  [{i}] {mode}  mask 0x{:x}  keys {}",
-                a.mask,
-                a.keys.len()
-            );
-            for k in &a.keys {
-                let _ = writeln!(s, "      phase {} at {} (k2 {})", k.k0, k.k1, k.k2);
-            }
-        }
-        let _ = writeln!(s, "textures: {}", self.textures.join(", "));
-        s
-    }
 }
 
 /// `material info`: the MAT0 entry `name` (ASCII case-insensitive) of the
@@ -650,7 +597,7 @@ impl MaterialInfo {
 /// case-insensitively).
 pub fn material_info(game_dir: &Path, name: &str) -> Result<MaterialInfo> {
     let library = GameDir::open(game_dir)?.resolve(b"Material.lib")?;
-    with_archive_entry(&library, name, |nres, index, payload| {
+    with_nres_entry(&library, name, |nres, index, payload| {
         let entry = &nres.entries()[index];
         check_type(entry.type_id, MAT0_TYPE_ID, FORMAT)?;
         let m = Mat0::parse(payload, entry.attr1, entry.attr2)?;
@@ -673,16 +620,6 @@ pub(crate) fn check_type(found: u32, expected: u32, format: &'static str) -> Res
         0,
         format!("entry type 0x{expected:08x} ({format})"),
         format!("0x{found:08x}"),
-    ))
-}
-
-/// `iron3d material info <GAME_DIR> <MATERIAL> [--json]`: what to print and
-/// the exit status.
-pub fn run_material_info(game_dir: &Path, name: &str, json: bool) -> CliOutput {
-    output(material_info(game_dir, name).map(
-        |info| {
-            if json { json_text(&info) } else { info.text() }
-        },
     ))
 }
 

@@ -16,7 +16,6 @@ use crate::archive::Mode;
 use crate::archive::nres::Nres;
 use crate::cursor::{Cursor, show_bytes};
 use crate::error::{FormatError, Problem, Result};
-use crate::tool::{CliOutput, output};
 use std::path::Path;
 
 /// `wFormatTag` of linear PCM.
@@ -724,22 +723,6 @@ pub fn export_sound(archive: &Path, entry: &str, out: &Path) -> Result<DecodedSo
     };
     crate::fsutil::write_atomic(out, &sound.to_wav()?)?;
     Ok(sound)
-}
-
-/// `iron3d sound export <ARCHIVE> <ENTRY> <OUT.wav>`: what to print and the
-/// exit status.
-pub fn run_sound_export(archive: &Path, entry: &str, out: &Path) -> CliOutput {
-    output(export_sound(archive, entry, out).map(|s| {
-        format!(
-            "{}: {} Hz, {} channel(s), {} frames ({:.3} s) -> {}\n",
-            entry,
-            s.sample_rate,
-            s.channels,
-            s.frames(),
-            s.duration_seconds(),
-            out.display()
-        )
-    }))
 }
 
 #[cfg(test)]

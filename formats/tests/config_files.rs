@@ -1,12 +1,15 @@
 //! Text configs: `BuildDat.lst` structure rules and masks, and the files of
 //! the install surface read through the one shared reader, byte-identical.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
 use iron3d_formats::config::builddat::*;
 use iron3d_formats::config::ini::{self, Settings, Source, Value};
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::error::Problem;
+use support::expect_error;
 
 /// A retail-shaped file: comments, blank lines, CRLF, Part 2 style paths,
 /// one empty section.
@@ -77,17 +80,40 @@ fn replace(data: &[u8], from: &str, to: &str) -> Vec<u8> {
 #[test]
 fn builddat_structure_errors() {
     let data = builddat();
+    let header = "BuildDat.lst: expected a section header `<CategoryName> <count>`, found ";
     let cases = [
-        ("unknown name", replace(&data, "Storage 3", "Storagee 3")),
-        ("duplicate", replace(&data, "Storage 3", "Mine 3")),
+        (
+            "unknown name",
+            replace(&data, "Storage 3", "Storagee 3"),
+            484,
+            "BuildDat.lst: expected one of the 12 category names, found line 21: \"Storagee\""
+                .to_string(),
+        ),
+        (
+            "duplicate",
+            replace(&data, "Storage 3", "Mine 3"),
+            484,
+            "BuildDat.lst: expected each category once, found line 21: Mine again".into(),
+        ),
         (
             "count too large",
             replace(&data, "Tower_Large 3", "Tower_Large 4"),
+            1122,
+            "BuildDat.lst: expected as many path lines as the header counts, \
+             found end of file after 3 of 4"
+                .into(),
         ),
-        ("count not a number", replace(&data, "Plant 1", "Plant one")),
+        (
+            "count not a number",
+            replace(&data, "Plant 1", "Plant one"),
+            629,
+            "BuildDat.lst: expected a decimal path count, found line 26: \"one\"".into(),
+        ),
         (
             "count too small",
             replace(&data, "Bunker_Large 3", "Bunker_Large 2"),
+            326,
+            format!("{header}line 13: Words([Token {{ raw: \"\\\"UNITS"),
         ),
         (
             "unquoted path",
@@ -96,18 +122,28 @@ fn builddat_structure_errors() {
                 "\"UNITS\\BUILDS\\AI\\Mine\\B0.dat\"",
                 "UNITS\\BUILDS\\AI\\Mine\\B0.dat",
             ),
+            400,
+            "BuildDat.lst: expected one quoted unit path, found line 18: Words(".into(),
         ),
         (
             "header with three words",
             replace(&data, "Hangar 2", "Hangar 2 x"),
+            682,
+            format!("{header}line 29: Words([Token {{ raw: \"Hangar\""),
         ),
         (
             "unterminated quote",
             replace(&data, "B0.dat\" // unit 0", "B0.dat // unit 0"),
+            42,
+            "BuildDat.lst: expected a closing '\"' on the line, \
+             found \"\\\"UNITS\\\\BUILDS\\\\AI\\\\Bunker_Small\\\\B0.dat // unit 0\""
+                .into(),
         ),
     ];
-    for (what, bad) in cases {
-        assert!(BuildDat::parse(&bad, Mode::Compatible).is_err(), "{what}");
+    for (what, bad, offset, needle) in cases {
+        let e = expect_error(BuildDat::parse(&bad, Mode::Compatible), offset, &needle);
+        // a bare buffer: no file or entry to name
+        assert!(e.file.is_none() && e.entry.is_none(), "{what}: {e}");
     }
 }
 

@@ -1,9 +1,12 @@
 //! FXID: the 60-byte header, the fixed size of every opcode of tome V, the
 //! resource reference offsets, unknown opcodes rejected, lossless writer.
 
+mod support;
+
 use iron3d_formats::error::Problem;
 use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::{Command, FxHeader, Fxid, HEADER_SIZE, command_size, resource_offset};
+use support::expect_error;
 
 const SIZES: [(u8, usize); 10] = [
     (1, 224),
@@ -136,15 +139,33 @@ fn unknown_opcodes_are_rejected_at_the_command() {
 fn count_and_end_must_agree() {
     let mut data = header_bytes(2);
     data.extend(command_bytes(6, 4, 0));
-    assert!(Fxid::parse(&data).is_err(), "one command short");
+    // one command short
+    expect_error(
+        Fxid::parse(&data),
+        60,
+        "FXID: expected commands: 2 x 4 bytes within the 4 remaining, found 8 bytes needed",
+    );
     let mut data = header_bytes(1);
     data.extend(command_bytes(6, 4, 0));
     data.push(0);
-    assert!(Fxid::parse(&data).is_err(), "trailing byte");
+    expect_error(
+        Fxid::parse(&data),
+        64,
+        "FXID: expected end of data, 1 bytes remain",
+    );
     let mut data = header_bytes(u32::MAX);
     data.extend(command_bytes(6, 4, 0));
-    assert!(Fxid::parse(&data).is_err(), "count past the data");
-    assert!(Fxid::parse(&header_bytes(0)[..59]).is_err());
+    expect_error(
+        Fxid::parse(&data),
+        60,
+        "FXID: expected commands: 4294967295 x 4 bytes within the 4 remaining, \
+         found 17179869180 bytes needed",
+    );
+    expect_error(
+        Fxid::parse(&header_bytes(0)[..59]),
+        56,
+        "FXID: truncated: expected 4 more bytes, 3 available",
+    );
 }
 
 #[test]
@@ -154,9 +175,17 @@ fn builder_makes_commands_with_references() {
         .set_resource(&ResourceRef::new(b"sounds.lib", b"exp_01.wav").unwrap())
         .unwrap();
     let mut light = Command::new(1, false).unwrap();
-    assert!(light.set_resource(&ResourceRef::default()).is_err());
+    expect_error(
+        light.set_resource(&ResourceRef::default()),
+        0,
+        "FXID: expected an opcode with a resource (2-5, 7-10), found 1",
+    );
     light.body[0] = 1;
-    assert!(Command::new(0, true).is_err());
+    expect_error(
+        Command::new(0, true),
+        0,
+        "FXID: unsupported: command opcode 0 (known: 1-10)",
+    );
     let fx = Fxid {
         header: FxHeader {
             time_mode: 2,
@@ -176,7 +205,11 @@ fn builder_makes_commands_with_references() {
     assert_eq!(back.header.scale, [1.0; 3]);
     let mut wrong = back.clone();
     wrong.commands[1].body.pop();
-    assert!(wrong.to_bytes().is_err(), "a body of the wrong size");
+    expect_error(
+        wrong.to_bytes(),
+        208,
+        "FXID: expected command 1: the size of opcode 1, found 223 bytes",
+    );
 }
 
 mod props {

@@ -2,11 +2,14 @@
 //! directory flags, exact framing, phase selection for the four modes, the
 //! WEAR -> DEFAULT -> entry 0 resolve and the lightmap slot.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::mat0::{
     AnimBlock, AnimKey, AnimMode, Mat0, Phase, Resolution, lightmap_slot, resolve_material,
 };
 use iron3d_formats::wear::{Wear, WearRow};
+use support::{expect_cut_error, expect_error};
 
 /// Two phases ("TEX_A", untextured) and one loop block with keys (0@0), (1@10).
 fn body() -> Vec<u8> {
@@ -80,8 +83,16 @@ fn versions_1_to_6_read_their_prefix_and_default_the_rest() {
 #[test]
 fn a_version_does_not_read_the_fields_of_a_later_one() {
     // A v4 payload read as v1 leaves 10 prefix bytes that break the framing.
-    assert!(Mat0::parse(&payload(4), 0, 1).is_err());
-    assert!(Mat0::parse(&payload(1), 0, 4).is_err());
+    expect_error(
+        Mat0::parse(&payload(4), 0, 1),
+        78,
+        "MAT0: expected end of data, 22 bytes remain",
+    );
+    expect_error(
+        Mat0::parse(&payload(1), 0, 4),
+        88,
+        "MAT0: expected animation keys: 10 x 6 bytes within the 2 remaining, found 60 bytes needed",
+    );
 }
 
 #[test]
@@ -102,15 +113,29 @@ fn framing_errors() {
     assert_eq!(err.offset, 2);
     let mut trailing = payload(6);
     trailing.push(0);
-    assert!(Mat0::parse(&trailing, 0, 6).is_err());
+    expect_error(
+        Mat0::parse(&trailing, 0, 6),
+        100,
+        "MAT0: expected end of data, 1 bytes remain",
+    );
     let data = payload(3);
     for cut in 0..data.len() {
-        assert!(Mat0::parse(&data[..cut], 0, 3).is_err(), "cut {cut}");
+        expect_cut_error(Mat0::parse(&data[..cut], 0, 3), cut);
     }
+    expect_error(
+        Mat0::parse(&data[..10], 0, 3),
+        10,
+        "MAT0: expected phases: 2 x 34 bytes within the 0 remaining, found 68 bytes needed",
+    );
     let mut huge = payload(1);
     huge[0] = 0xFF;
     huge[1] = 0xFF;
-    assert!(Mat0::parse(&huge, 0, 1).is_err());
+    expect_error(
+        Mat0::parse(&huge, 0, 1),
+        4,
+        "MAT0: expected phases: 65535 x 34 bytes within the 86 remaining, \
+         found 2228190 bytes needed",
+    );
 }
 
 #[test]
@@ -118,10 +143,19 @@ fn builder_writes_only_what_the_version_stores() {
     let mut m = Mat0::new(1, 0);
     m.phases
         .push(Phase::new([0; 18], b"SIXTEEN_BYTES_OK").unwrap());
-    assert!(Phase::new([0; 18], b"SEVENTEEN_BYTES__").is_err());
+    expect_error(
+        Phase::new([0; 18], b"SEVENTEEN_BYTES__"),
+        0,
+        "name: expected a name of at most 16 bytes without NUL, found \"SEVENTEEN_BYTES__\"",
+    );
     assert_eq!(m.to_bytes().unwrap().len(), 4 + 34);
     m.src_blend = 1;
-    assert!(m.to_bytes().is_err(), "v1 cannot store blend modes");
+    expect_error(
+        m.to_bytes(),
+        0,
+        "MAT0: expected blend modes at its default for version 1 (stored from version 2), \
+         found a changed value",
+    );
     m.version = 2;
     let bytes = m.to_bytes().unwrap();
     assert_eq!(&bytes[4..6], &[1, 255]);
@@ -199,12 +233,28 @@ fn selection_without_blocks_and_bad_keys() {
     m.animations.clear();
     assert_eq!(pick(&m, 1234), (0, 0, 0, 1));
     let bad_phase = animated(0, &[(0, 0), (9, 10)]);
-    assert!(bad_phase.select_phase(0, 5, 0).is_err());
+    expect_error(
+        bad_phase.select_phase(0, 5, 0),
+        0,
+        "MAT0: expected key phase index < 3, found 9",
+    );
     let unsorted = animated(0, &[(0, 10), (1, 5)]);
-    assert!(unsorted.select_phase(0, 5, 0).is_err());
+    expect_error(
+        unsorted.select_phase(0, 5, 0),
+        0,
+        "MAT0: expected non-decreasing key times, found 5 after 10",
+    );
     let mode5 = animated(5, KEYS);
-    assert!(mode5.select_phase(0, 5, 0).is_err());
-    assert!(animated(0, KEYS).select_phase(1, 5, 0).is_err());
+    expect_error(
+        mode5.select_phase(0, 5, 0),
+        0,
+        "MAT0: unsupported: animation mode 5",
+    );
+    expect_error(
+        animated(0, KEYS).select_phase(1, 5, 0),
+        0,
+        "MAT0: missing: animation block 1",
+    );
     let single = animated(0, &[(2, 0)]);
     assert_eq!(pick(&single, 99), (2, 2, 0, 1));
 }
@@ -237,7 +287,11 @@ fn resolve_falls_back_wear_name_default_entry_zero() {
     let no_default = ["FIRST", "OTHER"];
     let r = resolve_material(&wear, 1, 2, library(&no_default)).unwrap();
     assert_eq!((r.entry, r.via), (0, Resolution::FirstEntry));
-    assert!(resolve_material(&wear, 1, 0, library(&[])).is_err());
+    expect_error(
+        resolve_material(&wear, 1, 0, library(&[])),
+        0,
+        "MAT0: missing: any material: the library is empty",
+    );
 }
 
 #[test]

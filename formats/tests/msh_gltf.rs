@@ -2,12 +2,14 @@
 //! accessors) and checked against the model.
 
 mod msh_support;
+mod support;
 
 use iron3d_formats::gltf::{ExportMaterial, ExportOptions, export_glb};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::texm::{Rgba8Image, png_bytes};
 use msh_support::*;
 use serde_json::Value;
+use support::expect_error;
 
 /// A parsed GLB: the JSON document and the binary chunk.
 struct Glb {
@@ -131,5 +133,9 @@ fn export_embeds_given_textures() {
 fn export_refuses_an_invalid_model() {
     let mut m = Msh::build(two_node_parts()).unwrap();
     m.batches[0].base_vertex = 100;
-    assert!(export_glb(&m, &ExportOptions::default()).is_err());
+    expect_error(
+        export_glb(&m, &ExportOptions::default()),
+        0,
+        "MSH: expected batch #0: base_vertex + index below the vertex count 8, found 100",
+    );
 }

@@ -12,6 +12,7 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{self, NewEntry, Nres, NresEditor};
 use iron3d_formats::archive::rsli::{self, Method, NewRsliEntry, Rsli, RsliEditor};
 use iron3d_formats::archive::{deflate, lzhuf, lzss};
+use support::{expect_error, variant};
 
 fn text(n: usize) -> Vec<u8> {
     (0..n)
@@ -37,6 +38,23 @@ fn exercise_nres(data: &[u8]) -> Result<(), ()> {
         }
     }
     if failed { Err(()) } else { Ok(()) }
+}
+
+/// The RsLi archive of the variant tests: one entry per method, then an
+/// overlay trailer.
+fn rsli_sample(data: &[u8]) -> Vec<u8> {
+    let entries: Vec<NewRsliEntry> = Method::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, &method)| NewRsliEntry {
+            name: format!("E{i}.BIN").into_bytes(),
+            method,
+            payload: &data[i * 20..],
+        })
+        .collect();
+    let mut valid = rsli::build(&entries).unwrap();
+    valid.extend_from_slice(b"AO\0\0\0\0");
+    valid
 }
 
 /// Everything a caller may do with an RsLi archive.
@@ -89,19 +107,7 @@ fn nres_variants_never_panic() {
 
 #[test]
 fn rsli_variants_never_panic() {
-    let data = text(300);
-    let entries: Vec<NewRsliEntry> = Method::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, &method)| NewRsliEntry {
-            name: format!("E{i}.BIN").into_bytes(),
-            method,
-            payload: &data[i * 20..],
-        })
-        .collect();
-    let mut valid = rsli::build(&entries).unwrap();
-    // an overlay trailer too
-    valid.extend_from_slice(b"AO\0\0\0\0");
+    let valid = rsli_sample(&text(300));
     exercise_rsli(&valid).unwrap();
     let rejected = support::assert_robust(&valid, None, budget, exercise_rsli);
     assert!(rejected > 0);
@@ -135,4 +141,25 @@ fn codec_streams_never_panic() {
             );
         }
     }
+}
+
+#[test]
+fn named_variants_fail_with_their_exact_error() {
+    let valid = rsli_sample(&text(300));
+    expect_error(
+        Rsli::parse(&variant(&valid, "truncated at 20"), Mode::Strict),
+        0,
+        "RsLi: truncated: expected 32 more bytes, 20 available",
+    );
+    expect_error(
+        Rsli::parse(&variant(&valid, "truncated at 200"), Mode::Strict),
+        32,
+        "RsLi: expected table rows: 7 x 32 bytes within the 168 remaining, found 224 bytes needed",
+    );
+    let stream = lzhuf::encode(&text(3000));
+    expect_error(
+        lzhuf::decode(&variant(&stream, "truncated at 100"), 3000),
+        100,
+        "LZHUF: truncated: expected 2609 more bytes, 0 available",
+    );
 }

@@ -1,6 +1,8 @@
 //! Small prototype formats: hand-written vectors of each layout, exact
 //! framing, typed views and byte-identical round trips.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{NewEntry, build};
 use iron3d_formats::fixed::{FixedName, ResourceRef};
@@ -14,6 +16,7 @@ use iron3d_formats::proto::refs::ReferenceArray;
 use iron3d_formats::proto::ske::Sky;
 use iron3d_formats::proto::tfnt::{TEXM_OFFSET, Tfnt};
 use iron3d_formats::proto::trf::Trf;
+use support::expect_error;
 
 fn name32(s: &str) -> Vec<u8> {
     let mut f = s.as_bytes().to_vec();
@@ -52,13 +55,26 @@ fn ctpt_points_and_names() {
     assert_eq!((t.position, t.vector), ([1.0, 2.0, 3.0], [0.0, 1.0, 0.0]));
     assert_eq!(c.points[1].name.text(), "CameraCenter");
     assert_eq!(c.to_bytes().unwrap(), data);
-    assert!(Ctpt::parse(&data[..data.len() - 1]).is_err());
+    expect_error(
+        Ctpt::parse(&data[..data.len() - 1]),
+        4,
+        "CTPT: expected control points: 2 x 68 bytes within the 135 remaining, \
+         found 136 bytes needed",
+    );
     let mut extra = data.clone();
     extra.push(0);
-    assert!(Ctpt::parse(&extra).is_err());
+    expect_error(
+        Ctpt::parse(&extra),
+        140,
+        "CTPT: expected end of data, 1 bytes remain",
+    );
     let mut negative = data;
     negative[..4].copy_from_slice(&(-1i32).to_le_bytes());
-    assert!(Ctpt::parse(&negative).is_err());
+    expect_error(
+        Ctpt::parse(&negative),
+        0,
+        "CTPT: expected control points: a count >= 0, found -1",
+    );
 }
 
 fn ndpr_sample() -> Vec<u8> {
@@ -82,7 +98,12 @@ fn ndpr_records() {
     assert_eq!(n.nodes[0].explosion.name.name(), b"explode_tree.exp");
     assert!(n.nodes[1].explosion.is_empty());
     assert_eq!(n.to_bytes().unwrap(), data);
-    assert!(Ndpr::parse(&data[..4 + 76]).is_err());
+    expect_error(
+        Ndpr::parse(&data[..4 + 76]),
+        4,
+        "NDPR: expected node records: 2 x 76 bytes within the 76 remaining, \
+         found 152 bytes needed",
+    );
 }
 
 fn expl_sample(kind: u32) -> Vec<u8> {
@@ -115,7 +136,11 @@ fn expl_all_kinds_share_792_bytes() {
     for kind in [0, 5, 0xFFFF_FFFF] {
         assert_eq!(Expl::parse(&expl_sample(kind)).unwrap_err().offset, 0);
     }
-    assert!(Expl::parse(&expl_sample(1)[..791]).is_err());
+    expect_error(
+        Expl::parse(&expl_sample(1)[..791]),
+        760,
+        "EXPL: truncated: expected 32 more bytes, 31 available",
+    );
 }
 
 #[test]
@@ -128,11 +153,20 @@ fn reference_arrays_are_whole_64_byte_records() {
     assert_eq!(r.refs.len(), 2);
     assert_eq!(r.refs[1].name.name(), b"s_tree_0_06.wea");
     assert_eq!(r.to_bytes(), data);
-    assert!(ReferenceArray::parse(&data[..100]).is_err());
+    expect_error(
+        ReferenceArray::parse(&data[..100]),
+        0,
+        "ReferenceArray: expected a payload size that is a multiple of 64, found 100",
+    );
     assert!(ReferenceArray::parse(&[]).unwrap().refs.is_empty());
-    assert!(
-        ResourceRef::new(&[b'a'; 32], b"x").is_err(),
-        "no room for the NUL"
+    // no room for the NUL
+    expect_error(
+        ResourceRef::new(&[b'a'; 32], b"x"),
+        0,
+        &format!(
+            "name: expected a name of at most 31 bytes without NUL, found \"{}\"",
+            "a".repeat(32)
+        ),
     );
     assert_eq!(FixedName::<32>::new(b"abc").unwrap().name(), b"abc");
 }
@@ -155,10 +189,19 @@ fn base_polygon_and_opaque_tail() {
     assert_eq!(b.points[3], b.points[0]);
     assert_eq!(b.tail.len(), 24);
     assert_eq!(b.to_bytes().unwrap(), data);
-    assert!(Base::parse(&data[..8 + 12 * 4 - 1]).is_err());
+    expect_error(
+        Base::parse(&data[..8 + 12 * 4 - 1]),
+        8,
+        "BASE: expected polygon points: 4 x 12 bytes within the 47 remaining, \
+         found 48 bytes needed",
+    );
     let mut negative = data;
     negative[4..8].copy_from_slice(&(-2i32).to_le_bytes());
-    assert!(Base::parse(&negative).is_err());
+    expect_error(
+        Base::parse(&negative),
+        4,
+        "BASE: expected a corner count >= 0, found -2",
+    );
 }
 
 /// A controller with every section: A=2 states with B=1 contact, C=1
@@ -216,7 +259,11 @@ fn ctld_count_driven_sections() {
     assert_eq!(c.to_bytes().unwrap(), data);
     let mut extra = data.clone();
     extra.push(0);
-    assert!(Ctld::parse(&extra).is_err());
+    expect_error(
+        Ctld::parse(&extra),
+        1092,
+        "CTLD: expected end of data, 1 bytes remain",
+    );
 }
 
 #[test]
@@ -243,8 +290,16 @@ fn sky_header_and_keyframes() {
     assert_eq!(s.keyframes.len(), 2);
     assert_eq!(s.day_length_raw(), (0, 15));
     assert_eq!(s.to_bytes(), data);
-    assert!(Sky::parse(&data[..data.len() - 1]).is_err());
-    assert!(Sky::parse(&data[..100]).is_err());
+    expect_error(
+        Sky::parse(&data[..data.len() - 1]),
+        124,
+        "SKE: expected whole 88-byte keyframes after the header, found 175 bytes",
+    );
+    expect_error(
+        Sky::parse(&data[..100]),
+        0,
+        "SKE: truncated: expected 124 more bytes, 100 available",
+    );
 }
 
 fn tfnt_sample() -> Vec<u8> {
@@ -277,8 +332,16 @@ fn tfnt_header_glyphs_and_raw_texm() {
     assert_eq!(f.to_bytes().unwrap(), data);
     let mut no_texm = data.clone();
     no_texm[TEXM_OFFSET] = b'X';
-    assert!(Tfnt::parse(&no_texm).is_err());
-    assert!(Tfnt::parse(&data[..TEXM_OFFSET]).is_err());
+    expect_error(
+        Tfnt::parse(&no_texm),
+        TEXM_OFFSET as u64,
+        "Tfnt: bad magic: expected \"Texm\", found \"Xexm\"",
+    );
+    expect_error(
+        Tfnt::parse(&data[..TEXM_OFFSET]),
+        TEXM_OFFSET as u64,
+        "Tfnt: truncated: expected 4 more bytes, 0 available",
+    );
 }
 
 #[test]
@@ -296,7 +359,11 @@ fn trf_lists_its_nres_entries_and_keeps_the_bytes() {
     assert_eq!(t.entries()[0].name, b"weapons");
     assert_eq!(t.entries()[0].payload, b"table");
     assert_eq!(t.to_bytes(), data);
-    assert!(Trf::parse(b"NRes", Mode::Strict).is_err());
+    expect_error(
+        Trf::parse(b"NRes", Mode::Strict),
+        4,
+        "NRes: truncated: expected 4 more bytes, 0 available",
+    );
 }
 
 #[test]

@@ -2,12 +2,15 @@
 //! block size, mono and stereo), the lossless RIFF writer and the four load
 //! outcomes of tome VI.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{NewEntry, Nres, build};
 use iron3d_formats::sound::{
     Chunk, STANDARD_COEFFICIENTS, SoundOutcome, Wave, classify, encode_ms_adpcm, load_sound,
     write_pcm16,
 };
+use support::expect_error;
 
 /// An MS ADPCM wave with the standard coefficients around `data`.
 fn adpcm_wave(channels: u16, block_align: u16, samples_per_block: u16, data: Vec<u8>) -> Vec<u8> {
@@ -108,43 +111,42 @@ fn a_short_last_block_and_the_fact_chunk() {
     // A block shorter than its header is invalid.
     let mut cut = data;
     cut.truncate(9 + 3);
-    assert!(
-        Wave::parse(&adpcm_wave(1, 9, 6, cut))
-            .unwrap()
-            .decode()
-            .is_err()
+    expect_error(
+        Wave::parse(&adpcm_wave(1, 9, 6, cut)).unwrap().decode(),
+        9,
+        "WAVE: expected a block header of 7 bytes, found 3 bytes",
     );
 }
 
 #[test]
 fn bad_predictor_and_block_parameters_are_errors() {
     let block = vec![7, 16, 0, 0, 0, 0, 0, 0, 0];
-    assert!(
-        Wave::parse(&adpcm_wave(1, 9, 6, block.clone()))
+    let decode = |channels, align, spb, block| {
+        Wave::parse(&adpcm_wave(channels, align, spb, block))
             .unwrap()
             .decode()
-            .is_err()
+    };
+    expect_error(
+        decode(1, 9, 6, block.clone()),
+        0,
+        "WAVE: expected predictor index < 7, found 7",
     );
-    assert!(
-        Wave::parse(&adpcm_wave(1, 9, 7, block.clone()))
-            .unwrap()
-            .decode()
-            .is_err(),
-        "spb > block"
+    // samples per block above what the block holds
+    expect_error(
+        decode(1, 9, 7, block.clone()),
+        20,
+        "WAVE: expected samples per block in 2..=6, found 7",
     );
-    assert!(
-        Wave::parse(&adpcm_wave(1, 6, 2, block.clone()))
-            .unwrap()
-            .decode()
-            .is_err(),
-        "align < header"
+    // block align below the block header
+    expect_error(
+        decode(1, 6, 2, block.clone()),
+        12,
+        "WAVE: expected block align >= 7, found 6",
     );
-    assert!(
-        Wave::parse(&adpcm_wave(3, 30, 2, block))
-            .unwrap()
-            .decode()
-            .is_err(),
-        "3 channels"
+    expect_error(
+        decode(3, 30, 2, block),
+        2,
+        "WAVE: expected 1 or 2 MS ADPCM channels, found 3",
     );
 }
 
@@ -170,7 +172,11 @@ fn pcm_8_and_16_bit() {
         [0, 0x7F00, -0x8000]
     );
     assert_eq!(bytes.len() % 2, 0, "odd data chunk is padded");
-    assert!(write_pcm16(22050, 2, &[1]).is_err(), "half a frame");
+    expect_error(
+        write_pcm16(22050, 2, &[1]),
+        0,
+        "WAVE: expected whole frames of 2 (> 0) channels, found 1 samples",
+    );
 }
 
 #[test]
@@ -186,14 +192,31 @@ fn riff_framing_is_lossless_and_exact() {
     assert_eq!(Wave::parse(&bytes).unwrap().to_bytes().unwrap(), bytes);
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(
-        Wave::parse(&longer).is_err(),
-        "RIFF size must match the payload"
+    // the RIFF size must match the payload
+    let stored = bytes.len() - 8;
+    expect_error(
+        Wave::parse(&longer),
+        4,
+        &format!(
+            "WAVE: expected RIFF size {} (payload length - 8), found {stored}",
+            stored + 1
+        ),
     );
-    assert!(Wave::parse(&bytes[..bytes.len() - 1]).is_err());
+    expect_error(
+        Wave::parse(&bytes[..bytes.len() - 1]),
+        4,
+        &format!(
+            "WAVE: expected RIFF size {} (payload length - 8), found {stored}",
+            stored - 1
+        ),
+    );
     let mut not_wave = bytes.clone();
     not_wave[8] = b'X';
-    assert!(Wave::parse(&not_wave).is_err());
+    expect_error(
+        Wave::parse(&not_wave),
+        8,
+        "WAVE: bad magic: expected \"WAVE\", found \"XAVE\"",
+    );
 }
 
 fn tone(frames: usize, channels: usize) -> Vec<i16> {
@@ -269,12 +292,22 @@ fn encoder_edge_cases() {
         Wave::parse(&wav).unwrap().decode().unwrap().samples.len(),
         5
     );
-    assert!(
-        encode_ms_adpcm(22050, 1, &[0; 4], 6).is_err(),
-        "align below the header"
+    // align below the block header
+    expect_error(
+        encode_ms_adpcm(22050, 1, &[0; 4], 6),
+        0,
+        "WAVE: expected a block align of at least 7 bytes, found 6",
     );
-    assert!(encode_ms_adpcm(22050, 3, &[0; 3], 256).is_err());
-    assert!(encode_ms_adpcm(22050, 2, &[0; 3], 256).is_err());
+    expect_error(
+        encode_ms_adpcm(22050, 3, &[0; 3], 256),
+        0,
+        "WAVE: expected 1 or 2 MS ADPCM channels, found 3",
+    );
+    expect_error(
+        encode_ms_adpcm(22050, 2, &[0; 3], 256),
+        0,
+        "WAVE: expected whole frames of 2 (> 0) channels, found 3 samples",
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 #[path = "support/areals.rs"]
 mod areals;
+mod support;
 
 use areals::square;
 use iron3d_formats::archive::Mode;
@@ -16,6 +17,7 @@ use iron3d_formats::terrain::land_map::{
 };
 use iron3d_formats::terrain::route::{Crossing, Navigator, RouteError};
 use proptest::prelude::*;
+use support::expect_error;
 
 #[derive(Default)]
 struct Bytes(Vec<u8>);
@@ -167,14 +169,28 @@ fn packed_cell_words_hold_10_and_22_bits() {
     assert_eq!(pack_cell(0x3F_FFFF, 1023, 0).unwrap(), 0xFFFF_FFFF);
     assert_eq!(unpack_cell(0xFFFF_FFFF), (0x3F_FFFF, 1023));
     assert_eq!(unpack_cell(pack_cell(5, 3, 0).unwrap()), (5, 3));
-    assert!(pack_cell(0, 1024, 0).is_err());
-    assert!(pack_cell(0x40_0000, 1, 0).is_err());
+    let unpackable = "Land.map: expected a cell list the packed form holds \
+                      (count <= 1023, start <= 4194303), found ";
+    expect_error(
+        pack_cell(0, 1024, 0),
+        0,
+        &format!("{unpackable}count 1024 at start 0"),
+    );
+    expect_error(
+        pack_cell(0x40_0000, 1, 0),
+        0,
+        &format!("{unpackable}count 1 at start 4194304"),
+    );
     let grid = CellGrid::from_lists(1, 2, &[vec![3, 4], vec![5]]).unwrap();
     assert_eq!(
         (grid.cell(0, 0), grid.cell(0, 1)),
         (&[3u16, 4][..], &[5u16][..])
     );
-    assert!(CellGrid::from_lists(2, 2, &[vec![]]).is_err());
+    expect_error(
+        CellGrid::from_lists(2, 2, &[vec![]]),
+        0,
+        "Land.map: expected 2 x 2 cell lists (at least one), found 1",
+    );
 }
 
 #[test]
@@ -234,7 +250,11 @@ fn rejects_trailing_and_missing_bytes() {
     let p = hand_payload();
     assert!(err(&p[..p.len() - 1], 3).0 != Problem::TrailingBytes { count: 0 });
     // One areal too many eats into the grid.
-    assert!(parse_payload(4, &p).is_err());
+    expect_error(
+        parse_payload(4, &p),
+        492,
+        "Land.map: truncated: expected 4 more bytes, 2 available",
+    );
 }
 
 #[test]

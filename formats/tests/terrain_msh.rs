@@ -2,6 +2,8 @@
 //! checks of every cross-table reference, lossless round trips, the mask
 //! remaps and the surface queries.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::Nres;
 use iron3d_formats::error::Problem;
@@ -13,6 +15,7 @@ use iron3d_formats::terrain::mask::{
 };
 use iron3d_formats::terrain::surface::{FaceFilter, TerrainSurface};
 use proptest::prelude::*;
+use support::{entry_of, expect_error};
 
 fn meta(type_id: u32, attr1: u32, attr3: u32) -> EntryMeta {
     EntryMeta {
@@ -236,13 +239,23 @@ fn slot_table_needs_its_header_and_whole_records() {
     let mut s = square_streams();
     s[1].1.truncate(0x8B);
     s[1].0.attr1 = 0;
-    assert!(parse(&s).is_err());
+    let e = expect_error(
+        parse(&s),
+        0,
+        "Land.msh: expected a payload of at least 0x8c bytes, found 139",
+    );
+    assert_eq!(entry_of(&e), Some((1, "Land")));
     let mut s = square_streams();
     s[1].1.truncate(0x8C);
     s[1].0.attr1 = 0;
     let land = parse(&s).map(|l| l.slots.len());
     // No slot left for the node to select: its index 0 is out of range.
-    assert!(land.is_err());
+    let e = expect_error(
+        land,
+        8,
+        "Land.msh: expected node 0 slot index 0xFFFF or below the slot count 0, found 0",
+    );
+    assert_eq!(entry_of(&e), Some((0, "Land")));
 }
 
 #[test]

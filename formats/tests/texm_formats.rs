@@ -2,9 +2,12 @@
 //! expansion), mip chains, the Page chunk, mip-skip, palettes by name suffix,
 //! encoders and round trips.
 
+mod support;
+
 use iron3d_formats::archive::{Mode, nres};
 use iron3d_formats::texm::*;
 use proptest::prelude::*;
+use support::expect_error;
 
 fn texm(w: u32, h: u32, mips: u32, flags5: u32, format: u32, body: &[u8]) -> Vec<u8> {
     let mut v = b"Texm".to_vec();
@@ -156,7 +159,11 @@ fn mip_chain_and_page_chunk_round_trip() {
     );
     assert_eq!(t.to_bytes().unwrap(), bytes);
     assert_eq!(t.decode_level(2).unwrap().pixels, [42, 41, 40, 43]);
-    assert!(t.decode_level(3).is_err());
+    expect_error(
+        t.decode_level(3),
+        0,
+        "Texm: expected a mip level below 3, found 3",
+    );
     // Mip-skip: new base 2x1, two levels, rectangles halved.
     let s = t.skipped(1).unwrap();
     assert_eq!((s.width, s.height, s.mip_count()), (2, 1, 2));
@@ -169,22 +176,50 @@ fn mip_chain_and_page_chunk_round_trip() {
             height: 1
         }
     );
-    assert!(t.skipped(3).is_err());
+    expect_error(
+        t.skipped(3),
+        0,
+        "Texm: expected a mip-skip below the mip count 3, found 3",
+    );
     let info = t.info();
     assert_eq!(info.mip_sizes, [[4, 2], [2, 1], [1, 1]]);
-    assert!(info.to_string().contains("page: 2 rectangles"));
 }
 
 #[test]
 fn strict_checks_reject_bad_payloads() {
     let ok = texm(2, 2, 1, 0, 565, &[0; 8]);
     Texm::parse(&ok).unwrap();
-    let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("zero width", texm(0, 2, 1, 0, 565, &[0; 8])),
-        ("zero mips", texm(2, 2, 0, 0, 565, &[])),
-        ("unknown format", texm(2, 2, 1, 0, 555, &[0; 8])),
-        ("short chain", texm(2, 2, 1, 0, 565, &[0; 7])),
-        ("tail without Page", texm(2, 2, 1, 0, 565, &[0; 12])),
+    let cases: Vec<(&str, Vec<u8>, u64, &str)> = vec![
+        (
+            "zero width",
+            texm(0, 2, 1, 0, 565, &[0; 8]),
+            4,
+            "Texm: expected positive width and height, found 0x2",
+        ),
+        (
+            "zero mips",
+            texm(2, 2, 0, 0, 565, &[]),
+            12,
+            "Texm: expected mip count of at least 1, found 0",
+        ),
+        (
+            "unknown format",
+            texm(2, 2, 1, 0, 555, &[0; 8]),
+            28,
+            "Texm: expected format 0, 565, 556, 4444, 88, 888 or 8888, found 555",
+        ),
+        (
+            "short chain",
+            texm(2, 2, 1, 0, 565, &[0; 7]),
+            32,
+            "Texm: truncated: expected 8 more bytes, 7 available",
+        ),
+        (
+            "tail without Page",
+            texm(2, 2, 1, 0, 565, &[0; 12]),
+            40,
+            "Texm: bad magic: expected \"Page\", found \"\\x00\\x00\\x00\\x00\"",
+        ),
         (
             "Page count too big",
             texm(
@@ -195,6 +230,9 @@ fn strict_checks_reject_bad_payloads() {
                 565,
                 &[&[0u8; 8][..], b"Page", &[1, 0, 0, 0]].concat(),
             ),
+            48,
+            "Texm: expected Page rectangles: 1 x 8 bytes within the 0 remaining, \
+             found 8 bytes needed",
         ),
         (
             "Page tail",
@@ -206,13 +244,32 @@ fn strict_checks_reject_bad_payloads() {
                 565,
                 &[&[0u8; 8][..], b"Page", &[0, 0, 0, 0, 1]].concat(),
             ),
+            48,
+            "Texm: expected end of data, 1 bytes remain",
         ),
-        ("short palette", texm(1, 1, 1, 0, 0, &[0; 1000])),
-        ("bad magic", [b"Texn", &ok[4..]].concat()),
-        ("huge size", texm(0x10000, 0x10000, 1, 0, 8888, &[0; 8])),
+        (
+            "short palette",
+            texm(1, 1, 1, 0, 0, &[0; 1000]),
+            32,
+            "Texm: truncated: expected 1024 more bytes, 1000 available",
+        ),
+        (
+            "bad magic",
+            [b"Texn", &ok[4..]].concat(),
+            0,
+            "Texm: bad magic: expected \"Texm\", found \"Texn\"",
+        ),
+        (
+            "huge size",
+            texm(0x10000, 0x10000, 1, 0, 8888, &[0; 8]),
+            32,
+            "Texm: truncated: expected 17179869184 more bytes, 8 available",
+        ),
     ];
-    for (what, bytes) in cases {
-        assert!(Texm::parse(&bytes).is_err(), "{what}");
+    for (what, bytes, offset, needle) in cases {
+        let e = expect_error(Texm::parse(&bytes), offset, needle);
+        // a bare buffer: no file or entry to name
+        assert!(e.file.is_none() && e.entry.is_none(), "{what}: {e}");
     }
 }
 
@@ -274,7 +331,12 @@ fn indexed_encoder_builds_a_palette_or_refuses() {
     };
     let t = Texm::from_rgba(&img, PixelFormat::Indexed8, Mips::None, None).unwrap();
     assert_eq!(t.decode_level(0).unwrap(), img);
-    assert!(Texm::from_rgba(&gradient(32, 32), PixelFormat::Indexed8, Mips::None, None).is_err());
+    expect_error(
+        Texm::from_rgba(&gradient(32, 32), PixelFormat::Indexed8, Mips::None, None),
+        0,
+        "Texm: expected at most 256 distinct colours for an indexed texture without a palette, \
+         found more",
+    );
 }
 
 #[test]

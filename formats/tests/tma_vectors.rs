@@ -2,10 +2,13 @@
 //! by byte here (not by the crate's writer), then parsed, checked field by
 //! field and written back byte-identical.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::Problem;
 use iron3d_formats::tma::{self, *};
 use proptest::prelude::*;
+use support::expect_error;
 
 /// A little-endian byte builder independent of the crate's writer.
 #[derive(Default)]
@@ -330,7 +333,19 @@ fn property_schema_and_extra_versions_are_checked_too() {
     t.objects[1].property_schema_version = 2;
     t.extra_section_version = 5;
     let bytes = t.to_bytes().unwrap();
-    assert!(tma::parse(&bytes, Mode::Strict).is_err());
+    let e = expect_error(
+        tma::parse(&bytes, Mode::Strict),
+        610,
+        "TMA: quirk `tma_unknown_section_version` (accepted only in compatible mode): \
+         property schema version 2, the known one is 1",
+    );
+    assert!(matches!(
+        e.problem,
+        Problem::Quirk {
+            name: QUIRK_UNKNOWN_VERSION,
+            ..
+        }
+    ));
     let back = tma::parse(&bytes, Mode::Compatible).unwrap();
     assert_eq!(back.quirks().len(), 2);
 }
@@ -338,8 +353,34 @@ fn property_schema_and_extra_versions_are_checked_too() {
 #[test]
 fn truncation_trailing_bytes_and_huge_counts_are_errors() {
     let data = full_vector();
-    for cut in [0, 3, 4, 8, 20, data.len() / 2, data.len() - 1] {
-        assert!(tma::parse(&data[..cut], Mode::Strict).is_err(), "cut {cut}");
+    for (cut, offset, needle) in [
+        (0, 0, "TMA: truncated: expected 4 more bytes, 0 available"),
+        (3, 0, "TMA: truncated: expected 4 more bytes, 3 available"),
+        (4, 4, "TMA: truncated: expected 4 more bytes, 0 available"),
+        (
+            8,
+            8,
+            "TMA: expected paths: 2 x 8 bytes within the 0 remaining, found 16 bytes needed",
+        ),
+        (
+            20,
+            8,
+            "TMA: expected paths: 2 x 8 bytes within the 12 remaining, found 16 bytes needed",
+        ),
+        (
+            data.len() / 2,
+            299,
+            "TMA: expected placed objects: 2 x 84 bytes within the 66 remaining, \
+             found 168 bytes needed",
+        ),
+        (
+            data.len() - 1,
+            674,
+            "TMA: expected extra records: 2 x 28 bytes within the 55 remaining, \
+             found 56 bytes needed",
+        ),
+    ] {
+        expect_error(tma::parse(&data[..cut], Mode::Strict), offset, needle);
     }
     let mut long = data.clone();
     long.push(0);

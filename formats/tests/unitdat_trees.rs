@@ -7,7 +7,7 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::error::Problem;
 use iron3d_formats::unitdat::*;
 use proptest::prelude::*;
-use support::leaf_part;
+use support::{expect_error, leaf_part};
 
 fn field(bytes: &[u8]) -> [u8; 32] {
     let mut f = [0u8; 32];
@@ -141,10 +141,34 @@ fn bad_magic_and_partial_records_are_errors() {
         Problem::BadMagic { .. }
     ));
     let data = robot();
-    for cut in [0, 3, 7, 9, 8 + RECORD_SIZE + 1, data.len() - 1] {
-        assert!(
-            UnitDat::parse(&data[..cut], Mode::Strict).is_err(),
-            "cut {cut}"
+    for (cut, offset, needle) in [
+        (
+            0,
+            0,
+            "unit DAT: truncated: expected 4 more bytes, 0 available",
+        ),
+        (
+            3,
+            0,
+            "unit DAT: truncated: expected 4 more bytes, 3 available",
+        ),
+        (
+            7,
+            4,
+            "unit DAT: truncated: expected 4 more bytes, 3 available",
+        ),
+    ] {
+        expect_error(UnitDat::parse(&data[..cut], Mode::Strict), offset, needle);
+    }
+    // records start after the 8-byte header
+    for cut in [9, 8 + RECORD_SIZE + 1, data.len() - 1] {
+        expect_error(
+            UnitDat::parse(&data[..cut], Mode::Strict),
+            8,
+            &format!(
+                "unit DAT: expected a whole number of 112-byte records, found {} bytes",
+                cut - 8
+            ),
         );
     }
 }
@@ -176,7 +200,14 @@ fn builder_writes_the_tree_depth_first() {
         key: "x".repeat(32),
         ..leaf_part("x", PartClass::Ammo)
     };
-    assert!(UnitDat::build(CLASS_ROBOT, &[too_long]).is_err());
+    expect_error(
+        UnitDat::build(CLASS_ROBOT, &[too_long]),
+        0,
+        &format!(
+            "unit DAT: expected a name of at most 31 bytes without NUL, found \"{}\"",
+            "x".repeat(32)
+        ),
+    );
     let full_description = PartSpec {
         description: "d".repeat(32),
         ..leaf_part("x", PartClass::Ammo)

@@ -1,7 +1,7 @@
 //! The synthetic demo install, at both scales, validates with zero errors
 //! and zero reachability failures, and the report is the same twice.
 
-use iron3d_formats::demo::{DEFAULT_SEED, Scale, build};
+use iron3d_demo::{DEFAULT_SEED, Scale, build};
 use iron3d_formats::validate::validate;
 
 #[test]
@@ -10,7 +10,7 @@ fn demo_install_validates_with_zero_errors() {
     let root = dir.path().join("demo");
     build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
     let report = validate(&root, &mut |_| {}).unwrap();
-    assert_eq!(report.errors, 0, "{}", report.text());
+    assert_eq!(report.errors, 0, "{report:#?}");
     assert!(!report.missions.is_empty());
     assert!(report.reachability.prototypes > 0);
     assert_eq!(report.reachability.failures, 0);
@@ -24,8 +24,8 @@ fn retail_scale_install_validates_at_part_2_graph_size() {
     let root = dir.path().join("retail");
     build(&root, DEFAULT_SEED, Scale::Retail).unwrap();
     let report = validate(&root, &mut |_| {}).unwrap();
-    assert_eq!(report.errors, 0, "{}", report.text());
-    assert_eq!(report.warnings, 0, "{}", report.text());
+    assert_eq!(report.errors, 0, "{report:#?}");
+    assert_eq!(report.warnings, 0, "{report:#?}");
     let reach = &report.reachability;
     assert_eq!(reach.failures, 0);
     assert!((850..=950).contains(&reach.objects), "{reach:?}");

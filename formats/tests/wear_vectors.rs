@@ -1,10 +1,13 @@
 //! WEAR: hand-written vectors from tome V, lossless round trips, the
 //! `LIGHTMAPS` framing rule and its compatible-mode quirk.
 
+mod support;
+
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::Problem;
 use iron3d_formats::wear::{QUIRK_NO_BLANK_BEFORE_LIGHTMAPS, Wear, WearRow};
 use proptest::prelude::*;
+use support::expect_error;
 
 const RETAIL_LIKE: &[u8] =
     b"3\r\n0 TREE_BARK\r\n1 LEAVES\r\n7 DEFAULT\r\n\r\nLIGHTMAPS\r\n2\r\n0 LM_TREE01\r\n1 LM_TREE02\r\n";
@@ -109,7 +112,11 @@ fn malformed_tables_are_errors_with_offsets() {
 #[test]
 fn writer_refuses_names_that_would_not_read_back() {
     let w = Wear::new(vec![WearRow::new("0", "TWO WORDS")], None);
-    assert!(w.to_bytes().is_err());
+    expect_error(
+        w.to_bytes(),
+        0,
+        "WEAR: expected a non-empty name without whitespace, found \"TWO WORDS\"",
+    );
 }
 
 fn token() -> impl Strategy<Value = Vec<u8>> {

@@ -101,8 +101,10 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Makes any ambiguity (two systems with conflicting access and no order)
-/// in the simulation schedule a build error. Tests of every plugin call it so
-/// that system order inside a phase stays explicit.
+/// in the simulation schedule a build error. The tests of every plugin with
+/// systems in the simulation phases or beside them (world, input,
+/// inspector, render) call it, so that system order inside a phase stays
+/// explicit.
 pub fn deny_simulation_ambiguities(app: &mut App) {
     deny_ambiguities(app, FixedUpdate);
 }

@@ -1,6 +1,6 @@
 //! `iron3d demo build`: the deterministic synthetic demo install.
 
-use iron3d_formats::demo::{self, Scale};
+use iron3d_demo::{self as demo, Scale};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,5 +1,7 @@
 //! The `iron3d` command line: one module per subcommand family. Each module
-//! is a thin clap wrapper; the logic lives in the library crates.
+//! parses its arguments with clap, calls the library crates for the data and
+//! formats it for the terminal (text or JSON); [`output`] holds what is
+//! printed and the exit status.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -11,6 +13,7 @@ mod map;
 mod material;
 mod mission;
 mod model;
+mod output;
 mod play;
 mod sound;
 mod terrain;

@@ -1,7 +1,7 @@
 //! `iron3d play`: the game, in a window or headless.
 
 use crate::app;
-use iron3d_formats::demo;
+use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
@@ -32,8 +32,9 @@ pub struct PlayArgs {
     #[arg(long)]
     game_dir: Option<PathBuf>,
     /// A mod directory layered over the game directory (repeatable; later
-    /// ones win): its files and archive-named directories override entries
-    /// of the install, for the windowed game's assets.
+    /// ones win): its files and archive-named directories override files
+    /// and entries of the install, for the mission loader and the drawn
+    /// assets alike (headless too).
     #[arg(long = "mod-dir", value_name = "DIR")]
     mod_dirs: Vec<PathBuf>,
     /// The mission to load: its name below MISSIONS, its directory or its
@@ -117,6 +118,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         request: Some(MissionRequest {
             game_dir,
             mission: args.mission,
+            mod_dirs: args.mod_dirs,
         }),
         seed: args.seed,
     };
@@ -149,7 +151,6 @@ pub fn run(args: PlayArgs) -> ExitCode {
             warmup: args.frames,
         }),
         paused: args.paused,
-        mod_dirs: args.mod_dirs,
         inspector: args.inspector,
     };
     match app::windowed(rate, args.ticks, mission, view).run() {

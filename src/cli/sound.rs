@@ -1,9 +1,8 @@
-//! `iron3d sound`: export a sound of an NRes archive as a PCM16 WAV. The
-//! logic lives in `iron3d_formats::sound`; this module only parses arguments
-//! and prints.
+//! `iron3d sound`: export a sound of an NRes archive as a PCM16 WAV.
 
-use iron3d_formats::sound::run_sound_export;
-use std::path::PathBuf;
+use super::output::{CliOutput, output};
+use iron3d_formats::sound::export_sound;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -31,4 +30,20 @@ pub fn run(args: SoundArgs) -> ExitCode {
         }
     }
     .print()
+}
+
+/// `iron3d sound export <ARCHIVE> <ENTRY> <OUT.wav>`: what to print and the
+/// exit status.
+fn run_sound_export(archive: &Path, entry: &str, out: &Path) -> CliOutput {
+    output(export_sound(archive, entry, out).map(|s| {
+        format!(
+            "{}: {} Hz, {} channel(s), {} frames ({:.3} s) -> {}\n",
+            entry,
+            s.sample_rate,
+            s.channels,
+            s.frames(),
+            s.duration_seconds(),
+            out.display()
+        )
+    }))
 }

@@ -1,11 +1,14 @@
 //! `iron3d validate`: every file of an install through its reader, then the
-//! reachability of every mission. The logic lives in
-//! `iron3d_formats::validate`; this module parses arguments, draws the
-//! progress line (only on a terminal, never with `--json`) and prints.
+//! reachability of every mission (`iron3d_formats::validate`). This module
+//! draws the progress line (only on a terminal, never with `--json`) and
+//! prints the report as text or JSON.
 
-use iron3d_formats::validate::{Progress, run_validate};
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use super::output::{CliOutput, json_text};
+use iron3d_formats::graph::Totals;
+use iron3d_formats::validate::{Progress, Report, Severity, validate};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -43,4 +46,111 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         }
     };
     run_validate(&args.game_dir, args.json, &mut progress).print()
+}
+
+/// `iron3d validate <GAME_DIR> [--json]`: what to print and the exit status
+/// (0 without errors, 1 otherwise).
+fn run_validate(root: &Path, json: bool, progress: &mut dyn FnMut(Progress)) -> CliOutput {
+    match validate(root, progress) {
+        Err(e) => CliOutput::failure(e),
+        Ok(report) => {
+            let stdout = if json {
+                json_text(&report)
+            } else {
+                report_text(&report)
+            };
+            let code = u8::from(report.errors > 0);
+            let stderr = if code == 0 {
+                String::new()
+            } else {
+                format!("error: {} errors\n", report.errors)
+            };
+            CliOutput {
+                stdout,
+                stderr,
+                code,
+            }
+        }
+    }
+}
+
+/// The text of `validate`.
+fn report_text(report: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "files {}, bytes {}", report.files, report.bytes);
+    let _ = writeln!(
+        s,
+        "{:<12} {:>7} {:>9} {:>9} {:>7}",
+        "family", "files", "entries", "warnings", "errors"
+    );
+    for (name, f) in &report.families {
+        let _ = writeln!(
+            s,
+            "{:<12} {:>7} {:>9} {:>9} {:>7}",
+            name, f.files, f.entries, f.warnings, f.errors
+        );
+        if !f.variants.is_empty() {
+            let v: Vec<String> = f.variants.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(s, "    variants: {}", v.join(", "));
+        }
+    }
+    for d in &report.diagnostics {
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let entry = d
+            .entry
+            .as_deref()
+            .map(|e| format!(" entry {e}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{severity}: {}{entry}: offset 0x{:x}: {}",
+            d.file, d.offset, d.message
+        );
+    }
+    let _ = writeln!(s, "missions {}", report.missions.len());
+    for m in &report.missions {
+        let _ = writeln!(s, "  {}: {}", m.mission, totals_line(&m.totals));
+        for f in &m.failures {
+            let _ = writeln!(s, "error: {f}");
+        }
+    }
+    let _ = writeln!(s, "reachability: {}", totals_line(&report.reachability));
+    let u = &report.unreachable;
+    let _ = writeln!(
+        s,
+        "registry: {} prototypes, {} reachable, {} unreachable checked, {} non-geometric, {} unreachable failures",
+        u.prototypes,
+        u.reachable,
+        u.checked,
+        u.non_geometric.len(),
+        u.failures.len()
+    );
+    for f in &u.failures {
+        let _ = writeln!(s, "warning: unreachable: {f}");
+    }
+    let _ = writeln!(s, "errors {}, warnings {}", report.errors, report.warnings);
+    s
+}
+
+/// One line of totals.
+pub(super) fn totals_line(t: &Totals) -> String {
+    format!(
+        "{} objects, {} unit refs -> {} components, {} direct keys, {} prototypes ({} non-geometric), {} MSH, {} WEAR, {} material slots, {} textures, {} lightmaps, {} effects, failures {}",
+        t.objects,
+        t.unit_refs,
+        t.components,
+        t.direct_keys,
+        t.prototypes,
+        t.non_geometric,
+        t.meshes,
+        t.wears,
+        t.material_slots,
+        t.textures,
+        t.lightmaps,
+        t.effects,
+        t.failures
+    )
 }

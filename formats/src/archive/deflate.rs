@@ -66,15 +66,28 @@ pub fn encode(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     #[test]
     fn golden_stored_block() {
         // BFINAL=1, BTYPE=00 (stored), LEN=3, NLEN=!3, "abc"
         let stream = [0x01, 0x03, 0x00, 0xFC, 0xFF, b'a', b'b', b'c'];
         assert_eq!(decode(&stream, 3).unwrap(), b"abc");
-        assert!(decode(&stream, 2).is_err());
-        assert!(decode(&stream, 4).is_err());
-        assert!(decode(&stream[..6], 3).is_err());
+        expect_error(
+            decode(&stream, 2),
+            8,
+            "Deflate: expected exactly 2 bytes of output, found more",
+        );
+        expect_error(
+            decode(&stream, 4),
+            8,
+            "Deflate: expected exactly 4 bytes of output, found 3",
+        );
+        expect_error(
+            decode(&stream[..6], 3),
+            6,
+            "Deflate: truncated: expected 2 more bytes, 0 available",
+        );
         // trailing bytes after the stream end are ignored
         let mut longer = stream.to_vec();
         longer.push(0xAA);
@@ -87,7 +100,15 @@ mod tests {
             .map(|i| (i % 251) as u8 ^ (i / 1000) as u8)
             .collect();
         assert_eq!(decode(&encode(&data), data.len()).unwrap(), data);
-        assert!(decode(&[0xFF; 16], 10).is_err());
-        assert!(decode(&[0; 4], 1_000_000).is_err());
+        expect_error(
+            decode(&[0xFF; 16], 10),
+            1,
+            "Deflate: expected a valid raw Deflate stream, found deflate decompression error",
+        );
+        expect_error(
+            decode(&[0; 4], 1_000_000),
+            0,
+            "Deflate: expected an unpacked size of at most 4386 for 4 packed bytes, found 1000000",
+        );
     }
 }

@@ -259,6 +259,8 @@ pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
     let mut bits = BitReader::new(input);
     let mut out = Vec::with_capacity(unpacked);
     while out.len() < unpacked {
+        // output before this symbol: a symbol read past the input is not output
+        let produced = out.len();
         let c = bits.walk(&tree.son) - T;
         tree.update(c);
         if c < 256 {
@@ -275,7 +277,7 @@ pub fn decode(input: &[u8], unpacked: usize) -> Result<Vec<u8>> {
             return Err(output_truncated(
                 FORMAT,
                 input.len() as u64,
-                unpacked - out.len(),
+                unpacked - produced,
             ));
         }
     }
@@ -368,6 +370,7 @@ pub fn encode(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     #[test]
     fn decoder_tables_match_lzhuf_c() {
@@ -484,9 +487,22 @@ mod tests {
     #[test]
     fn truncation_and_impossible_sizes_are_errors() {
         let enc = encode(b"hello hello hello hello");
-        assert!(decode(&enc[..enc.len() - 2], 23).is_err());
-        assert!(decode(&[], 1).is_err());
-        assert!(decode(&[0; 2], 1000).is_err());
+        let cut = enc.len() - 2;
+        expect_error(
+            decode(&enc[..cut], 23),
+            cut as u64,
+            "LZHUF: truncated: expected 17 more bytes, 0 available",
+        );
+        expect_error(
+            decode(&[], 1),
+            0,
+            "LZHUF: truncated: expected 1 more bytes, 0 available",
+        );
+        expect_error(
+            decode(&[0; 2], 1000),
+            0,
+            "LZHUF: expected an unpacked size of at most 156 for 2 packed bytes, found 1000",
+        );
         assert_eq!(decode(&[], 0).unwrap(), b"");
     }
 }

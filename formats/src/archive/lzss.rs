@@ -104,6 +104,7 @@ pub fn encode(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     /// Hand-written stream: flags 0b0000_0111 (three literals "abc", then a
     /// reference), reference to ring 0xFEE (where 'a' was written), length
@@ -135,11 +136,27 @@ mod tests {
 
     #[test]
     fn truncated_and_impossible_sizes_are_errors() {
-        assert!(decode(&[0xFF, b'a'], 2).is_err());
-        assert!(decode(&[0x00, 0xEE], 3).is_err());
-        assert!(decode(&[], 1).is_err());
+        expect_error(
+            decode(&[0xFF, b'a'], 2),
+            2,
+            "LZSS: truncated: expected 1 more bytes, 0 available",
+        );
+        expect_error(
+            decode(&[0x00, 0xEE], 3),
+            1,
+            "LZSS: truncated: expected 3 more bytes, 0 available",
+        );
+        expect_error(
+            decode(&[], 1),
+            0,
+            "LZSS: expected an unpacked size of at most 0 for 0 packed bytes, found 1",
+        );
         assert_eq!(decode(&[], 0).unwrap(), b"");
-        assert!(decode(&[0; 4], 37).is_err());
+        expect_error(
+            decode(&[0; 4], 37),
+            0,
+            "LZSS: expected an unpacked size of at most 36 for 4 packed bytes, found 37",
+        );
     }
 
     #[test]

@@ -110,7 +110,7 @@ pub(crate) fn serialize_bytes_hex<S: serde::Serializer>(
 }
 
 /// Lower-case hex of `bytes`.
-pub(crate) fn to_hex(bytes: &[u8]) -> String {
+pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -646,6 +646,7 @@ impl<'a> NresEditor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{entry_of, expect_error};
 
     /// One hand-written directory entry.
     fn raw_entry(type_id: &[u8; 4], size: u32, name: &[u8], offset: u32, sort: u32) -> Vec<u8> {
@@ -820,7 +821,13 @@ mod tests {
         // offset + size overflowing u32 is caught too
         let mut f = sample();
         f[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(Nres::parse(&f, Mode::Compatible).is_err());
+        let e = expect_error(
+            Nres::parse(&f, Mode::Compatible),
+            at as u64,
+            "NRes: expected payload end (data_offset + size) <= directory offset 32, \
+             found 24 + 4294967295 = 4294967319",
+        );
+        assert_eq!(entry_of(&e), Some((1, "A.txt")));
     }
 
     #[test]
@@ -830,7 +837,15 @@ mod tests {
         f[at..at + 36].fill(b'N');
         let e = err_of(&f);
         assert_eq!(e.offset, at as u64);
-        assert!(Nres::parse(&f, Mode::Compatible).is_err());
+        let e = expect_error(
+            Nres::parse(&f, Mode::Compatible),
+            at as u64,
+            &format!(
+                "NRes: expected a NUL inside the 36-byte name field, found \"{}\"",
+                "N".repeat(36)
+            ),
+        );
+        assert_eq!(entry_of(&e), Some((0, "N".repeat(36).as_str())));
     }
 
     #[test]
@@ -904,8 +919,18 @@ mod tests {
         assert!(build(&[mk(&[b'a'; 35])]).is_ok());
         let e = build(&[mk(b"ok"), mk(&[b'a'; 36])]).unwrap_err();
         assert_eq!(e.entry.as_ref().map(|x| x.index), Some(1));
-        assert!(build(&[mk(b"a\0b")]).is_err());
-        assert!(build(&[mk(b"")]).is_err());
+        let e = expect_error(
+            build(&[mk(b"a\0b")]),
+            0,
+            "NRes: expected a name without NUL bytes",
+        );
+        assert_eq!(entry_of(&e), Some((0, "a\0b")));
+        let e = expect_error(
+            build(&[mk(b"")]),
+            0,
+            "NRes: expected a name of 1..=35 bytes, found 0 bytes",
+        );
+        assert_eq!(entry_of(&e), Some((0, "")));
     }
 
     #[test]
@@ -1022,7 +1047,12 @@ mod tests {
         let a = Nres::parse(&f, Mode::Strict).unwrap();
         let mut ed = NresEditor::new(&a);
         ed.rename(1, b"AAA").unwrap();
-        assert!(ed.rename(1, &[b'x'; 36]).is_err());
+        let e = expect_error(
+            ed.rename(1, &[b'x'; 36]),
+            0,
+            "NRes: expected a name of 1..=35 bytes, found 36 bytes",
+        );
+        assert_eq!(entry_of(&e), Some((1, "x".repeat(36).as_str())));
         let out = ed.to_bytes().unwrap();
         let b = Nres::parse(&out, Mode::Strict).unwrap();
         assert_eq!(b.entries()[1].name(), b"AAA");

@@ -860,6 +860,7 @@ impl<'a> RsliEditor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{entry_of, expect_error};
 
     /// A hand-written archive: seed 0x1234, two rows (table order "B.TXT"
     /// raw "hello", "A.TXT" LZSS of "abcabc"), presorted table [1, 0], then
@@ -942,7 +943,11 @@ mod tests {
             let e = strict(&g).unwrap_err();
             assert!(e.offset <= 5, "{at}: {e}");
         }
-        assert!(strict(&f[..20]).is_err());
+        expect_error(
+            strict(&f[..20]),
+            0,
+            "RsLi: truncated: expected 32 more bytes, 20 available",
+        );
     }
 
     #[test]
@@ -1001,7 +1006,12 @@ mod tests {
             r[20..24].copy_from_slice(&4u32.to_le_bytes())
         });
         let a = strict(&f).unwrap();
-        assert!(a.load(0).is_err());
+        let e = expect_error(
+            a.load(0),
+            96,
+            "RsLi: expected packed size equal to the unpacked size 4, found 5",
+        );
+        assert_eq!(entry_of(&e), Some((0, "B.TXT")));
         let mut f = sample();
         edit_row(&mut f, 1, |r| {
             r[20..24].copy_from_slice(&9u32.to_le_bytes())
@@ -1067,10 +1077,22 @@ mod tests {
         // lossless rewrite keeps the stored (one too long) packed size
         assert_eq!(RsliEditor::new(&a).unwrap().to_bytes().unwrap(), f);
         // not another file, not another entry, not without a file name
-        assert!(Rsli::parse_named(&f, Mode::Compatible, "other.lib").is_err());
-        assert!(Rsli::parse(&f, Mode::Compatible).is_err());
+        let past_the_end = "RsLi: expected a packed range (offset + overlay + packed size) within the file length 75, \
+             found 64..76";
+        for refused in [
+            Rsli::parse_named(&f, Mode::Compatible, "other.lib"),
+            Rsli::parse(&f, Mode::Compatible),
+        ] {
+            let e = expect_error(refused, 56, past_the_end);
+            assert_eq!(entry_of(&e), Some((0, "INTERF8.TEX")));
+        }
         let g = sprites(b"INTERF9.TEX");
-        assert!(Rsli::parse_named(&g, Mode::Compatible, "sprites.lib").is_err());
+        let e = expect_error(
+            Rsli::parse_named(&g, Mode::Compatible, "sprites.lib"),
+            56,
+            past_the_end,
+        );
+        assert_eq!(entry_of(&e), Some((0, "INTERF9.TEX")));
     }
 
     #[test]
@@ -1085,12 +1107,30 @@ mod tests {
             let packed = u32::from_le_bytes([r[28], r[29], r[30], r[31]]);
             r[28..32].copy_from_slice(&(packed + 1).to_le_bytes());
         });
-        assert!(Rsli::parse_named(&f, Mode::Compatible, "sprites.lib").is_err());
+        let e = expect_error(
+            Rsli::parse_named(&f, Mode::Compatible, "sprites.lib"),
+            56,
+            "RsLi: expected a packed range (offset + overlay + packed size) within the file length 75, \
+             found 64..76",
+        );
+        assert_eq!(entry_of(&e), Some((0, "INTERF8.TEX")));
     }
 
     #[test]
     fn quirk_sort_table_fallback() {
-        for bad in [[0u16, 0], [0, 1], [5, 0]] {
+        let permutation = "RsLi: expected a presorted table forming a permutation of 0..2, found ";
+        for (bad, offset, entry, needle) in [
+            ([0u16, 0], 82, (1, "A.TXT"), format!("{permutation}0")),
+            (
+                [0, 1],
+                82,
+                (1, "A.TXT"),
+                "RsLi: expected a presorted table listing the names in byte order, \
+              found \"A.TXT\" after \"B.TXT\""
+                    .to_string(),
+            ),
+            ([5, 0], 50, (0, "B.TXT"), format!("{permutation}5")),
+        ] {
             let mut f = sample();
             edit_row(&mut f, 0, |r| {
                 r[18..20].copy_from_slice(&bad[0].to_le_bytes())
@@ -1098,7 +1138,8 @@ mod tests {
             edit_row(&mut f, 1, |r| {
                 r[18..20].copy_from_slice(&bad[1].to_le_bytes())
             });
-            assert!(strict(&f).is_err(), "{bad:?}");
+            let e = expect_error(strict(&f), offset, &needle);
+            assert_eq!(entry_of(&e), Some(entry), "{bad:?}");
             let a = Rsli::parse(&f, Mode::Compatible).unwrap();
             assert!(matches!(
                 a.quirks()[0].problem,
@@ -1167,21 +1208,23 @@ mod tests {
             assert_eq!(a.find(format!("E{i}.BIN").as_bytes()), Some(i));
         }
         assert_eq!(RsliEditor::new(&a).unwrap().to_bytes().unwrap(), f);
-        assert!(
-            build(&[NewRsliEntry {
-                name: b"THIRTEEN.CHRS".to_vec(),
-                method: Method::Raw,
-                payload: b""
-            }])
-            .is_err()
-        );
-        assert!(
-            build(&[NewRsliEntry {
-                name: b"A\0B".to_vec(),
-                method: Method::Raw,
-                payload: b""
-            }])
-            .is_err()
-        );
+        for (name, shown) in [
+            (&b"THIRTEEN.CHRS"[..], "\"THIRTEEN.CHRS\""),
+            (b"A\0B", "\"A\\x00B\""),
+        ] {
+            let e = expect_error(
+                build(&[NewRsliEntry {
+                    name: name.to_vec(),
+                    method: Method::Raw,
+                    payload: b"",
+                }]),
+                0,
+                &format!("RsLi: expected a name of 1..=12 bytes without NUL, found {shown}"),
+            );
+            assert_eq!(
+                entry_of(&e),
+                Some((0, String::from_utf8_lossy(name).as_ref()))
+            );
+        }
     }
 }

@@ -210,6 +210,7 @@ fn bad_line(format: &'static str, line: &Line, expected: &str, kind: &LineKind) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     #[test]
     fn comp_ini_rows_comments_and_defaults() {
@@ -227,8 +228,17 @@ mod tests {
             Some(("misload.dll", "LoadResearch", false))
         );
         assert_eq!(comp.effective(8), None);
-        assert!(CompIni::parse(b"X terrain.dll F\r\n").is_err());
-        assert!(CompIni::parse(b"A=1\r\n").is_err());
+        let row = "Comp.ini: expected `<CID> <DLL> <Function>`, found line 1: ";
+        expect_error(
+            CompIni::parse(b"X terrain.dll F\r\n"),
+            0,
+            &format!("{row}Words([Token {{ raw: \"X\""),
+        );
+        expect_error(
+            CompIni::parse(b"A=1\r\n"),
+            0,
+            &format!("{row}KeyValue {{ key: \"A\""),
+        );
     }
 
     #[test]
@@ -246,15 +256,45 @@ mod tests {
 
     #[test]
     fn mission_cfg_broken_structure_is_an_error() {
-        for bad in [
-            &b"desc x\r\n"[..],
-            b"object a\r\nobject b\r\nend\r\n",
-            b"end\r\n",
-            b"object a\r\n desc x\r\n",
-            b"object\r\nend\r\n",
-            b"[S]\r\n",
+        let line =
+            "mission.cfg: expected `object <name>`, a field inside a block, or `end`, found ";
+        for (bad, offset, needle) in [
+            (
+                &b"desc x\r\n"[..],
+                0,
+                format!("{line}line 1: Words([Token {{ raw: \"desc\""),
+            ),
+            (
+                b"object a\r\nobject b\r\nend\r\n",
+                10,
+                format!("{line}line 2: Words([Token {{ raw: \"object\""),
+            ),
+            (
+                b"end\r\n",
+                0,
+                format!("{line}line 1: Words([Token {{ raw: \"end\""),
+            ),
+            (
+                b"object a\r\n desc x\r\n",
+                19,
+                "mission.cfg: expected `end` closing every object block, \
+                 found end of file in object \"a\" (line 1)"
+                    .into(),
+            ),
+            (
+                b"object\r\nend\r\n",
+                0,
+                format!(
+                    "{line}line 1: Words([Token {{ raw: \"object\", text: \"object\", quoted: false }}])"
+                ),
+            ),
+            (
+                b"[S]\r\n",
+                0,
+                "mission.cfg: expected an object block line, found line 1: Section(\"S\")".into(),
+            ),
         ] {
-            assert!(ObjectConfig::parse(bad, "mission.cfg").is_err(), "{bad:?}");
+            expect_error(ObjectConfig::parse(bad, "mission.cfg"), offset, &needle);
         }
     }
 }

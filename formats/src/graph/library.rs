@@ -4,12 +4,13 @@
 //! decoded when opened).
 
 use crate::archive::Mode;
-use crate::archive::tool::Archive;
+use crate::archive::open::Archive;
 use crate::error::{FormatError, Result};
 use crate::gamedir::GameDir;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// One entry of an opened archive.
@@ -85,6 +86,83 @@ impl Library {
         })
     }
 
+    /// An archive with no entries (a mod layer may add them all).
+    fn empty(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            data: Vec::new(),
+            entries: Vec::new(),
+            index: BTreeMap::new(),
+        }
+    }
+
+    /// Puts the entries of `upper` (a mod layer's archive of the same name)
+    /// over this one's: an entry of the same name is replaced, a new one is
+    /// added.
+    fn overlay(&mut self, upper: &Library) {
+        for (i, entry) in upper.entries.iter().enumerate() {
+            let payload = match upper.payload(i) {
+                Ok(bytes) => Stored::Decoded(bytes.to_vec()),
+                Err(e) => Stored::Broken(e),
+            };
+            let entry = LibEntry {
+                payload,
+                ..entry.clone()
+            };
+            match self.find(&entry.name) {
+                Some(at) => self.entries[at] = entry,
+                None => self.push(entry, &[]),
+            }
+        }
+    }
+
+    /// Puts the loose files of `dir` (a mod layer's directory named like
+    /// the archive) over its entries: a file replaces the entry of its name,
+    /// else of its stem (`T_GRASS.texm` -> `T_GRASS`), keeping the entry's
+    /// directory fields; another file is added, found by its name and stem.
+    fn overlay_loose(&mut self, dir: &Path) -> Result<()> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| FormatError::io(dir, &e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.as_encoded_bytes().to_vec())
+                .unwrap_or_default();
+            let stem = match name.iter().rposition(|&b| b == b'.') {
+                Some(dot) if dot > 0 => name[..dot].to_vec(),
+                _ => name.clone(),
+            };
+            let payload = Stored::Decoded(crate::fsutil::FileSnapshot::read(&path)?.into_bytes());
+            match self.find(&name).or_else(|| self.find(&stem)) {
+                Some(at) => self.entries[at].payload = payload,
+                None => {
+                    let entry = LibEntry {
+                        name,
+                        type_id: 0,
+                        attr1: 0,
+                        attr2: 0,
+                        payload,
+                    };
+                    self.push(entry, &[stem]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `entry`, found by its name and by each of `aliases` not taken.
+    fn push(&mut self, entry: LibEntry, aliases: &[Vec<u8>]) {
+        let at = self.entries.len();
+        for key in std::iter::once(&entry.name).chain(aliases) {
+            self.index.entry(key.to_ascii_uppercase()).or_insert(at);
+        }
+        self.entries.push(entry);
+    }
+
     /// The entry of a name (ASCII case-insensitive, first in directory order).
     pub fn find(&self, name: &[u8]) -> Option<usize> {
         self.index.get(&name.to_ascii_uppercase()).copied()
@@ -157,15 +235,37 @@ impl<'d> Libraries<'d> {
         if let Some(lib) = self.open.borrow().get(&key) {
             return lib.clone();
         }
-        let shown = String::from_utf8_lossy(name).into_owned();
-        let lib = self.dir.resolve(name).and_then(|path| {
-            let data = crate::fsutil::read_file(&path)?;
-            Library::parse(&shown, data)
-                .map(Rc::new)
-                .map_err(|e| e.in_file(path.display().to_string()))
-        });
+        let lib = self.layered(name).map(Rc::new);
         self.open.borrow_mut().insert(key, lib.clone());
         lib
+    }
+
+    /// The archive `name` with every mod layer's entries over the
+    /// install's: each layer's archive file of that name, or its directory
+    /// of that name holding loose entry files.
+    fn layered(&self, name: &[u8]) -> Result<Library> {
+        let shown = String::from_utf8_lossy(name).into_owned();
+        let layers = self.dir.layers_of(name);
+        if layers.is_empty() {
+            // No layer has it: the install's error names what is missing.
+            self.dir.resolve(name)?;
+        }
+        let mut merged: Option<Library> = None;
+        for path in layers {
+            if path.is_dir() {
+                let lib = merged.get_or_insert_with(|| Library::empty(&shown));
+                lib.overlay_loose(&path)?;
+                continue;
+            }
+            let data = crate::fsutil::read_file(&path)?;
+            let layer =
+                Library::parse(&shown, data).map_err(|e| e.in_file(path.display().to_string()))?;
+            match &mut merged {
+                Some(lib) => lib.overlay(&layer),
+                None => merged = Some(layer),
+            }
+        }
+        merged.ok_or_else(|| FormatError::missing("archive", shown))
     }
 }
 
@@ -173,6 +273,7 @@ impl<'d> Libraries<'d> {
 mod tests {
     use super::*;
     use crate::archive::nres::{NewEntry, build};
+    use crate::error::expect_error;
 
     fn entry<'p>(name: &str, payload: &'p [u8]) -> NewEntry<'p> {
         NewEntry {
@@ -204,7 +305,7 @@ mod tests {
         let empty = lib.find(b"EMPTY").unwrap();
         assert_eq!(lib.payload(empty).unwrap(), b"");
         assert!(lib.find(b"none").is_none());
-        assert!(lib.payload(99).is_err());
+        expect_error(lib.payload(99), 0, "archive: missing: entry #99 of t.lib");
     }
 
     #[test]
@@ -220,6 +321,14 @@ mod tests {
         let a = libs.get(b"a.lib").unwrap();
         let again = libs.get(b"A.lib").unwrap();
         assert!(Rc::ptr_eq(&a, &again));
-        assert!(libs.get(b"missing.lib").is_err());
+        let e = expect_error(
+            libs.get(b"missing.lib"),
+            0,
+            &format!(
+                "game dir: missing: \"missing.lib\" (legacy path \"missing.lib\") in {}",
+                tmp.path().display()
+            ),
+        );
+        assert_eq!(e.file, None);
     }
 }

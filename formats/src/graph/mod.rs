@@ -115,6 +115,13 @@ pub struct ProtoNode {
     pub wear: Option<String>,
     /// FXID entries referenced by the prototype.
     pub effects: Vec<String>,
+    /// The material table's rows in file order, each with its MAT0 and
+    /// the MAT0's phase textures.
+    #[serde(skip)]
+    pub materials: Vec<MaterialRow>,
+    /// `LightMap.lib::NAME` of each lightmap row of the material table.
+    #[serde(skip)]
+    pub lightmaps: Vec<String>,
     /// Non-model references whose archive or entry is missing (a warning:
     /// the loader only needs the model and its materials).
     pub missing_refs: Vec<String>,
@@ -122,6 +129,19 @@ pub struct ProtoNode {
     pub totals: Totals,
     #[serde(skip)]
     pub failures: Vec<ChainError>,
+}
+
+/// One row of a prototype's material table as the graph walked it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterialRow {
+    /// The row's first token (legacy id).
+    pub row: String,
+    /// `Material.lib::NAME` of the row's MAT0.
+    pub material: String,
+    /// `Textures.lib::NAME` of each textured phase, by phase index.
+    pub textures: Vec<(usize, String)>,
+    /// Why the MAT0 could not be read.
+    pub error: Option<String>,
 }
 
 /// One component of a placed object.
@@ -174,6 +194,10 @@ pub struct Unreachable {
 #[derive(Debug, Default)]
 struct MaterialCheck {
     textures: u64,
+    /// `Textures.lib::NAME` of each textured phase, by phase index.
+    phase_textures: Vec<(usize, String)>,
+    /// Why the MAT0 could not be read.
+    error: Option<String>,
     failures: Vec<ChainError>,
 }
 
@@ -380,6 +404,8 @@ impl<'d> Graph<'d> {
             mesh: None,
             wear: None,
             effects: Vec::new(),
+            materials: Vec::new(),
+            lightmaps: Vec::new(),
             missing_refs: Vec::new(),
             totals: Totals {
                 prototypes: 1,
@@ -504,9 +530,17 @@ impl<'d> Graph<'d> {
             node.totals.textures += m.textures;
             node.failures
                 .extend(m.failures.iter().map(|f| f.under(&wear_chain)));
+            node.materials.push(MaterialRow {
+                row: text(&row.legacy_id),
+                material: entry(MATERIAL_LIB, &row.name).to_string(),
+                textures: m.phase_textures.clone(),
+                error: m.error.clone(),
+            });
         }
         for row in wear.lightmaps.iter().flatten() {
             node.totals.lightmaps += 1;
+            node.lightmaps
+                .push(entry(LIGHTMAP_LIB, &row.name).to_string());
             if let Some(cause) = self.texture(LIGHTMAP_LIB, &row.name) {
                 let mut chain = wear_chain.clone();
                 chain.push(entry(LIGHTMAP_LIB, &row.name));
@@ -586,9 +620,12 @@ impl<'d> Graph<'d> {
             Mat0::parse(payload, e.attr1, e.attr2).map_err(|e| e.to_string())
         });
         match mat {
-            Err(cause) => check
-                .failures
-                .push(ChainError::new(here, Edge::Material, cause)),
+            Err(cause) => {
+                check.error = Some(cause.clone());
+                check
+                    .failures
+                    .push(ChainError::new(here, Edge::Material, cause));
+            }
             Ok(mat) => {
                 for (i, phase) in mat.phases.iter().enumerate() {
                     let texture = phase.texture();
@@ -596,6 +633,9 @@ impl<'d> Graph<'d> {
                         continue; // an intentionally untextured phase
                     }
                     check.textures += 1;
+                    check
+                        .phase_textures
+                        .push((i, entry(TEXTURE_LIB, texture).to_string()));
                     if let Some(cause) = self.texture(TEXTURE_LIB, texture) {
                         let mut chain = here.clone();
                         chain.extend([Link::Phase(i), entry(TEXTURE_LIB, texture)]);

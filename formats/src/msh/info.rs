@@ -1,7 +1,7 @@
-//! The summary of a model printed by `iron3d model info`.
+//! A summary of a model: its streams, nodes with parents and slots,
+//! geometry counts, slots, batches, animation and the validation result.
 
-use super::{Msh, NONE, Nodes, kind};
-use std::fmt;
+use super::{Msh, NONE, Nodes};
 
 /// One container entry.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -62,7 +62,7 @@ pub struct MshInfo {
 }
 
 impl Msh {
-    /// The summary printed by `iron3d model info`.
+    /// The summary of the model (`iron3d model info`).
     pub fn info(&self) -> MshInfo {
         let names = self.node_names();
         let streams = self
@@ -137,119 +137,6 @@ impl Msh {
                 time_range,
             },
             validation: self.validate().err().map(|e| e.to_string()),
-        }
-    }
-}
-
-fn type_name(t: u32) -> &'static str {
-    match t {
-        kind::NODES => "nodes",
-        kind::SLOTS => "slots",
-        kind::POSITIONS => "positions",
-        kind::NORMALS => "normals",
-        kind::UV0 => "uv0",
-        kind::INDICES => "indices",
-        kind::TRIANGLES => "triangles",
-        kind::ANIM_KEYS => "anim keys",
-        kind::SERVICE => "service",
-        kind::STRINGS => "strings",
-        kind::BATCHES => "batches",
-        kind::AUX15 => "aux 15",
-        kind::COLOURS16 => "colours 16",
-        kind::AUX17 => "aux 17",
-        kind::UV1 => "uv1",
-        kind::FRAME_MAP => "frame map",
-        kind::AUX20 => "aux 20",
-        _ => "unknown",
-    }
-}
-
-impl fmt::Display for MshInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "streams: {}", self.streams.len())?;
-        for s in &self.streams {
-            writeln!(
-                f,
-                "  #{:<2} type {:>2} {:<11} {:<20} attr {} {} {}  {} bytes{}",
-                s.index,
-                s.type_id,
-                type_name(s.type_id),
-                s.name,
-                s.attr1,
-                s.attr2,
-                s.attr3,
-                s.size,
-                if s.typed { "" } else { " (raw)" }
-            )?;
-        }
-        writeln!(f, "nodes: {} ({})", self.node_count, self.node_layout)?;
-        for n in &self.nodes {
-            let parent = n
-                .parent
-                .map_or("root".to_string(), |p| format!("parent {p}"));
-            let slots: Vec<String> = n
-                .slots
-                .iter()
-                .map(|[s, l, x]| format!("{s}/{l}:{x}"))
-                .collect();
-            writeln!(
-                f,
-                "  #{:<2} {:<16} {:<10} hdr0 {:#06x} map {} fallback {} slots [{}]",
-                n.index,
-                n.name.as_deref().unwrap_or("-"),
-                parent,
-                n.hdr0,
-                n.anim_map_start.map_or("-".to_string(), |m| m.to_string()),
-                n.fallback_key,
-                slots.join(" ")
-            )?;
-        }
-        writeln!(
-            f,
-            "geometry: {} vertices, {} indices, {} triangle descriptors, uv1 {}",
-            self.vertices,
-            self.indices,
-            self.triangles.map_or("none".to_string(), |t| t.to_string()),
-            if self.has_uv1 { "yes" } else { "no" }
-        )?;
-        writeln!(f, "slots: {}", self.slots.len())?;
-        for (i, s) in self.slots.iter().enumerate() {
-            writeln!(
-                f,
-                "  #{i:<3} tris {}+{} batches {}+{} radius {}",
-                s.tri_start, s.tri_count, s.batch_start, s.batch_count, s.sphere_radius
-            )?;
-        }
-        writeln!(f, "batches: {}", self.batches.len())?;
-        for (i, b) in self.batches.iter().enumerate() {
-            writeln!(
-                f,
-                "  #{i:<3} flags {:#06x} material {} (hi {:#x}) lightmap {} indices {}+{} base {} vertices {} local {}",
-                b.batch_flags,
-                b.material_index,
-                b.material_index_hi,
-                b.lightmap_index,
-                b.index_start,
-                b.index_count,
-                b.base_vertex,
-                b.vertex_count,
-                b.local_batch_index
-            )?;
-        }
-        let a = &self.animation;
-        writeln!(
-            f,
-            "animation: {} keys, {} map words, {} frames, {} animated nodes{}",
-            a.keys,
-            a.frame_map_words,
-            a.frame_count,
-            a.animated_nodes,
-            a.time_range
-                .map_or(String::new(), |[lo, hi]| format!(", times {lo}..{hi}"))
-        )?;
-        match &self.validation {
-            None => writeln!(f, "validation: ok"),
-            Some(e) => writeln!(f, "validation: FAILED: {e}"),
         }
     }
 }

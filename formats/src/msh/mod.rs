@@ -13,7 +13,6 @@
 //! changed); a model made by [`Msh::build`] is written canonically.
 
 pub mod anim;
-pub mod cli;
 pub mod info;
 pub mod streams;
 

@@ -506,6 +506,7 @@ pub fn encode_names(names: &[Option<&[u8]>]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     #[test]
     fn normals_divide_by_127_and_clamp() {
@@ -547,7 +548,11 @@ mod tests {
             }
         );
         assert_eq!(encode_batches(&b), raw);
-        assert!(decode_batches(&raw[..19]).is_err());
+        expect_error(
+            decode_batches(&raw[..19]),
+            0,
+            "MSH: expected type 13 batches: a multiple of 20 bytes, found 19 bytes",
+        );
     }
 
     #[test]

@@ -1,15 +1,10 @@
-//! What `iron3d terrain info` and `iron3d map route` print: the logic of the
-//! two commands, kept here so it is tested without the binary.
+//! A summary of a `Land.msh` (`iron3d terrain info`): streams in directory
+//! order, counts, bounds and face mask statistics.
 
-use super::land_map::LandMap;
-use super::land_msh::{LandMsh, stride_of};
+use super::land_msh::LandMsh;
 use super::mask::{MAIN16_MAP, MAPPED_FULL_BITS, MATERIAL6_MAP};
-use super::route::{Navigator, Route};
-use crate::archive::Mode;
-use crate::tool::{CliOutput, json_text};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// One stream of a `Land.msh`, in directory order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -136,142 +131,5 @@ pub fn terrain_info(file: &str, land: &LandMsh) -> TerrainInfo {
             ),
             faces_with_unmapped_bits: flags().filter(|f| f & !MAPPED_FULL_BITS != 0).count(),
         },
-    }
-}
-
-/// The text form of [`TerrainInfo`].
-pub fn terrain_info_text(info: &TerrainInfo) -> String {
-    let mut out = format!("{}: terrain (Land.msh)\n", info.file);
-    out += "streams (directory order):\n";
-    for s in &info.streams {
-        let known = stride_of(s.type_id).is_some() || s.type_id == super::land_msh::TYPE_SLOTS;
-        let note = if !known {
-            "  (opaque)"
-        } else if !s.typed {
-            "  (duplicate, opaque)"
-        } else {
-            ""
-        };
-        out += &format!(
-            "  type {:>2} '{}': {} x {} bytes, attr2 {}{}\n",
-            s.type_id, s.name, s.count, s.stride, s.attr2, note
-        );
-    }
-    out += &format!(
-        "vertices {}, faces {} ({} on the mesh boundary), nodes {}, slots {}\n",
-        info.vertices, info.faces, info.boundary_faces, info.nodes, info.slots
-    );
-    let lods: Vec<String> = info
-        .lod_faces
-        .iter()
-        .enumerate()
-        .map(|(l, n)| format!("LOD {l}: {n}"))
-        .collect();
-    out += &format!(
-        "faces per level of detail: {}\n",
-        if lods.is_empty() {
-            "none".into()
-        } else {
-            lods.join(", ")
-        }
-    );
-    if let (Some(lo), Some(hi)) = (info.bounds_min, info.bounds_max) {
-        out += &format!(
-            "bounds: x {} .. {}, y {} .. {}, z (up) {} .. {}\n",
-            lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]
-        );
-    }
-    out += &format!(
-        "stream 14: {}\n",
-        if info.has_stream_14 {
-            "present"
-        } else {
-            "absent"
-        }
-    );
-    let m = &info.masks;
-    let list = |bits: &[BitCount]| -> String {
-        if bits.is_empty() {
-            return "none".into();
-        }
-        bits.iter()
-            .map(|b| format!("{} x{}", b.bit, b.faces))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    out += &format!("face masks: {} distinct\n", m.distinct_masks);
-    out += &format!("  full bits: {}\n", list(&m.full_bits));
-    out += &format!("  compactMain16 bits: {}\n", list(&m.main16_bits));
-    out += &format!("  compactMaterial6 bits: {}\n", list(&m.material6_bits));
-    out += &format!(
-        "  faces with bits outside both tables: {}\n",
-        m.faces_with_unmapped_bits
-    );
-    out
-}
-
-/// Reads `path` and runs `command` on its bytes; a read error exits 1.
-fn with_file(path: &Path, command: impl FnOnce(&str, &[u8]) -> CliOutput) -> CliOutput {
-    let file = path.display().to_string();
-    match crate::fsutil::read_file(path) {
-        Ok(data) => command(&file, &data),
-        Err(e) => CliOutput::failure(e.in_file(file)),
-    }
-}
-
-/// `iron3d terrain info <LAND.MSH> [--json]`.
-pub fn run_terrain_info(path: &Path, json: bool) -> CliOutput {
-    with_file(path, |file, data| terrain_info_command(file, data, json))
-}
-
-/// `iron3d map route <LAND.MAP> <x1> <y1> <x2> <y2>`.
-pub fn run_map_route(path: &Path, from: [f32; 2], to: [f32; 2]) -> CliOutput {
-    with_file(path, |file, data| map_route_command(file, data, from, to))
-}
-
-/// `terrain info` on the bytes `data` of `file`.
-pub fn terrain_info_command(file: &str, data: &[u8], json: bool) -> CliOutput {
-    match LandMsh::parse(data, Mode::Strict) {
-        Ok(land) => {
-            let info = terrain_info(file, &land);
-            CliOutput::ok(if json {
-                json_text(&info)
-            } else {
-                terrain_info_text(&info)
-            })
-        }
-        Err(e) => CliOutput::failure(e.in_file(file)),
-    }
-}
-
-/// The text form of a route.
-pub fn route_text(route: &Route) -> String {
-    let ids: Vec<String> = route.areals.iter().map(u32::to_string).collect();
-    let mut out = format!("areals: {}\n", ids.join(" "));
-    out += &format!("crossed edges: {}\n", route.crossings.len());
-    for c in &route.crossings {
-        out += &format!(
-            "  areal {} edge {} -> areal {} edge {}\n",
-            c.from, c.edge, c.to, c.to_edge
-        );
-    }
-    out += &format!("length: {:.3}\n", route.cost);
-    out
-}
-
-/// `map route` on the bytes `data` of `file`: route from ground point `from`
-/// to `to`; exit 1 with a message when a point lies outside every areal or
-/// the goal is unreachable.
-pub fn map_route_command(file: &str, data: &[u8], from: [f32; 2], to: [f32; 2]) -> CliOutput {
-    let map = match LandMap::parse(data, Mode::Strict) {
-        Ok(map) => map,
-        Err(e) => return CliOutput::failure(e.in_file(file)),
-    };
-    match Navigator::new(&map).route(from, to) {
-        Ok(route) => CliOutput::ok(route_text(&route)),
-        Err(e) => CliOutput::failure(format!(
-            "{file}: no route from ({}, {}) to ({}, {}): {e}",
-            from[0], from[1], to[0], to[1]
-        )),
     }
 }

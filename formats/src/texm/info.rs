@@ -1,8 +1,8 @@
-//! The summary of a texture printed by `iron3d texture info`.
+//! A summary of a texture: format, size, mips, flags and Page rectangles.
 
 use super::{FLAG5_ALPHA_SURFACE, FLAG5_PALETTE_FADE, PageRect, PixelFormat, Texm};
 
-/// A summary of a texture for `iron3d texture info`.
+/// A summary of a texture (`iron3d texture info`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TexmInfo {
     pub format: PixelFormat,
@@ -20,7 +20,7 @@ pub struct TexmInfo {
 }
 
 impl Texm {
-    /// The summary printed by `iron3d texture info`.
+    /// The summary of the texture.
     pub fn info(&self) -> TexmInfo {
         TexmInfo {
             format: self.format,
@@ -40,50 +40,6 @@ impl Texm {
             alpha_surface: self.flags5 & FLAG5_ALPHA_SURFACE != 0,
             palette_fade: self.flags5 & FLAG5_PALETTE_FADE != 0,
             page: self.page.clone(),
-        }
-    }
-}
-
-impl std::fmt::Display for TexmInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "format: {} ({:?})", self.format_code, self.format)?;
-        writeln!(f, "size: {}x{}", self.width, self.height)?;
-        let sizes: Vec<String> = self
-            .mip_sizes
-            .iter()
-            .map(|[w, h]| format!("{w}x{h}"))
-            .collect();
-        writeln!(f, "mips: {} [{}]", self.mip_count, sizes.join(", "))?;
-        writeln!(
-            f,
-            "flags4: {:#x}  flags5: {:#010x}{}{}  unknown6: {:#x}",
-            self.flags4,
-            self.flags5,
-            if self.alpha_surface {
-                " (alpha surface)"
-            } else {
-                ""
-            },
-            if self.palette_fade {
-                " (palette fade)"
-            } else {
-                ""
-            },
-            self.unknown6
-        )?;
-        match &self.page {
-            None => writeln!(f, "page: none"),
-            Some(rects) => {
-                writeln!(f, "page: {} rectangles", rects.len())?;
-                for (i, r) in rects.iter().enumerate() {
-                    writeln!(
-                        f,
-                        "  #{i}: x {} y {} w {} h {}",
-                        r.x, r.y, r.width, r.height
-                    )?;
-                }
-                Ok(())
-            }
         }
     }
 }

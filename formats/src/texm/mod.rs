@@ -12,7 +12,6 @@
 //! choice ([`Texm::skipped`]), and palettes of `Palettes.lib` are chosen by the
 //! texture name suffix ([`palette_slot`], [`PaletteLib`]).
 
-pub mod cli;
 pub mod info;
 pub mod palette;
 
@@ -646,6 +645,7 @@ pub fn png_bytes(image: &Rgba8Image) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::expect_error;
 
     fn header(w: u32, h: u32, mips: u32, format: u32) -> Vec<u8> {
         let mut v = b"Texm".to_vec();
@@ -677,7 +677,12 @@ mod tests {
     fn huge_mip_count_is_refused_before_looping() {
         let mut v = header(1, 1, u32::MAX, 8888);
         v.extend_from_slice(&[0; 4]);
-        assert!(Texm::parse(&v).is_err());
+        expect_error(
+            Texm::parse(&v),
+            32,
+            "Texm: expected mip levels: 4294967295 x 4 bytes within the 4 remaining, \
+             found 17179869180 bytes needed",
+        );
     }
 
     #[test]
@@ -689,8 +694,14 @@ mod tests {
             PaletteSlot::from_suffix(b"B3").unwrap().entry_name(),
             "B3.pal"
         );
-        for bad in [&b""[..], b"AB", b"1", b"A10", b"TEX", b"_"] {
-            assert!(PaletteSlot::from_suffix(bad).is_err(), "{bad:?}");
+        let refused = |suffix: &str| {
+            format!(
+                "palette: expected palette suffix: a letter A..Z, then nothing or one digit 0..9, \
+                 found \"{suffix}\""
+            )
+        };
+        for bad in ["", "AB", "1", "A10", "TEX", "_"] {
+            expect_error(PaletteSlot::from_suffix(bad.as_bytes()), 0, &refused(bad));
         }
         assert_eq!(palette_slot(b"TREE").unwrap(), None);
         assert_eq!(
@@ -700,7 +711,7 @@ mod tests {
                 digit: Some(5)
             })
         );
-        assert!(palette_slot(b"TREE.TEX").is_err());
+        expect_error(palette_slot(b"TREE.TEX"), 0, &refused("TEX"));
     }
 
     #[test]

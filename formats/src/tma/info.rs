@@ -1,15 +1,12 @@
-//! `iron3d mission info`: a summary of one mission of an install (the CLI
-//! wrapper only prints what [`run_info`] returns).
+//! A summary of one mission of an install (`iron3d mission info`): versions,
+//! quirks, paths, clans, objects by kind, properties, land path, description
+//! and mineral lodes.
 
 use super::*;
 use crate::archive::Mode;
 use crate::error::Result;
 use crate::gamedir::GameDir;
-/// Kept at its first path: other modules import it from here.
-pub use crate::tool::CliOutput;
-use crate::tool::{json_text, output};
 use serde::Serialize;
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// Everything `mission info` shows.
@@ -250,103 +247,4 @@ fn clan_info(c: &Clan) -> ClanInfo {
             })
             .collect(),
     }
-}
-
-/// The human-readable form.
-pub fn render_text(info: &MissionInfo) -> String {
-    let mut s = String::new();
-    let v = &info.versions;
-    let _ = writeln!(s, "mission {} ({})", info.mission, info.tma);
-    let _ = writeln!(
-        s,
-        "versions: format {}, clans {}, objects {}, extras {}",
-        v.format, v.clans, v.objects, v.extras
-    );
-    for q in &info.quirks {
-        let _ = writeln!(s, "quirk: {q}");
-    }
-    let _ = writeln!(s, "paths: {}", info.paths.len());
-    for p in &info.paths {
-        let _ = writeln!(s, "  path id {}: {} points", p.id, p.points);
-    }
-    let _ = writeln!(s, "clans: {}", info.clans.len());
-    for c in &info.clans {
-        let kind = c
-            .clan_type
-            .map(|t| format!("{t:?}").to_lowercase())
-            .unwrap_or_else(|| format!("type {}", c.raw_type));
-        let relations: Vec<String> = c
-            .relations
-            .iter()
-            .map(|r| format!("{}={}", r.clan, r.value))
-            .collect();
-        let _ = writeln!(
-            s,
-            "  {:?} {kind} base ({}, {}) ai {:?} zones {} trf {:?} bots {} relations [{}]",
-            c.name,
-            c.base[0],
-            c.base[1],
-            c.ai_script,
-            c.zones,
-            c.trf,
-            c.bot_cap,
-            relations.join(", ")
-        );
-    }
-    let o = &info.objects;
-    let _ = writeln!(
-        s,
-        "objects: {} (building {}, unit {}, vegetation {}, rock {}, other {}); unit DAT refs {}, prototype keys {}",
-        o.total,
-        o.building,
-        o.unit,
-        o.vegetation,
-        o.rock,
-        o.other_kind,
-        o.unit_dat_refs,
-        o.prototype_refs
-    );
-    let _ = writeln!(s, "properties: {} names", info.properties.len());
-    for p in &info.properties {
-        let _ = writeln!(
-            s,
-            "  {:?}: {} (float {}, int {}, other {})",
-            p.name, p.count, p.float, p.int, p.other
-        );
-    }
-    let _ = writeln!(
-        s,
-        "land: {:?} -> {}",
-        info.land_path,
-        info.land_resolved
-            .as_deref()
-            .unwrap_or("(not found in the install)")
-    );
-    let _ = writeln!(s, "mission flag: {}", info.mission_flag);
-    let d = &info.description;
-    let _ = writeln!(
-        s,
-        "description ({} bytes, {} after NUL): {:?}",
-        d.capacity, d.junk_bytes, d.text
-    );
-    let _ = writeln!(s, "lodes: {}", info.lodes.len());
-    for l in &info.lodes {
-        let _ = writeln!(
-            s,
-            "  at ({}, {}, {}) type {} amount {} found {}",
-            l.position[0], l.position[1], l.position[2], l.lode_type, l.amount, l.found
-        );
-    }
-    s
-}
-
-/// `iron3d mission info <GAME_DIR> <MISSION> [--json] [--compatible]`.
-pub fn run_info(game_dir: &Path, mission: &str, json: bool, mode: Mode) -> CliOutput {
-    output(mission_info(game_dir, mission, mode).map(|info| {
-        if json {
-            json_text(&info)
-        } else {
-            render_text(&info)
-        }
-    }))
 }

@@ -2,7 +2,7 @@
 
 use super::{Collector, Severity};
 use crate::archive::Mode;
-use crate::archive::tool::Archive;
+use crate::archive::open::Archive;
 use crate::error::{FormatError, Result};
 use crate::fxid::{FXID_TYPE_ID, Fxid};
 use crate::graph::{MESH_TYPE_ID, TEXM_TYPE_ID};

@@ -1,6 +1,7 @@
 //! Shared harness of the in-suite mutation tests: a counting global allocator
 //! that records peak heap use, and a driver that feeds thousands of corrupted
-//! variants of a valid file to a reader.
+//! variants of a valid file to a reader; and checks of the exact error a
+//! reader returns.
 //!
 //! A test binary that uses it declares the allocator once:
 //! `#[global_allocator] static ALLOC: support::CountingAlloc = support::CountingAlloc;`
@@ -8,6 +9,7 @@
 #![allow(dead_code)] // each test binary uses a different part of the harness
 
 use iron3d_formats::archive::nres::NewEntry;
+use iron3d_formats::error::{FormatError, Problem};
 use iron3d_formats::unitdat::{PartClass, PartSpec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -113,6 +115,16 @@ pub fn variants(valid: &[u8], cuts: Option<&[usize]>) -> Vec<Variant> {
     out
 }
 
+/// The variant of `valid` labelled `label` (as listed by [`variants`] with
+/// every truncation).
+pub fn variant(valid: &[u8], label: &str) -> Vec<u8> {
+    variants(valid, None)
+        .into_iter()
+        .find(|v| v.label == label)
+        .unwrap_or_else(|| panic!("no variant {label:?}"))
+        .bytes
+}
+
 /// Runs `read` on every variant: it must return (Ok or Err, never panic) and
 /// its peak heap use must stay within `budget(len)` bytes for an input of
 /// `len` bytes. Returns how many variants were rejected with an error.
@@ -172,4 +184,48 @@ pub fn leaf_part(key: &str, class: PartClass) -> PartSpec {
         attachment: 0,
         children: vec![],
     }
+}
+
+/// The error `result` must hold, at `offset`, with a `format: problem` text
+/// (as in the `Display` form) containing `needle`. Returns the error for
+/// further checks (entry, file).
+#[track_caller]
+pub fn expect_error<T>(result: Result<T, FormatError>, offset: u64, needle: &str) -> FormatError {
+    let Err(err) = result else {
+        panic!("expected an error at offset {offset} with {needle:?}, got Ok");
+    };
+    let text = format!("{}: {}", err.format, err.problem);
+    assert!(text.contains(needle), "{text:?} lacks {needle:?} ({err})");
+    assert_eq!(err.offset, offset, "offset of: {err}");
+    err
+}
+
+/// The error of a reader given the first `cut` bytes of a valid input: it
+/// stops at an offset within those bytes, on a field or a counted run that
+/// needs more than the `cut - offset` bytes left.
+#[track_caller]
+pub fn expect_cut_error<T>(result: Result<T, FormatError>, cut: usize) -> FormatError {
+    let Err(err) = result else {
+        panic!("cut {cut}: expected an error, got Ok");
+    };
+    let cut = cut as u64;
+    assert!(err.offset <= cut, "cut {cut}: offset past the data: {err}");
+    let left = cut - err.offset;
+    match &err.problem {
+        Problem::Truncated { needed, available } => {
+            assert_eq!(*available, left, "cut {cut}: {err}");
+            assert!(needed > available, "cut {cut}: {err}");
+        }
+        Problem::Invalid { expected, .. } => assert!(
+            expected.ends_with(&format!("within the {left} remaining")),
+            "cut {cut}: {err}"
+        ),
+        _ => panic!("cut {cut}: not a truncation: {err}"),
+    }
+    err
+}
+
+/// The entry of `err` as (index, name).
+pub fn entry_of(err: &FormatError) -> Option<(usize, &str)> {
+    err.entry.as_ref().map(|e| (e.index, e.name.as_str()))
 }

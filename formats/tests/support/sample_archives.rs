@@ -1,9 +1,9 @@
-// Sample archives shared by the unit tests of `archive::tool` (through
-// `include!`, so no inner attributes here) and the CLI tests of
-// `iron3d archive` (through `#[path]`). The including module has `nres` and
-// `NewEntry` in scope.
+// Sample archives shared by the unit tests of `archive::open` and
+// `archive::extract` (through `include!`, so no inner attributes here) and
+// the CLI tests of `iron3d archive` (through `#[path]`). The including module
+// has `nres`, `NewEntry`, `rsli`, `Method` and `NewRsliEntry` in scope.
 
-use super::{NewEntry, nres};
+use super::{Method, NewEntry, NewRsliEntry, nres, rsli};
 
 /// A two-entry NRes: `Tree01` (type `Texm`, attributes 1/2/3) and
 /// `model.msh` (type `MESH`).
@@ -27,4 +27,33 @@ pub fn sample_nres() -> Vec<u8> {
         },
     ])
     .expect("sample NRes")
+}
+
+/// A four-entry RsLi, one entry per method: `FONT.TEX` (LZSS), `RAW.BIN`
+/// (raw), `Z.DEF` (Deflate) and `H.HUF` (XOR + LZHUF).
+pub fn sample_rsli() -> Vec<u8> {
+    let text = b"font data font data font data".repeat(5);
+    rsli::build(&[
+        NewRsliEntry {
+            name: b"FONT.TEX".to_vec(),
+            method: Method::Lzss,
+            payload: &text,
+        },
+        NewRsliEntry {
+            name: b"RAW.BIN".to_vec(),
+            method: Method::Raw,
+            payload: b"raw",
+        },
+        NewRsliEntry {
+            name: b"Z.DEF".to_vec(),
+            method: Method::Deflate,
+            payload: &text,
+        },
+        NewRsliEntry {
+            name: b"H.HUF".to_vec(),
+            method: Method::XorLzhuf,
+            payload: &text,
+        },
+    ])
+    .expect("sample RsLi")
 }

@@ -20,15 +20,15 @@
 
 use bevy::asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
 use bevy::log::{debug, info};
-use iron3d_formats::archive::{Mode, mapped::MappedFile, nres::Nres, rsli::Rsli};
+use iron3d_formats::archive::{Mode, nres::Nres, rsli::Rsli};
 use iron3d_formats::error::{FormatError, Result};
+use iron3d_formats::fsutil::{FileSnapshot, Stamp};
 use iron3d_formats::gamedir::GameDir;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
-use std::time::SystemTime;
 
 /// File extensions (ASCII case-insensitive) of archive files.
 pub const ARCHIVE_EXTENSIONS: [&str; 2] = ["lib", "rlb"];
@@ -77,12 +77,13 @@ impl fmt::Display for Origin {
     }
 }
 
-/// An archive file mapped once, remapped when its size, mtime or inode
-/// changes; an NRes directory is parsed once per mapping.
+/// An archive file read once per version: a private copy of its bytes
+/// (never a memory mapping: a modder's tool may truncate or rewrite it while
+/// the game runs), re-read when its size, mtime or inode changes; an NRes
+/// directory is parsed once per copy.
 #[derive(Debug)]
-struct MappedArchive {
-    file: MappedFile,
-    stamp: Stamp,
+struct CachedArchive {
+    file: FileSnapshot,
     nres: OnceLock<Result<NresDirectory>>,
 }
 
@@ -133,47 +134,36 @@ impl NresDirectory {
     }
 }
 
-/// The shared archive cache: each archive file mapped once.
+/// The shared archive cache: each version of an archive file read once.
 #[derive(Debug, Default)]
 pub struct ArchiveCache {
-    maps: Mutex<BTreeMap<PathBuf, Arc<MappedArchive>>>,
-}
-
-/// What identifies a version of a file: size, mtime and (on Unix) inode,
-/// which changes on the write-then-rename of editors and `write_atomic`.
-type Stamp = (u64, Option<SystemTime>, u64);
-
-fn stamp(path: &Path) -> Result<Stamp> {
-    let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, &e))?;
-    #[cfg(unix)]
-    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
-    #[cfg(not(unix))]
-    let inode = 0;
-    Ok((meta.len(), meta.modified().ok(), inode))
+    archives: Mutex<BTreeMap<PathBuf, Arc<CachedArchive>>>,
 }
 
 impl ArchiveCache {
-    fn get(&self, path: &Path) -> Result<Arc<MappedArchive>> {
-        let now = stamp(path)?;
-        let mut maps = self.maps.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(m) = maps.get(path).filter(|m| m.stamp == now) {
-            return Ok(m.clone());
+    fn get(&self, path: &Path) -> Result<Arc<CachedArchive>> {
+        let now = Stamp::read(path)?;
+        let mut archives = self.archives.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = archives.get(path).filter(|a| a.file.stamp() == now) {
+            return Ok(a.clone());
         }
-        let mapped = Arc::new(MappedArchive {
-            file: MappedFile::open(path)?,
-            stamp: now,
+        let read = Arc::new(CachedArchive {
+            file: FileSnapshot::read(path)?,
             nres: OnceLock::new(),
         });
-        maps.insert(path.to_path_buf(), mapped.clone());
-        Ok(mapped)
+        archives.insert(path.to_path_buf(), read.clone());
+        Ok(read)
     }
 
-    /// Number of archives currently mapped.
+    /// Number of archives currently held.
     pub fn len(&self) -> usize {
-        self.maps.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.archives
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
-    /// Whether no archive is mapped.
+    /// Whether no archive is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -181,9 +171,9 @@ impl ArchiveCache {
     /// The payload (decoded for RsLi) of the entry `name` of `archive`, or
     /// `None` when the archive has no such entry.
     fn entry(&self, archive: &Path, name: &str) -> Result<Option<(Origin, Vec<u8>)>> {
-        let mapped = self.get(archive)?;
-        let bytes = mapped.file.bytes();
-        let file_name = mapped.file.file_name();
+        let cached = self.get(archive)?;
+        let bytes = cached.file.bytes();
+        let file_name = cached.file.file_name();
         let in_file = |e: FormatError| e.in_file(archive.display().to_string());
         let origin = |index: usize, name: String| Origin::Entry {
             archive: archive.to_path_buf(),
@@ -199,7 +189,7 @@ impl ArchiveCache {
             let stored = rsli.entries()[index].display_name();
             Ok(Some((origin(index, stored), payload)))
         } else {
-            let dir = mapped.nres.get_or_init(|| NresDirectory::parse(bytes));
+            let dir = cached.nres.get_or_init(|| NresDirectory::parse(bytes));
             let dir = dir.as_ref().map_err(|e| in_file(e.clone()))?;
             let Some(&index) = dir.by_name.get(&name.as_bytes().to_ascii_lowercase()) else {
                 return Ok(None);
@@ -214,8 +204,8 @@ impl ArchiveCache {
     /// The directory of the NRes archive file `archive`, directory order.
     /// RsLi archives have no entry attributes: an error.
     fn directory(&self, archive: &Path) -> Result<Vec<EntryInfo>> {
-        let mapped = self.get(archive)?;
-        let bytes = mapped.file.bytes();
+        let cached = self.get(archive)?;
+        let bytes = cached.file.bytes();
         let in_file = |e: FormatError| e.in_file(archive.display().to_string());
         if bytes.starts_with(b"NL") {
             return Err(in_file(FormatError::missing(
@@ -223,7 +213,7 @@ impl ArchiveCache {
                 "an NRes directory (an RsLi archive has no entry attributes)",
             )));
         }
-        let dir = mapped.nres.get_or_init(|| NresDirectory::parse(bytes));
+        let dir = cached.nres.get_or_init(|| NresDirectory::parse(bytes));
         let dir = dir.as_ref().map_err(|e| in_file(e.clone()))?;
         Ok(dir.entries.iter().map(|(info, _)| info.clone()).collect())
     }
@@ -459,7 +449,7 @@ impl IronSource {
                 }
                 at = found;
             } else if last {
-                let bytes = std::fs::read(&found).map_err(|e| FormatError::io(&found, &e))?;
+                let bytes = FileSnapshot::read(&found)?.into_bytes();
                 return Ok(Some((Origin::Loose(found), bytes)));
             } else if i + 2 == parts.len() && is_archive_file(&found) {
                 let entry = parts[i + 1];
@@ -635,7 +625,7 @@ mod tests {
     }
 
     #[test]
-    fn an_archive_is_mapped_once_and_remapped_when_replaced() {
+    fn an_archive_is_read_once_and_again_when_replaced() {
         use iron3d_formats::archive::nres::{NewEntry, build};
         let tmp = tempfile::tempdir().unwrap();
         let lib = tmp.path().join("A.lib");

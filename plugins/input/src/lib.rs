@@ -1,4 +1,4 @@
-//! Input through leafwing-input-manager (issue 9): camera actions bound to
+//! Input through leafwing-input-manager: camera actions bound to
 //! keyboard and mouse, and the two cameras that drive the render plugin's
 //! [`MissionCamera`](iron3d_render::camera::MissionCamera):
 //!

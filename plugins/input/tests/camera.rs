@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_input::{CameraMode, CameraRig, CameraSettings, IronInputPlugin, SelectedObject};
 use iron3d_render::camera::MissionCamera;
-use iron3d_schedules::{GameClock, SpinePlugin};
+use iron3d_schedules::{GameClock, SpinePlugin, deny_simulation_ambiguities};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldPlugin};
 use leafwing_input_manager::prelude::*;
 use std::time::Duration;
@@ -27,6 +27,7 @@ fn app() -> App {
         IronInputPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    deny_simulation_ambiguities(&mut app);
     app
 }
 

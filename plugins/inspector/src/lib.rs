@@ -1,12 +1,12 @@
-//! The Iron3D inspector (issue 9): F3 (or `iron3d play --inspector`)
+//! The Iron3D inspector: F3 (or `iron3d play --inspector`)
 //! toggles bevy-inspector-egui's world inspector and the Iron3D panel:
 //!
 //! - the registered objects by original id, name, kind and clan, with a
 //!   filter;
 //! - for the selected object, its property bag in original order with
 //!   typed values, each part's prototype chain down to the MSH, WEAR, MAT0
-//!   and Texm entries (read once per selection, [`chain`]), and its part
-//!   tree with the model nodes;
+//!   and Texm entries (as the mission loader published it, [`PartResources`]),
+//!   and its part tree with the model nodes;
 //! - pause, resume and single-step of the game clock.
 //!
 //! A left click on a drawn object in the 3D view selects it (mesh picking;
@@ -16,7 +16,6 @@
 //! The data gathering ([`model`], [`panel::panel_model`]) is plain code over
 //! the World; the egui drawing ([`panel::draw_panel`]) is thin.
 
-pub mod chain;
 pub mod model;
 pub mod panel;
 
@@ -30,19 +29,14 @@ use bevy_egui::{
     EguiContext, EguiPlugin, EguiPostUpdateSet, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
 use bevy_inspector_egui::quick::WorldInspectorPlugin;
-use iron3d_formats::gamedir::GameDir;
-use iron3d_formats::tma;
 use iron3d_input::{CameraAction, SelectedObject};
 use iron3d_schedules::Phase;
-use iron3d_world::mission::{
-    LoadProgress, MissionObject, MissionPhase, PrototypeChain, UnitPartInfo,
-};
+use iron3d_world::mission::{PartResources, UnitPartInfo};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::ActionState;
-use model::{lossy, owning_object};
-use panel::{SelectionReport, apply_actions, draw_panel, panel_model};
-use std::path::{Path, PathBuf};
+use model::owning_object;
+use panel::{PartChain, SelectionReport, apply_actions, draw_panel, panel_model};
 
 /// Height of the scrolling object list in the window.
 const LIST_HEIGHT: f32 = 320.0;
@@ -52,8 +46,6 @@ const LIST_HEIGHT: f32 = 320.0;
 pub struct InspectorPlugin {
     /// Start with the inspector shown.
     pub open: bool,
-    /// The install the prototype chains are read from.
-    pub game_dir: Option<PathBuf>,
 }
 
 /// Whether the inspector is shown, and the object filter.
@@ -62,10 +54,6 @@ pub struct InspectorState {
     pub open: bool,
     pub filter: String,
 }
-
-/// The install of the running mission.
-#[derive(Resource, Debug, Clone)]
-struct InspectorSource(Option<PathBuf>);
 
 impl Plugin for InspectorPlugin {
     fn build(&self, app: &mut App) {
@@ -80,10 +68,8 @@ impl Plugin for InspectorPlugin {
                 open: self.open,
                 filter: String::new(),
             })
-            .insert_resource(InspectorSource(self.game_dir.clone()))
             .init_resource::<SelectedObject>()
-            .init_resource::<SelectionReport>()
-            .add_systems(OnEnter(MissionPhase::Running), name_mission_objects);
+            .init_resource::<SelectionReport>();
         add_phase_systems(app);
         app.add_systems(EguiPrimaryContextPass, inspector_ui.run_if(inspector_open));
     }
@@ -173,90 +159,33 @@ fn gate_camera_input(
     }
 }
 
-/// Reads the selected object's prototype chains when the selection
+/// Gathers the selected object's resource chains when the selection
 /// changed (once per selection, not every frame).
 fn refresh_report(world: &mut World) {
     let selected = world.resource::<SelectedObject>().0;
     if world.resource::<SelectionReport>().id == selected {
         return;
     }
-    let game_dir = world.resource::<InspectorSource>().0.clone();
-    let report = selection_report(world, selected, game_dir.as_deref());
+    let report = selection_report(world, selected);
     world.insert_resource(report);
 }
 
-/// The prototype chains of an object's parts, read from the install.
-pub fn selection_report(
-    world: &World,
-    id: Option<OriginalObjectId>,
-    game_dir: Option<&Path>,
-) -> SelectionReport {
+/// The resource chains of an object's parts, in part order, from the
+/// components the mission loader published.
+pub fn selection_report(world: &World, id: Option<OriginalObjectId>) -> SelectionReport {
     let root = id.and_then(|id| world.get_resource::<ObjectRegistry>()?.entity(id).ok());
-    let parts: Vec<(usize, &iron3d_formats::registry::Resolved)> = root
+    let chains = root
         .and_then(|root| world.get::<Children>(root))
         .into_iter()
         .flat_map(|children| children.iter())
         .filter_map(|c| {
-            Some((
-                world.get::<UnitPartInfo>(c)?.index,
-                &*world.get::<PrototypeChain>(c)?.0,
-            ))
+            Some(PartChain {
+                part: world.get::<UnitPartInfo>(c)?.index,
+                chain: world.get::<PartResources>(c)?.0.clone(),
+            })
         })
         .collect();
-    let chains = match game_dir {
-        _ if parts.is_empty() => Ok(Vec::new()),
-        Some(dir) => chain::part_chains(dir, &parts),
-        None => Err("no install to read the chains from".into()),
-    };
     SelectionReport { id, chains }
-}
-
-/// Names every placed object by its TMA instance name (its prototype key
-/// when it has none), for the panel and the world inspector.
-fn name_mission_objects(world: &mut World) {
-    let Some(game_dir) = world.resource::<InspectorSource>().0.clone() else {
-        return;
-    };
-    let mission = world.resource::<LoadProgress>().mission.clone();
-    match instance_names(&game_dir, &mission) {
-        Ok(names) => name_objects(world, &names),
-        Err(e) => warn!("inspector: mission '{mission}': {e}"),
-    }
-}
-
-/// The display name of each placed object of a mission, in TMA order.
-pub fn instance_names(game_dir: &Path, mission: &str) -> Result<Vec<String>, String> {
-    let dir = GameDir::open(game_dir).map_err(|e| e.to_string())?;
-    let mission = dir.mission(mission).map_err(|e| e.to_string())?;
-    let bytes =
-        std::fs::read(&mission.tma).map_err(|e| format!("{}: {e}", mission.tma.display()))?;
-    let tma =
-        tma::parse(&bytes, iron3d_formats::archive::Mode::Compatible).map_err(|e| e.to_string())?;
-    Ok(tma
-        .objects
-        .iter()
-        .map(|o| {
-            if o.instance_name.is_empty() {
-                lossy(&o.resource_name)
-            } else {
-                lossy(&o.instance_name)
-            }
-        })
-        .collect())
-}
-
-/// Gives every mission object root the `Name` of its TMA record.
-pub fn name_objects(world: &mut World, names: &[String]) {
-    let roots: Vec<(Entity, usize)> = world
-        .query::<(Entity, &MissionObject)>()
-        .iter(world)
-        .map(|(e, m)| (e, m.index))
-        .collect();
-    for (entity, index) in roots {
-        if let Some(name) = names.get(index) {
-            world.entity_mut(entity).insert(Name::new(name.clone()));
-        }
-    }
 }
 
 /// Draws the Iron3D window and applies what the user did.

@@ -6,8 +6,8 @@
 use bevy::prelude::*;
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
-    MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag, PrototypeChain, PrototypeKey,
-    UnitPartInfo,
+    InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag, PrototypeChain,
+    PrototypeKey, UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -83,8 +83,8 @@ pub fn filtered<'a>(rows: &'a [ObjectRow], filter: &'a str) -> impl Iterator<Ite
 
 /// An object's name: its `Name`, else its prototype key.
 fn object_name(world: &World, entity: Entity) -> String {
-    if let Some(name) = world.get::<Name>(entity) {
-        return name.as_str().to_owned();
+    if let Some(name) = world.get::<InstanceName>(entity) {
+        return name.0.clone();
     }
     world
         .get::<PrototypeKey>(entity)

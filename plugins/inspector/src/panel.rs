@@ -2,13 +2,14 @@
 //! asks for comes back as [`PanelAction`]s, applied to the World by
 //! [`apply_actions`].
 
-use crate::chain::PartChain;
 use crate::model::{ObjectDetails, ObjectRow, filtered, id_text, object_details, object_rows};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use iron3d_input::SelectedObject;
 use iron3d_schedules::GameClock;
 use iron3d_world::OriginalObjectId;
+use iron3d_world::mission::ResourceChain;
+use std::sync::Arc;
 
 /// The game clock as the panel shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -18,22 +19,22 @@ pub struct ClockView {
     pub paused: bool,
 }
 
-/// The prototype chains of the selected object, read once per selection.
-#[derive(Resource, Debug, Clone, PartialEq)]
+/// One part's resource chain, as the mission loader published it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartChain {
+    /// The part's index in its unit DAT.
+    pub part: usize,
+    pub chain: Arc<ResourceChain>,
+}
+
+/// The resource chains of the selected object, gathered once per
+/// selection.
+#[derive(Resource, Debug, Clone, PartialEq, Default)]
 pub struct SelectionReport {
     /// The object the chains belong to.
     pub id: Option<OriginalObjectId>,
-    /// One chain per part, or why the install could not be read.
-    pub chains: Result<Vec<PartChain>, String>,
-}
-
-impl Default for SelectionReport {
-    fn default() -> Self {
-        Self {
-            id: None,
-            chains: Ok(Vec::new()),
-        }
-    }
+    /// One chain per part, in part order.
+    pub chains: Vec<PartChain>,
 }
 
 /// Everything the panel draws, gathered from the World.
@@ -184,13 +185,10 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
         });
     egui::CollapsingHeader::new("Prototype chain")
         .default_open(true)
-        .show(ui, |ui| match &report.chains {
-            _ if report.id != Some(details.row.id) => {
+        .show(ui, |ui| match report.id == Some(details.row.id) {
+            true => report.chains.iter().for_each(|c| draw_chain(ui, c)),
+            false => {
                 ui.label("reading...");
-            }
-            Ok(chains) => chains.iter().for_each(|c| draw_chain(ui, c)),
-            Err(e) => {
-                ui.colored_label(egui::Color32::RED, e);
             }
         });
     egui::CollapsingHeader::new(format!("Part tree ({})", details.parts.len()))
@@ -207,9 +205,10 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
         });
 }
 
-fn draw_chain(ui: &mut egui::Ui, chain: &PartChain) {
-    egui::CollapsingHeader::new(format!("part #{} {}", chain.part, chain.key))
-        .id_salt(("chain", chain.part))
+fn draw_chain(ui: &mut egui::Ui, part: &PartChain) {
+    let chain = &part.chain;
+    egui::CollapsingHeader::new(format!("part #{} {}", part.part, chain.key))
+        .id_salt(("chain", part.part))
         .default_open(true)
         .show(ui, |ui| {
             ui.label(format!("inheritance: {}", chain.inheritance.join(" → ")));

@@ -25,15 +25,13 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContext, EguiContextSettings, egui};
-use iron3d_formats::demo::{self, Scale};
+use iron3d_demo::{self as demo, Scale};
 use iron3d_input::{CameraAction, IronInputPlugin, SelectedObject};
 use iron3d_inspector::model::{id_text, owning_object};
 use iron3d_inspector::panel::{
     ClockCommand, PanelAction, PanelModel, SelectionReport, apply_actions, draw_panel, panel_model,
 };
-use iron3d_inspector::{
-    InspectorPlugin, InspectorState, instance_names, name_objects, selection_report,
-};
+use iron3d_inspector::{InspectorPlugin, InspectorState, selection_report};
 use iron3d_render::camera::MissionCamera;
 use iron3d_schedules::{GameClock, Phase, SpinePlugin, deny_simulation_ambiguities};
 use iron3d_world::mission::{
@@ -53,14 +51,11 @@ fn demo_app() -> (tempfile::TempDir, App) {
     (dir, app)
 }
 
-/// A headless app with the demo mission loaded and its objects named.
+/// A headless app with the demo mission loaded.
 fn loaded(dir: &Path) -> App {
     let mut app = mission_app(dir);
     app.init_resource::<SelectedObject>();
     run_to_running(&mut app);
-    let mission = app.world().resource::<LoadProgress>().mission.clone();
-    let names = instance_names(dir, &mission).unwrap();
-    name_objects(app.world_mut(), &names);
     app
 }
 
@@ -75,6 +70,7 @@ fn mission_app(dir: &Path) -> App {
             request: Some(MissionRequest {
                 game_dir: dir.to_path_buf(),
                 mission: None,
+                mod_dirs: Vec::new(),
             }),
             seed: 0,
         },
@@ -131,7 +127,7 @@ fn shown(texts: &[String], needle: &str) -> bool {
 
 #[test]
 fn the_panel_lists_every_registered_object_and_details_the_selection() {
-    let (dir, mut app) = demo_app();
+    let (_dir, mut app) = demo_app();
     let world = app.world_mut();
     let ids: Vec<OriginalObjectId> = world
         .resource::<ObjectRegistry>()
@@ -172,15 +168,13 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
 
     // Select the first object with a textured chain: properties in file
     // order, the chain down to MAT0 and Texm, the part tree.
-    let game_dir = dir.path();
     let (selected, report) = ids
         .iter()
-        .map(|&id| (id, selection_report(world, Some(id), Some(game_dir))))
+        .map(|&id| (id, selection_report(world, Some(id))))
         .find(|(_, r)| {
-            r.chains.as_ref().is_ok_and(|c| {
-                c.iter()
-                    .any(|p| p.materials.iter().any(|m| !m.textures.is_empty()))
-            })
+            r.chains
+                .iter()
+                .any(|p| p.chain.materials.iter().any(|m| !m.textures.is_empty()))
         })
         .expect("an object with a MAT0 -> Texm chain");
     apply_actions(world, &[PanelAction::Select(Some(selected))]);
@@ -197,7 +191,7 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         .collect();
     assert_eq!(names, in_file);
     assert!(!details.parts.is_empty());
-    let chains = report.chains.as_ref().unwrap();
+    let chains: Vec<_> = report.chains.iter().map(|c| &c.chain).collect();
     assert_eq!(chains.len(), details.parts.len(), "one chain per part");
     assert!(chains.iter().all(|c| c.failures.is_empty()), "{chains:?}");
     assert!(chains.iter().any(|c| c.mesh.is_some() && c.wear.is_some()));
@@ -301,10 +295,7 @@ fn inspector_app(dir: &Path) -> App {
     app.add_plugins((
         InputPlugin,
         IronInputPlugin,
-        InspectorPlugin {
-            open: false,
-            game_dir: Some(dir.to_path_buf()),
-        },
+        InspectorPlugin { open: false },
     ));
     deny_simulation_ambiguities(&mut app);
     app

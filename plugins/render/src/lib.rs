@@ -1,4 +1,4 @@
-//! Seeing the running mission (issue 9): while the mission prepares its
+//! Seeing the running mission: while the mission prepares its
 //! resources, the scene's assets load through the `AssetServer` (the
 //! `iron://` source of `iron3d_assets`): the terrain of its `Land.msh` and
 //! every placed object's model, per node the slot of the object's
@@ -31,6 +31,7 @@ use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;
 use camera::{CameraPose, MissionCamera, spawn_light};
 use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
+use iron3d_schedules::Phase;
 use iron3d_world::mission::MissionPhase;
 use material::{LegacyMaterial, embed_shader};
 use scene::{SceneSource, await_scene_assets, build_scene, drop_scene_requests, request_scene};
@@ -71,9 +72,15 @@ impl Plugin for IronRenderPlugin {
             .add_systems(OnEnter(MissionPhase::Running), build_scene)
             .add_systems(OnEnter(MissionPhase::Failed), drop_scene_requests)
             .add_systems(
-                Update,
+                Last,
+                await_scene_assets
+                    .run_if(in_state(MissionPhase::Resources))
+                    .run_if(resource_exists::<SceneSource>)
+                    .in_set(Phase::EndFrameCallbacks),
+            )
+            .add_systems(
+                PostUpdate,
                 (
-                    await_scene_assets.run_if(in_state(MissionPhase::Resources)),
                     terrain::reload_terrain,
                     animate::animate_phases,
                     terrain::animate_terrain,
@@ -81,7 +88,8 @@ impl Plugin for IronRenderPlugin {
                     lod::select_lods,
                 )
                     .chain()
-                    .run_if(resource_exists::<SceneSource>),
+                    .run_if(resource_exists::<SceneSource>)
+                    .in_set(Phase::PublishRenderSnapshot),
             );
         add_legacy_material(app);
         add_draw_item_capture(app);

@@ -8,6 +8,7 @@ use crate::scene::SceneBuilt;
 use bevy::prelude::*;
 use bevy::render::render_resource::PipelineCache;
 use bevy::render::{Render, RenderApp};
+use iron3d_schedules::Phase;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -67,7 +68,8 @@ fn install_counting(app: &mut App) {
                 OutputSystems::Exit,
             )
                 .chain()
-                .after(bevy::diagnostic::update_frame_count),
+                .after(bevy::diagnostic::update_frame_count)
+                .in_set(Phase::EndFrameCallbacks),
         )
         .add_systems(
             Last,

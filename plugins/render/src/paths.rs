@@ -1,19 +1,20 @@
-//! `iron://` asset paths of what the running mission draws: its `data.tma`,
-//! its `Land.msh`, and each part's model and WEAR table. Legacy names are
-//! resolved on disk in the install (mission directory first, then the
-//! root, as the mission loader does) and addressed relative to the install
-//! root, so the asset source's mod layers apply to them.
+//! `iron://` asset paths of what the running mission draws: its `Land.msh`
+//! (as the mission loader found it), and each part's model and WEAR table.
+//! Legacy names are resolved in the install (mission directory first, then
+//! the root, as the mission loader does) and addressed relative to the
+//! install root, so the asset source's mod layers apply to them.
 
 use bevy::asset::AssetPath;
 use iron3d_assets::SOURCE_ID;
-use iron3d_formats::gamedir::{GameDir, Mission};
+use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use std::path::Path;
 
-/// The `iron://` path of a file of the install (absolute or relative to
-/// the root), built without parsing (names may hold `#`).
+/// The `iron://` path of a file of the install or of one of its mod
+/// layers (absolute or relative to its layer root), built without parsing
+/// (names may hold `#`).
 pub fn iron_path(game: &GameDir, file: &Path) -> Result<AssetPath<'static>, String> {
-    let relative = file.strip_prefix(game.root()).unwrap_or(file);
+    let relative = game.relative(file).unwrap_or(file);
     if relative.is_absolute() {
         return Err(format!(
             "{} is outside the install {}",
@@ -28,13 +29,13 @@ pub fn iron_path(game: &GameDir, file: &Path) -> Result<AssetPath<'static>, Stri
 /// extension (added unless the entry name already ends with it).
 fn entry_path(
     game: &GameDir,
-    mission: &Mission,
+    mission_dir: &Path,
     archive: &[u8],
     entry: &[u8],
     ext: &str,
 ) -> Result<AssetPath<'static>, String> {
     let archive_file = game
-        .resolve_in_mission(&mission.dir, archive)
+        .resolve_in_mission(mission_dir, archive)
         .map_err(|e| e.to_string())?;
     let mut name = String::from_utf8_lossy(entry).into_owned();
     if !name.to_ascii_lowercase().ends_with(&format!(".{ext}")) {
@@ -46,11 +47,11 @@ fn entry_path(
 
 fn reference_path(
     game: &GameDir,
-    mission: &Mission,
+    mission_dir: &Path,
     r: &EffectiveRef,
     ext: &str,
 ) -> Result<AssetPath<'static>, String> {
-    entry_path(game, mission, &r.archive, &r.resource, ext)
+    entry_path(game, mission_dir, &r.archive, &r.resource, ext)
 }
 
 /// The model of a resolved prototype: `Ok(None)` when it has no geometry.
@@ -58,13 +59,13 @@ fn reference_path(
 /// absent from its archive, which is not an error).
 pub fn model_path(
     game: &GameDir,
-    mission: &Mission,
+    mission_dir: &Path,
     resolved: &Resolved,
 ) -> Result<Option<(AssetPath<'static>, bool)>, String> {
     match resolved.geometry() {
-        Geometry::Mesh(r) => Ok(Some((reference_path(game, mission, r, "msh")?, false))),
+        Geometry::Mesh(r) => Ok(Some((reference_path(game, mission_dir, r, "msh")?, false))),
         Geometry::BaseStem { archive, mesh_name } => Ok(Some((
-            entry_path(game, mission, archive, &mesh_name, "msh")?,
+            entry_path(game, mission_dir, archive, &mesh_name, "msh")?,
             true,
         ))),
         Geometry::NonGeometric => Ok(None),
@@ -74,28 +75,11 @@ pub fn model_path(
 /// The WEAR table of a resolved prototype, if it names one.
 pub fn wear_path(
     game: &GameDir,
-    mission: &Mission,
+    mission_dir: &Path,
     resolved: &Resolved,
 ) -> Result<Option<AssetPath<'static>>, String> {
     resolved
         .wear()
-        .map(|w| reference_path(game, mission, w, "wea"))
+        .map(|w| reference_path(game, mission_dir, w, "wea"))
         .transpose()
-}
-
-/// The `Land.msh` a TMA land path names (see
-/// [`iron3d_world::mission::land_files`]).
-pub fn land_path(
-    game: &GameDir,
-    mission: &Mission,
-    land: &[u8],
-) -> Result<AssetPath<'static>, String> {
-    let (msh, _map) =
-        iron3d_world::mission::land_files(game, &mission.dir, land).map_err(|e| e.to_string())?;
-    iron_path(game, &msh)
-}
-
-/// The mission's `data.tma`.
-pub fn tma_path(game: &GameDir, mission: &Mission) -> Result<AssetPath<'static>, String> {
-    iron_path(game, &mission.tma)
 }

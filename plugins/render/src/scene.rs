@@ -1,9 +1,10 @@
 //! Builds the drawable scene of the mission from assets of the `iron://`
 //! source (no file is read here). While the mission loader prepares its
-//! resources, its `data.tma`, every resolved part's model ([`Model`]) and
-//! WEAR table ([`WearMaterials`], with MAT0 rows, phase textures and
-//! lightmaps) are requested, then the `Land.msh` the TMA names
-//! ([`Terrain`], with its render ground layer meshes and textures); each
+//! resources, every resolved part's model ([`Model`]) and WEAR table
+//! ([`WearMaterials`], with MAT0 rows, phase textures and lightmaps) are
+//! requested, and the `Land.msh` the loader found for the mission's TMA
+//! ([`MissionDescription`]; [`Terrain`], with its render ground layer
+//! meshes and textures); each
 //! request holds the loader's [`ResourceGate`] until it has loaded with
 //! its dependencies (a failed dependency, such as a missing texture, is
 //! logged and leaves that surface untextured). A failed request ends the
@@ -28,15 +29,14 @@ use bevy::asset::{AssetPath, LoadState, RecursiveDependencyLoadState, UntypedAss
 use bevy::prelude::*;
 use iron3d_assets::IronSourceHandle;
 use iron3d_assets::material::WearMaterials;
-use iron3d_assets::mission::Mission;
 use iron3d_assets::model::Model;
 use iron3d_assets::terrain::Terrain as TerrainAsset;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::registry::{Geometry, Resolved};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
-    GateFailure, LoadProgress, MissionClans, MissionObject, ModelNode, ObjectState, PlannedObjects,
-    PrototypeChain, ResourceGate, UnitPartInfo,
+    GateFailure, MissionClans, MissionDescription, MissionObject, ModelNode, ObjectState,
+    PlannedObjects, PrototypeChain, ResourceGate, UnitPartInfo,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -86,10 +86,7 @@ struct PendingLoad {
 /// resources; it waits until each has loaded.
 #[derive(Resource, Debug)]
 pub struct SceneRequests {
-    game: GameDir,
-    mission: iron3d_formats::gamedir::Mission,
-    tma: Handle<Mission>,
-    terrain: Option<Handle<TerrainAsset>>,
+    terrain: Handle<TerrainAsset>,
     /// By upper-case prototype key.
     parts: BTreeMap<Vec<u8>, PartAssets>,
     /// Requests not yet loaded.
@@ -128,25 +125,31 @@ fn fail_gate(world: &mut World, failure: GateFailure) {
 }
 
 /// Requests the scene's assets (on entering the mission's resource
-/// preparation): its `data.tma` (the terrain follows once it is in) and
-/// the model and WEAR table of every prototype the loader resolved
-/// ([`PlannedObjects`]), each holding the [`ResourceGate`] until loaded.
+/// preparation): the mission's `Land.msh` and the model and WEAR table of
+/// every prototype the loader resolved ([`PlannedObjects`]), each holding
+/// the [`ResourceGate`] until loaded.
 pub fn request_scene(world: &mut World) {
     let Some(source) = world.get_resource::<SceneSource>().cloned() else {
         return;
     };
-    let name = world.resource::<LoadProgress>().mission.clone();
-    let opened = GameDir::open(&source.game_dir).and_then(|g| {
-        let m = g.mission(&name)?;
-        Ok((g, m))
-    });
-    let located = opened
-        .map_err(|e| e.to_string())
-        .and_then(|(g, m)| Ok((paths::tma_path(&g, &m)?, g, m)));
-    let (tma_path, game, mission) = match located {
-        Ok(found) => found,
-        Err(cause) => return fail_gate(world, GateFailure { cause, ..default() }),
+    let Some(description) = world.get_resource::<MissionDescription>().cloned() else {
+        let cause = "the mission loader published no mission description".into();
+        return fail_gate(world, GateFailure { cause, ..default() });
     };
+    let opened = GameDir::open(&source.game_dir).and_then(|g| g.with_mods(&description.mod_dirs));
+    let game = match opened {
+        Ok(game) => game,
+        Err(e) => {
+            return fail_gate(
+                world,
+                GateFailure {
+                    cause: e.to_string(),
+                    ..default()
+                },
+            );
+        }
+    };
+    let mission_dir = description.files.dir.as_path();
     let planned = world
         .get_resource::<PlannedObjects>()
         .cloned()
@@ -155,11 +158,17 @@ pub fn request_scene(world: &mut World) {
     let server = world.resource::<AssetServer>().clone();
     let mut parts = BTreeMap::new();
     let mut pending = Vec::new();
-    let tma_link = GateFailure {
-        archive: Some(quoted(mission.tma.display().to_string().as_bytes())),
-        ..default()
+    let land = &description.files.land_msh;
+    let terrain = match paths::iron_path(&game, land) {
+        Ok(path) => {
+            let link = GateFailure {
+                archive: Some(quoted(land.display().to_string().as_bytes())),
+                ..default()
+            };
+            request::<TerrainAsset>(&server, path, link, &mut pending)
+        }
+        Err(cause) => return fail_gate(world, GateFailure { cause, ..default() }),
     };
-    let tma = request::<Mission>(&server, tma_path, tma_link, &mut pending);
     for object in &planned.0 {
         for chain in &object.parts {
             let key = chain.0.key.to_ascii_uppercase();
@@ -174,7 +183,7 @@ pub fn request_scene(world: &mut World) {
                 entry,
                 ..default()
             };
-            let model = match paths::model_path(&game, &mission, &chain.0) {
+            let model = match paths::model_path(&game, mission_dir, &chain.0) {
                 Ok(Some((path, candidate))) => {
                     let present = iron
                         .as_ref()
@@ -192,7 +201,7 @@ pub fn request_scene(world: &mut World) {
                 entry: chain.0.wear().map(|w| quoted(&w.resource)),
                 ..link
             };
-            let wear = match paths::wear_path(&game, &mission, &chain.0) {
+            let wear = match paths::wear_path(&game, mission_dir, &chain.0) {
                 Ok(path) => path
                     .map(|p| request::<WearMaterials>(&server, p, wear_link.clone(), &mut pending)),
                 Err(cause) => return fail_gate(world, GateFailure { cause, ..wear_link }),
@@ -202,10 +211,7 @@ pub fn request_scene(world: &mut World) {
     }
     hold(world, &pending);
     world.insert_resource(SceneRequests {
-        tma,
-        game,
-        mission,
-        terrain: None,
+        terrain,
         parts,
         pending,
         degraded: 0,
@@ -264,18 +270,13 @@ fn settled(server: &AssetServer, id: UntypedAssetId) -> Settled {
     }
 }
 
-/// While the mission prepares its resources: requests the terrain once the
-/// TMA naming it is in, releases the gate for each loaded request and
-/// reports the first failure with its chain.
+/// While the mission prepares its resources: releases the gate for each
+/// loaded request and reports the first failure with its chain.
 pub fn await_scene_assets(world: &mut World) {
-    let Some(requests) = world.get_resource::<SceneRequests>() else {
+    if !world.contains_resource::<SceneRequests>() {
         return;
-    };
-    let server = world.resource::<AssetServer>().clone();
-    if requests.terrain.is_none() && settled(&server, requests.tma.id().untyped()) == Settled::Ready
-    {
-        request_terrain(world, &server);
     }
+    let server = world.resource::<AssetServer>().clone();
     let mut requests = world.resource_mut::<SceneRequests>();
     let mut released = Vec::new();
     let mut failure = None;
@@ -308,37 +309,6 @@ pub fn await_scene_assets(world: &mut World) {
     }
 }
 
-/// Requests the `Land.msh` the loaded TMA names, holding the gate.
-fn request_terrain(world: &mut World, server: &AssetServer) {
-    let requests = world.resource::<SceneRequests>();
-    let tma = world.resource::<Assets<Mission>>().get(&requests.tma);
-    let land = tma.map(|t| t.tma.land_path.clone()).unwrap_or_default();
-    let path = match paths::land_path(&requests.game, &requests.mission, &land) {
-        Ok(path) => path,
-        Err(cause) => {
-            let archive = Some(quoted(&land));
-            return fail_gate(
-                world,
-                GateFailure {
-                    archive,
-                    cause,
-                    ..default()
-                },
-            );
-        }
-    };
-    let link = GateFailure {
-        archive: Some(format!("'{path}'")),
-        ..default()
-    };
-    let mut loads = Vec::new();
-    let handle = request::<TerrainAsset>(server, path, link, &mut loads);
-    hold(world, &loads);
-    let mut requests = world.resource_mut::<SceneRequests>();
-    requests.terrain = Some(handle);
-    requests.pending.extend(loads);
-}
-
 /// Drops the requests of a mission that failed to load.
 pub fn drop_scene_requests(world: &mut World) {
     world.remove_resource::<SceneRequests>();
@@ -349,10 +319,9 @@ pub fn build_scene(world: &mut World) {
     let Some(requests) = world.remove_resource::<SceneRequests>() else {
         return;
     };
-    let terrain = requests
-        .terrain
-        .as_ref()
-        .and_then(|h| world.resource::<Assets<TerrainAsset>>().get(h))
+    let terrain = world
+        .resource::<Assets<TerrainAsset>>()
+        .get(&requests.terrain)
         .cloned();
     let mut insertion = 0u64;
     if let Some(t) = &terrain {
@@ -360,12 +329,10 @@ pub fn build_scene(world: &mut World) {
     }
     make_hierarchy_visible(world);
     let batches = spawn_models(world, &requests, &mut insertion);
-    if let Some(handle) = requests.terrain.clone() {
-        world.insert_resource(SceneTerrain {
-            handle,
-            next_insertion: insertion,
-        });
-    }
+    world.insert_resource(SceneTerrain {
+        handle: requests.terrain.clone(),
+        next_insertion: insertion,
+    });
     let camera = world.resource::<SceneSource>().camera;
     let pose = camera.unwrap_or_else(|| {
         let clans = world

@@ -1,11 +1,14 @@
 //! `--screenshot FILE.png --frames N`: once N ready frames are drawn (see
 //! [`crate::output`]), the primary window is captured with Bevy's
-//! screenshot API and saved as an RGB PNG; a failed save makes the exit
-//! code 1.
+//! screenshot API and saved as an opaque PNG, written atomically (a
+//! temporary file renamed over `FILE.png`, so a reader never sees half an
+//! image); a failed save makes the exit code 1.
 
 use crate::output::{OutputSystems, PendingOutputs, ReadyFrames, register_output};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use iron3d_formats::fsutil::write_atomic;
+use iron3d_formats::texm::{Rgba8Image, png_bytes};
 use std::path::PathBuf;
 
 /// Where to save the capture and how many ready frames to draw first.
@@ -49,7 +52,7 @@ fn request_screenshot(
         .observe(save_screenshot);
 }
 
-/// Saves the captured image (alpha dropped).
+/// Saves the captured image (alpha made opaque).
 fn save_screenshot(
     captured: On<ScreenshotCaptured>,
     plan: Res<ScreenshotPlan>,
@@ -60,7 +63,18 @@ fn save_screenshot(
         .clone()
         .try_into_dynamic()
         .map_err(|e| e.to_string())
-        .and_then(|image| image.to_rgb8().save(&plan.path).map_err(|e| e.to_string()));
+        .and_then(|image| {
+            let mut rgba = image.to_rgba8();
+            rgba.pixels_mut().for_each(|p| p.0[3] = u8::MAX);
+            let image = Rgba8Image {
+                width: rgba.width(),
+                height: rgba.height(),
+                pixels: rgba.into_raw(),
+            };
+            png_bytes(&image)
+                .and_then(|bytes| write_atomic(&plan.path, &bytes))
+                .map_err(|e| e.to_string())
+        });
     match &saved {
         Ok(()) => info!("screenshot saved to {}", plan.path.display()),
         Err(e) => eprintln!(

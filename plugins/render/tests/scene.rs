@@ -7,24 +7,22 @@
 // The archive rewrite and bounded-wait helpers of the asset reload tests.
 #[path = "../../assets/tests/common/mod.rs"]
 mod common;
+mod game;
 
 use bevy::asset::LoadState;
 use bevy::mesh::Indices;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use iron3d_assets::IronAssetsPlugin;
 use iron3d_assets::material::WearMaterials;
 use iron3d_assets::terrain::{GroundLayer, Terrain as TerrainAsset};
+use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{Nres, NresEditor};
-use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::registry::Geometry;
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::texm::Texm;
 use iron3d_formats::wear::Wear;
-use iron3d_render::IronRenderPlugin;
 use iron3d_render::animate::{MaterialBindings, active_phase, material_phase, material_time};
 use iron3d_render::camera::MissionCamera;
 use iron3d_render::capture::{DrawItemSource, RenderPhase};
@@ -33,12 +31,11 @@ use iron3d_render::material::{FLAG_LIGHTMAP, LegacyMaterial};
 use iron3d_render::paths;
 use iron3d_render::scene::SceneRequests;
 use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain, TerrainLayer};
-use iron3d_schedules::{GameClock, SpinePlugin};
+use iron3d_schedules::GameClock;
 use iron3d_world::ObjectRegistry;
-use iron3d_world::WorldPlugin;
 use iron3d_world::mission::{
-    LoadProgress, MissionObject, MissionPhase, MissionPlugin, MissionRequest, ModelNode,
-    ModelState, PrototypeChain, UnitPartInfo, headless_app,
+    LoadProgress, MissionObject, MissionPhase, MissionRequest, ModelNode, ModelState,
+    PrototypeChain, UnitPartInfo, headless_app,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -76,37 +73,7 @@ fn built_app_watching(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
 
 /// The windowless app of [`built_app_watching`], before any update.
 fn scene_app(dir: &Path, mods: &[PathBuf], watch: bool) -> App {
-    let mut app = App::new();
-    let assets = mods
-        .iter()
-        .fold(IronAssetsPlugin::new(dir), |p, m| p.with_mod_dir(m));
-    let asset_plugin = AssetPlugin {
-        watch_for_changes_override: Some(watch),
-        ..default()
-    };
-    app.add_plugins(assets)
-        .add_plugins((MinimalPlugins, asset_plugin, TransformPlugin))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            50,
-        )))
-        .add_plugins((
-            SpinePlugin::default(),
-            WorldPlugin,
-            MissionPlugin {
-                request: Some(MissionRequest {
-                    game_dir: dir.to_path_buf(),
-                    mission: None,
-                }),
-                seed: 0,
-            },
-            IronRenderPlugin {
-                game_dir: Some(dir.to_path_buf()),
-                ..default()
-            },
-        ));
-    app.finish();
-    app.cleanup();
-    app
+    game::windowless_game(dir, mods, mods, watch)
 }
 
 fn demo_install() -> tempfile::TempDir {
@@ -1159,6 +1126,7 @@ fn a_placed_model(dir: &Path) -> (String, String, PathBuf) {
     let request = MissionRequest {
         game_dir: dir.to_path_buf(),
         mission: None,
+        mod_dirs: Vec::new(),
     };
     let mut app = headless_app(Some(request), 0);
     while *app.world().resource::<State<MissionPhase>>().get() != MissionPhase::Running {
@@ -1173,7 +1141,7 @@ fn a_placed_model(dir: &Path) -> (String, String, PathBuf) {
         .iter(world)
         .find_map(|c| match c.0.geometry() {
             Geometry::Mesh(r) => {
-                let (path, _) = paths::model_path(&game, &mission, &c.0).ok()??;
+                let (path, _) = paths::model_path(&game, &mission.dir, &c.0).ok()??;
                 let archive = String::from_utf8_lossy(&r.archive).into_owned();
                 let entry = String::from_utf8_lossy(&r.resource).into_owned();
                 Some((archive, entry, path.path().to_path_buf()))
@@ -1207,8 +1175,8 @@ fn failed_load(app: &mut App) -> iron3d_world::mission::LoadError {
 }
 
 /// A model the mission's own checks accept (the install's entry is whole)
-/// but the asset loader cannot load (a mod directory replaces it with a
-/// truncated copy) fails the load in resource preparation with the chain
+/// but the asset loader cannot load (a mod layer of the asset source alone
+/// replaces it with a truncated copy) fails the load in resource preparation with the chain
 /// down to that archive entry, leaving nothing built or registered.
 #[test]
 fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
@@ -1220,7 +1188,7 @@ fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
     std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
     std::fs::write(&broken, &whole[..whole.len() / 2]).unwrap();
 
-    let mut app = scene_app(dir.path(), &[mods.path().to_path_buf()], false);
+    let mut app = game::windowless_game(dir.path(), &[], &[mods.path().to_path_buf()], false);
     let error = failed_load(&mut app);
     let world = app.world_mut();
     assert_eq!(error.phase, MissionPhase::Resources);
@@ -1245,8 +1213,8 @@ fn a_model_only_the_asset_loader_rejects_fails_the_mission_with_its_chain() {
 }
 
 /// A `Land.msh` the mission's own checks accept (the install's file is
-/// whole) but the terrain loader cannot load (a mod directory replaces it
-/// with a truncated copy) fails the first load: the scene waits for the
+/// whole) but the terrain loader cannot load (a mod layer of the asset
+/// source alone replaces it with a truncated copy) fails the first load: the scene waits for the
 /// terrain in resource preparation, so the mission fails there with the
 /// chain down to that file, and nothing is drawn.
 #[test]
@@ -1262,7 +1230,7 @@ fn a_land_file_only_the_terrain_loader_rejects_fails_the_mission() {
         std::fs::write(&path, &bytes[..20]).unwrap();
         broken.push(path);
     }
-    let mut app = scene_app(dir.path(), &[mods.path().to_path_buf()], false);
+    let mut app = game::windowless_game(dir.path(), &[], &[mods.path().to_path_buf()], false);
     let error = failed_load(&mut app);
     let world = app.world_mut();
     assert_eq!(error.phase, MissionPhase::Resources);

@@ -3,9 +3,9 @@
 //! stopping the load before registration with the whole chain.
 
 use bevy::prelude::*;
+use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::Nres;
-use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::graph::{Graph, MATERIAL_LIB, TEXTURE_LIB};
 use iron3d_formats::mat0::Mat0;
@@ -23,6 +23,7 @@ fn app(dir: &Path) -> App {
         Some(MissionRequest {
             game_dir: dir.to_path_buf(),
             mission: None,
+            mod_dirs: Vec::new(),
         }),
         1,
     )
@@ -199,4 +200,127 @@ fn a_corrupt_texture_of_a_placed_objects_material_fails_before_registration() {
     ] {
         assert!(text.contains(&link), "{link} missing in: {text}");
     }
+}
+
+#[test]
+fn the_loaded_mission_is_published_once_with_names_and_resource_chains() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let mut app = app(&game);
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let world = app.world_mut();
+
+    // The mission as read: its files and every TMA record.
+    let description = world.resource::<MissionDescription>().clone();
+    let dir = GameDir::open(&game).unwrap();
+    let mission = dir.mission(&description.name).unwrap();
+    assert_eq!(description.files.tma, mission.tma);
+    assert!(description.files.land_msh.is_file());
+    assert!(description.files.land_map.is_file());
+    let on_disk =
+        iron3d_formats::tma::parse(&std::fs::read(&mission.tma).unwrap(), Mode::Compatible)
+            .unwrap();
+    assert_eq!(*description.tma, on_disk);
+
+    // Every object root: `0xID instance (prototype)`, the TMA's names.
+    let mut roots = world.query::<(
+        &Name,
+        &InstanceName,
+        &MissionObject,
+        &iron3d_world::OriginalObjectId,
+    )>();
+    let mut count = 0;
+    for (name, instance, object, id) in roots.iter(world) {
+        let record = &on_disk.objects[object.index];
+        let prototype = String::from_utf8_lossy(&record.resource_name);
+        assert_eq!(
+            name.as_str(),
+            format!("{:#010x} {} ({prototype})", id.raw(), instance.0)
+        );
+        if !record.instance_name.is_empty() {
+            assert_eq!(instance.0, String::from_utf8_lossy(&record.instance_name));
+        }
+        count += 1;
+    }
+    assert_eq!(count, on_disk.objects.len());
+
+    // Every part: its name, and the resource chain the graph gives.
+    let graph = Graph::new(&dir);
+    let mut parts = world.query::<(&Name, &UnitPartInfo, &PartResources)>();
+    let mut textured = 0;
+    for (name, part, resources) in parts.iter(world) {
+        let key = String::from_utf8_lossy(&part.key);
+        assert!(
+            name.as_str()
+                .ends_with(&format!("part #{} {key}", part.index)),
+            "{name}"
+        );
+        let node = graph.prototype(&part.key);
+        assert_eq!(resources.0.key, node.key);
+        assert_eq!(resources.0.mesh, node.mesh);
+        assert_eq!(resources.0.wear, node.wear);
+        assert_eq!(resources.0.materials, node.materials);
+        assert!(resources.0.failures.is_empty());
+        textured += usize::from(resources.0.materials.iter().any(|m| !m.textures.is_empty()));
+    }
+    assert!(textured > 0, "no part reaches a texture");
+    let unnamed_parts = world
+        .query_filtered::<Entity, (With<UnitPartInfo>, Without<PartResources>)>()
+        .iter(world)
+        .count();
+    assert_eq!(unnamed_parts, 0, "a part without its resource chain");
+
+    // Every model node: named after its part, with its index.
+    let mut nodes = world.query::<(&Name, &ModelNode)>();
+    let mut seen = 0;
+    for (name, node) in nodes.iter(world) {
+        assert!(
+            name.as_str().contains(&format!(" node #{} ", node.index)),
+            "{name}"
+        );
+        assert!(name.as_str().starts_with("0x"), "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, world.resource::<LoadProgress>().nodes);
+}
+
+#[test]
+fn a_broken_model_in_a_mod_directory_fails_the_loaders_own_checks() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let mut plain = app(&game);
+    assert_eq!(load(&mut plain), MissionPhase::Running);
+    let world = plain.world_mut();
+    let mesh = world
+        .query::<&PartResources>()
+        .iter(world)
+        .find_map(|r| r.0.mesh.clone())
+        .expect("a part with a model");
+    let (archive, entry) = mesh.split_once("::").unwrap();
+    let dir = GameDir::open(&game).unwrap();
+    let lib = iron3d_formats::graph::library::Libraries::new(&dir);
+    let lib = lib.get(archive.as_bytes()).unwrap();
+    let whole = lib.payload(lib.find(entry.as_bytes()).unwrap()).unwrap();
+
+    // The mod replaces the entry with half of it (a loose file in a
+    // directory named like the archive).
+    let modded = tmp.path().join("mod");
+    let loose = modded.join(archive.replace('\\', "/")).join(entry);
+    std::fs::create_dir_all(loose.parent().unwrap()).unwrap();
+    std::fs::write(&loose, &whole[..whole.len() / 2]).unwrap();
+    let mut app = headless_app(
+        Some(MissionRequest {
+            game_dir: game.clone(),
+            mission: None,
+            mod_dirs: vec![modded],
+        }),
+        1,
+    );
+    let error = failed_load(&mut app);
+    assert_eq!(error.phase, MissionPhase::Resources, "{error}");
+    assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
+    assert_eq!(error.entry, Some(format!("'{entry}'")), "{error}");
+    assert!(error.cause.contains("NRes"), "{error}");
+    let world = app.world_mut();
+    assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
 }

@@ -276,6 +276,7 @@ fn app(dir: &Path, seed: u64) -> App {
         Some(MissionRequest {
             game_dir: dir.to_path_buf(),
             mission: Some("test".into()),
+            mod_dirs: Vec::new(),
         }),
         seed,
     );

@@ -5,11 +5,11 @@
 use bevy::asset::{AssetPlugin, LoadState, UntypedAssetId};
 use bevy::prelude::*;
 use iron3d_assets::IronAssetsPlugin;
+use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::archive::{
     Mode,
     nres::{self, NewEntry, Nres},
 };
-use iron3d_formats::demo::{self, Scale};
 use iron3d_formats::fsutil::write_atomic;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

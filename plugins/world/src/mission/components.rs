@@ -22,6 +22,22 @@ impl ObjectKind {
     }
 }
 
+/// A placed object's name for people: the TMA instance name, or its
+/// resource name when the record has none.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct InstanceName(pub String);
+
+impl InstanceName {
+    /// The name of `placed`.
+    pub fn of(placed: &PlacedObject) -> Self {
+        let name = match placed.instance_name.is_empty() {
+            true => &placed.resource_name,
+            false => &placed.instance_name,
+        };
+        Self(String::from_utf8_lossy(name).into_owned())
+    }
+}
+
 /// The owning clan: the record's identity word (the clan index, as the
 /// demo install and tome IV's `identity_or_clan_raw` read it) and the
 /// `ClanID` property when the bag has an integer one.

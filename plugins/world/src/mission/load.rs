@@ -4,6 +4,7 @@
 //! failure leaves no trace in it.
 
 use super::MissionPhase;
+use super::chain::ResourceChain;
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::gamedir::{GameDir, Mission};
@@ -26,6 +27,23 @@ pub struct MissionRequest {
     /// Name below `MISSIONS`, a mission directory or its `data.tma`; `None`:
     /// the first mission of the install.
     pub mission: Option<String>,
+    /// Mod directories layered over the install, later ones winning (the
+    /// rules of the `iron://` asset source, see
+    /// [`GameDir::with_mods`]).
+    pub mod_dirs: Vec<PathBuf>,
+}
+
+/// Where a mission's files are on disk (ASCII case-insensitively resolved
+/// in the install).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissionFiles {
+    /// The mission directory.
+    pub dir: PathBuf,
+    /// Its `data.tma`.
+    pub tma: PathBuf,
+    /// The `Land.msh` and `Land.map` its TMA names.
+    pub land_msh: PathBuf,
+    pub land_map: PathBuf,
 }
 
 /// A load failure with the edge of the dependency graph it happened on
@@ -143,6 +161,8 @@ pub(crate) struct Loader {
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
     pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    /// Upper-cased prototype key -> its checked resource chain.
+    pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
 }
 
 /// What runtime readers accept: retail files with their known quirks.
@@ -165,6 +185,7 @@ impl Loader {
             build_dat: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
+            chains: BTreeMap::new(),
         }
     }
 
@@ -181,6 +202,18 @@ impl Loader {
         .into()
     }
 
+    /// The files the context phase found, once it ran.
+    pub fn files(&self) -> Option<MissionFiles> {
+        let mission = self.mission.as_ref()?;
+        let (land_msh, land_map) = self.land_files.clone()?;
+        Some(MissionFiles {
+            dir: mission.dir.clone(),
+            tma: mission.tma.clone(),
+            land_msh,
+            land_map,
+        })
+    }
+
     fn game(&self) -> &GameDir {
         self.game.as_ref().expect("the context phase ran")
     }
@@ -194,7 +227,9 @@ impl Loader {
     pub fn context(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Context;
         let err = |s: &Self, e: &dyn fmt::Display| s.error(phase, Edge::default(), e);
-        let game = GameDir::open(&self.request.game_dir).map_err(|e| err(self, &e))?;
+        let game = GameDir::open(&self.request.game_dir)
+            .and_then(|g| g.with_mods(&self.request.mod_dirs))
+            .map_err(|e| err(self, &e))?;
         let mission = match &self.request.mission {
             Some(name) => game.mission(name),
             None => game.missions().and_then(|m| {
@@ -381,7 +416,8 @@ impl Loader {
                 if self.models.contains_key(&upper) {
                     continue;
                 }
-                if let Some(failure) = graph.prototype(&part.key).failures.first() {
+                let checked = graph.prototype(&part.key);
+                if let Some(failure) = checked.failures.first() {
                     let (edge, cause) = graph_edge(object(), &part.key, failure);
                     return Err(self.error(MissionPhase::Resources, edge, cause));
                 }
@@ -394,7 +430,9 @@ impl Loader {
                     };
                     self.error(MissionPhase::Resources, edge, cause)
                 })?;
-                self.models.insert(upper, Arc::new(nodes));
+                self.models.insert(upper.clone(), Arc::new(nodes));
+                let chain = ResourceChain::new(&checked, &part.resolved);
+                self.chains.insert(upper, Arc::new(chain));
             }
         }
         Ok(())

@@ -21,27 +21,32 @@
 //! only in [`MissionPhase::Running`] (or [`MissionPhase::Idle`], when no
 //! mission was asked for).
 
+mod chain;
 mod components;
 mod gate;
 mod load;
 mod mount;
 mod rng;
 
+pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    Locality, MissionObject, ModelNode, ModelState, ObjectClan, ObjectKind, ObjectState,
-    PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo, z_up_to_y_up,
+    InstanceName, Locality, MissionObject, ModelNode, ModelState, ObjectClan, ObjectKind,
+    ObjectState, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo,
+    z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
-pub use load::{ErrorChain, LoadError, MissionRequest, land_files};
+pub use iron3d_formats::graph::MaterialRow;
+pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest, land_files};
 pub use rng::RngStreams;
 
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use iron3d_formats::tma::{Clan, MissionPath};
+use iron3d_formats::tma::{Clan, MissionPath, Tma};
 use iron3d_schedules::{AppStateHashExt, Phase};
 use load::Loader;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The loader phases of tome IV, then running (or failed).
@@ -117,6 +122,22 @@ pub struct MissionPaths(pub Vec<MissionPath>);
 #[derive(Resource, Debug, Clone, Default)]
 pub struct MissionClans(pub Vec<Clan>);
 
+/// The running mission as the loader read it, published once in the
+/// description phase: its files and its whole TMA (every record, property
+/// and unknown byte). Readers take the mission from here, never from the
+/// install again.
+#[derive(Resource, Debug, Clone)]
+pub struct MissionDescription {
+    /// The mission name below `MISSIONS`.
+    pub name: String,
+    /// Where its files were found (in a mod directory when one overrides
+    /// them).
+    pub files: MissionFiles,
+    /// The mod directories over the install, later ones winning.
+    pub mod_dirs: Vec<std::path::PathBuf>,
+    pub tma: Arc<Tma>,
+}
+
 /// The original ids of the placed objects, in TMA order.
 #[derive(Resource, Debug, Clone, Default)]
 struct AssignedIds(Vec<OriginalObjectId>);
@@ -178,9 +199,13 @@ impl Plugin for MissionPlugin {
                 run_phase(world, phase)
             });
         }
+        // The gate is read once the frame's other work (asset loads
+        // reported by other plugins) is done.
         app.add_systems(
-            Update,
-            await_gate.run_if(resource_exists::<gate::AwaitingGate>),
+            Last,
+            await_gate
+                .run_if(resource_exists::<gate::AwaitingGate>)
+                .in_set(Phase::EndFrameCallbacks),
         )
         .add_systems(OnExit(MissionPhase::Resources), gate::clear_gate);
         for phase in Phase::SIMULATION {
@@ -322,6 +347,14 @@ fn planned_objects(loader: &Loader) -> PlannedObjects {
 /// original id.
 fn describe(world: &mut World, loader: &Loader) {
     let Some(tma) = &loader.tma else { return };
+    if let Some(files) = loader.files() {
+        world.insert_resource(MissionDescription {
+            name: loader.mission_name.clone(),
+            files,
+            mod_dirs: loader.request.mod_dirs.clone(),
+            tma: Arc::new(tma.clone()),
+        });
+    }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));
     let logical: Vec<u32> = tma
@@ -378,8 +411,12 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             tma.objects.iter().zip(&ids).zip(&loader.parts).enumerate()
         {
             let placed_transform = PlacedTransform::of(placed);
+            let instance = InstanceName::of(placed);
+            let prototype = String::from_utf8_lossy(&placed.resource_name).into_owned();
             let root = world
                 .spawn((
+                    Name::new(format!("{:#010x} {} ({prototype})", id.raw(), instance.0)),
+                    instance,
                     *id,
                     MissionObject { index },
                     ObjectKind {
@@ -400,24 +437,30 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 .id();
             let frames = mount::part_frames(object_parts, &loader.models);
             for (part, (frame, socket)) in object_parts.iter().zip(frames) {
-                let part_entity = world
-                    .spawn((
-                        UnitPartInfo {
-                            index: part.index,
-                            parent: part.parent,
-                            key: part.key.clone(),
-                            class: part.class,
-                            attachment: part.attachment,
-                            socket,
-                        },
-                        PrototypeChain(part.resolved.clone()),
-                        frame,
-                        ChildOf(root),
-                    ))
-                    .id();
+                let upper = part.key.to_ascii_uppercase();
+                let key = String::from_utf8_lossy(&part.key);
+                let label = format!("{:#010x} part #{} {key}", id.raw(), part.index);
+                let mut part_entity = world.spawn((
+                    Name::new(label.clone()),
+                    UnitPartInfo {
+                        index: part.index,
+                        parent: part.parent,
+                        key: part.key.clone(),
+                        class: part.class,
+                        attachment: part.attachment,
+                        socket,
+                    },
+                    PrototypeChain(part.resolved.clone()),
+                    frame,
+                    ChildOf(root),
+                ));
+                if let Some(chain) = loader.chains.get(&upper) {
+                    part_entity.insert(PartResources(chain.clone()));
+                }
+                let part_entity = part_entity.id();
                 parts += 1;
-                let model = loader.models.get(&part.key.to_ascii_uppercase());
-                nodes += spawn_nodes(world, part_entity, model.map_or(&[][..], |m| m));
+                let model = loader.models.get(&upper);
+                nodes += spawn_nodes(world, part_entity, &label, model.map_or(&[][..], |m| m));
             }
             pending.push((*id, root));
         }
@@ -429,17 +472,23 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     Ok(())
 }
 
-/// A model's nodes under `part`, each under its parent node, with its
-/// rest-pose local transform; returns how many.
-fn spawn_nodes(world: &mut World, part: Entity, model: &[load::NodePlan]) -> usize {
+/// A model's nodes under `part` (named after the part's `label`), each
+/// under its parent node, with its rest-pose local transform; returns how
+/// many.
+fn spawn_nodes(world: &mut World, part: Entity, label: &str, model: &[load::NodePlan]) -> usize {
     let mut entities: Vec<Entity> = Vec::with_capacity(model.len());
     for (index, node) in model.iter().enumerate() {
         let parent = node
             .parent
             .and_then(|p| entities.get(p).copied())
             .unwrap_or(part);
+        let shown = node.name.as_deref().map(String::from_utf8_lossy);
         let entity = world
             .spawn((
+                Name::new(format!(
+                    "{label} node #{index} {}",
+                    shown.unwrap_or_default()
+                )),
                 ModelNode {
                     index,
                     name: node.name.clone(),

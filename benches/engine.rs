@@ -1,0 +1,262 @@
+//! The engine end to end on a headless app (MinimalPlugins + SpinePlugin +
+//! WorldPlugin + MissionPlugin, as `iron3d play --headless`):
+//!
+//! - load of the demo install's first mission and of the largest mission of
+//!   the `--scale retail` install, with each loader phase's share (from
+//!   `LoadProgress::timings`) and the peak heap (a counting allocator);
+//! - time per simulation tick (one fixed step per `update()`) with the demo
+//!   mission's objects and with a 900-object mission: the demo's first
+//!   mission's placed objects repeated, shifted, up to 900, written with the
+//!   formats crate's TMA writer beside the demo missions;
+//! - headless run speed: game seconds simulated per wall second over a run
+//!   of the demo mission at the default rate (the figure a replay verifier
+//!   or a batch of headless runs cares about), as a multiple of real time.
+//!
+//! `cargo bench --bench engine`
+
+use bevy::prelude::*;
+use criterion::{Criterion, criterion_group, criterion_main};
+use iron3d_demo::{self as demo, Scale};
+use iron3d_formats::archive::Mode;
+use iron3d_formats::gamedir::GameDir;
+use iron3d_formats::tma;
+use iron3d_world::mission::{LoadProgress, MissionPhase, MissionRequest, headless_app};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The system allocator, counting live and peak bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Placed objects of the tick benchmark's large mission.
+const LARGE: usize = 900;
+
+/// Ticks of one headless run, and the fixed rate they are simulated at
+/// (the default of `iron3d play`).
+const RUN_TICKS: u32 = 300;
+const RATE_HZ: f64 = 30.0;
+
+/// A headless app asked to load `mission` of the install at `dir`.
+fn app(dir: &Path, mission: &str) -> App {
+    let mut app = headless_app(
+        Some(MissionRequest {
+            game_dir: dir.to_path_buf(),
+            mission: Some(mission.into()),
+            mod_dirs: Vec::new(),
+        }),
+        1,
+    );
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Updates until the mission runs; its progress.
+fn load(app: &mut App) -> LoadProgress {
+    for _ in 0..32 {
+        app.update();
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        let progress = app.world().resource::<LoadProgress>();
+        match phase {
+            MissionPhase::Running => return progress.clone(),
+            MissionPhase::Failed => panic!("load failed: {:?}", progress.error),
+            _ => {}
+        }
+    }
+    panic!("loading did not finish");
+}
+
+/// The mission of the install with the most placed objects (the first of
+/// equals), by its name below `MISSIONS`.
+fn largest_mission(dir: &Path) -> String {
+    let game = GameDir::open(dir).unwrap();
+    let mut best = (0, String::new());
+    for mission in game.missions().unwrap() {
+        let data = std::fs::read(&mission.tma).unwrap();
+        let objects = tma::parse(&data, Mode::Compatible).unwrap().objects.len();
+        if objects > best.0 {
+            best = (objects, mission.name.clone());
+        }
+    }
+    best.1
+}
+
+/// Writes `MISSIONS/Bench/Large/data.tma`: the first mission's placed
+/// objects repeated, each copy shifted 1 unit along X, up to `count`.
+fn write_large_mission(dir: &Path, count: usize) -> String {
+    let game = GameDir::open(dir).unwrap();
+    let first = game.missions().unwrap().remove(0);
+    let mut mission = tma::parse(&std::fs::read(&first.tma).unwrap(), Mode::Compatible).unwrap();
+    let source = std::mem::take(&mut mission.objects);
+    mission.objects = (0..count)
+        .map(|i| {
+            let mut object = source[i % source.len()].clone();
+            object.position[0] += (i / source.len()) as f32;
+            object
+        })
+        .collect();
+    let out = dir.join("MISSIONS/Bench/Large");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("data.tma"), mission.to_bytes().unwrap()).unwrap();
+    "Bench/Large".into()
+}
+
+/// One load of `mission`: its progress and the heap peak above the heap in
+/// use before it.
+fn measured_load(dir: &Path, mission: &str) -> (LoadProgress, usize) {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let mut app = app(dir, mission);
+    let progress = load(&mut app);
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    drop(app);
+    (progress, peak)
+}
+
+/// Prints the mean wall time of each loader phase over `runs` loads, with
+/// its share, the object/part/node counts and the heap peak.
+fn report_phases(label: &str, dir: &Path, mission: &str, runs: u32) {
+    let mut sums: Vec<(MissionPhase, Duration)> = Vec::new();
+    let mut peak = 0;
+    let mut last = LoadProgress::default();
+    for _ in 0..runs {
+        let (progress, p) = measured_load(dir, mission);
+        peak = peak.max(p);
+        for (i, (phase, d)) in progress.timings.iter().enumerate() {
+            match sums.get_mut(i) {
+                Some(s) => s.1 += *d,
+                None => sums.push((*phase, *d)),
+            }
+        }
+        last = progress;
+    }
+    let total: Duration = sums.iter().map(|(_, d)| *d).sum::<Duration>() / runs;
+    println!(
+        "{label}: mission {} ({} objects, {} parts, {} nodes), {runs} loads: \
+         phases total {total:.2?}, heap peak {:.1} MiB",
+        last.mission,
+        last.objects_total,
+        last.parts,
+        last.nodes,
+        peak as f64 / (1024.0 * 1024.0)
+    );
+    for (phase, sum) in sums {
+        let mean = sum / runs;
+        let share = 100.0 * mean.as_secs_f64() / total.as_secs_f64().max(1e-12);
+        println!("  {phase:?}: {mean:.2?} ({share:.1}%)");
+    }
+}
+
+/// The installs, built once per bench run in a temporary directory.
+struct Installs {
+    _tmp: tempfile::TempDir,
+    demo: PathBuf,
+    retail: PathBuf,
+}
+
+fn installs() -> Installs {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = tmp.path().join("demo");
+    let retail = tmp.path().join("retail");
+    demo::build(&demo, demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    demo::build(&retail, demo::DEFAULT_SEED, Scale::Retail).unwrap();
+    Installs {
+        _tmp: tmp,
+        demo,
+        retail,
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let installs = installs();
+    let demo_mission = GameDir::open(&installs.demo).unwrap().missions().unwrap()[0]
+        .name
+        .clone();
+    let retail_mission = largest_mission(&installs.retail);
+    let large = write_large_mission(&installs.demo, LARGE);
+
+    report_phases("demo", &installs.demo, &demo_mission, 10);
+    report_phases("retail largest", &installs.retail, &retail_mission, 10);
+    report_phases("900 objects", &installs.demo, &large, 5);
+
+    let mut group = c.benchmark_group("mission_load");
+    group.sample_size(10);
+    for (name, dir, mission) in [
+        ("demo", &installs.demo, &demo_mission),
+        ("retail_largest", &installs.retail, &retail_mission),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_with_large_drop(|| {
+                let mut app = app(dir, mission);
+                load(&mut app);
+                app
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("tick");
+    for (name, mission) in [("demo_mission", &demo_mission), ("objects_900", &large)] {
+        let mut app = app(&installs.demo, mission);
+        let progress = load(&mut app);
+        println!("tick {name}: {} objects", progress.registered);
+        group.bench_function(name, |b| b.iter(|| app.update()));
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("headless_run");
+    group.sample_size(10);
+    for (name, mission) in [("demo_mission", &demo_mission), ("objects_900", &large)] {
+        let mut app = app(&installs.demo, mission);
+        load(&mut app);
+        let start = std::time::Instant::now();
+        run(&mut app);
+        let wall = start.elapsed().as_secs_f64();
+        let game = f64::from(RUN_TICKS) / RATE_HZ;
+        println!(
+            "headless run {name}: {RUN_TICKS} ticks ({game:.1} s of game time) in {:.1} ms \
+             = {:.0}x real time",
+            wall * 1e3,
+            game / wall.max(1e-9)
+        );
+        group.bench_function(format!("{name}_{RUN_TICKS}_ticks"), |b| {
+            b.iter(|| run(&mut app))
+        });
+    }
+    group.finish();
+}
+
+/// One headless run: [`RUN_TICKS`] fixed steps.
+fn run(app: &mut App) {
+    for _ in 0..RUN_TICKS {
+        app.update();
+    }
+}
+
+criterion_group!(mission, benches);
+criterion_main!(mission);

@@ -1,0 +1,531 @@
+//! Demo install assets: models, WEAR tables, materials, textures,
+//! lightmaps, palettes, effects, sounds, fonts, sprites and the prototype
+//! registry (`objects.rlb`) that ties them together.
+//!
+//! Every name a file references resolves: registry -> `*.msh`/`*.wea` in
+//! `system.rlb`/`static.rlb` -> WEAR rows -> `Material.lib` -> phase
+//! textures in `Textures.lib`; WEAR `LIGHTMAPS` rows -> `LightMap.lib`;
+//! effect commands -> `sounds.lib`, `Material.lib`, `sprites.lib`,
+//! `static.rlb`. Content comes from integer noise and `+ - * / sqrt` on
+//! f32 only ([`noise`]), so one seed gives the same bytes everywhere.
+
+mod effects;
+pub(crate) mod ground;
+mod kinds;
+mod materials;
+mod models;
+mod noise;
+mod sounds;
+mod textures;
+
+use super::{Install, Scale};
+use iron3d_formats::archive::nres::{self, NewEntry};
+use iron3d_formats::archive::rsli::{self, Method, NewRsliEntry};
+use iron3d_formats::error::Result;
+use iron3d_formats::fxid::FXID_TYPE_ID;
+use iron3d_formats::mat0::MAT0_TYPE_ID;
+use iron3d_formats::proto::base::Base;
+use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
+use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
+use iron3d_formats::texm::{FLAG5_ALPHA_SURFACE, PixelFormat, Texm};
+use iron3d_formats::wear::{WEAR_TYPE_ID, Wear, WearRow};
+use kinds::{KINDS, Kind};
+use noise::{Rng, hash3};
+use textures::{Look, TexSpec};
+
+/// Every prototype key written to `objects.rlb`, with its role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalog {
+    pub prototypes: Vec<Proto>,
+}
+
+/// One prototype key of `objects.rlb`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proto {
+    pub key: String,
+    pub role: Role,
+}
+
+/// What a prototype is for the world generator.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Role {
+    Chassis,
+    Turret,
+    Gun,
+    Ammo,
+    Building,
+    Fortification,
+    Tree,
+    Rock,
+    Sun,
+}
+
+/// The index of the node called `name` in the model of the base kind
+/// `base` (a fortification uses its parent's model): the socket a unit DAT
+/// record's attachment names. Variants share their base kind's node tree.
+pub fn socket(base: &str, name: &str) -> Option<usize> {
+    let base = if base == kinds::FORT {
+        kinds::FORT_PARENT
+    } else {
+        base
+    };
+    kinds::tree(base, 0).1.iter().position(|n| *n == name)
+}
+
+/// Generated variants of every kind at retail scale (B_FACTORY_000 ...).
+pub const RETAIL_VARIANTS: u32 = 48;
+
+/// NRes type ids of the entries written here.
+const MESH_TYPE_ID: u32 = u32::from_le_bytes(*b"MESH");
+const TEXM_TYPE_ID: u32 = u32::from_le_bytes(*b"Texm");
+const BASE_TYPE_ID: u32 = u32::from_le_bytes(*b"BASE");
+const PAL_TYPE_ID: u32 = u32::from_le_bytes(*b"PAL ");
+
+/// The install's archive file names (mixed case as retail).
+pub mod files {
+    pub const OBJECTS: &str = "objects.rlb";
+    pub const SYSTEM: &str = "system.rlb";
+    pub const STATIC: &str = "static.rlb";
+    pub const FORTIF: &str = "fortif.rlb";
+    pub const EFFECTS: &str = "effects.rlb";
+    pub const MATERIALS: &str = "Material.lib";
+    pub const TEXTURES: &str = "Textures.lib";
+    pub const LIGHTMAPS: &str = "LightMap.lib";
+    pub const PALETTES: &str = "Palettes.lib";
+    pub const SOUNDS: &str = "sounds.lib";
+    pub const VOICES: &str = "voices.lib";
+    pub const FONTS: &str = "gamefont.rlb";
+    pub const SPRITES: &str = "sprites.lib";
+}
+
+/// NRes entries being collected: `(name, type_id, attr1, attr2, attr3, payload)`.
+#[derive(Default)]
+struct Entries(Vec<(String, u32, u32, u32, u32, Vec<u8>)>);
+
+impl Entries {
+    fn push(&mut self, name: impl Into<String>, type_id: u32, payload: Vec<u8>) {
+        self.0.push((name.into(), type_id, 0, 0, 0, payload));
+    }
+
+    fn build(&self) -> Result<Vec<u8>> {
+        let entries: Vec<NewEntry> = self
+            .0
+            .iter()
+            .map(|(name, type_id, attr1, attr2, attr3, payload)| NewEntry {
+                name: name.as_bytes().to_vec(),
+                type_id: *type_id,
+                attr1: *attr1,
+                attr2: *attr2,
+                attr3: *attr3,
+                payload,
+            })
+            .collect();
+        nres::build(&entries)
+    }
+}
+
+fn rsli_archive(entries: &[(String, Vec<u8>)], method: Method) -> Result<Vec<u8>> {
+    let rows: Vec<NewRsliEntry> = entries
+        .iter()
+        .map(|(name, payload)| NewRsliEntry {
+            name: name.as_bytes().to_vec(),
+            method,
+            payload,
+        })
+        .collect();
+    rsli::build(&rows)
+}
+
+/// A content seed for one named item: the install seed hashed with the name.
+fn item_seed(seed: u64, name: &str) -> u32 {
+    name.bytes()
+        .fold(hash3(seed as u32, (seed >> 32) as i32, 0, 0), |h, b| {
+            hash3(h, b as i32, 1, 2)
+        })
+}
+
+/// `_017` for a retail variant, empty for the base set.
+fn variant_suffix(variant: Option<u32>) -> String {
+    variant.map_or(String::new(), |v| format!("_{v:03}"))
+}
+
+/// Writes every asset archive into `install` and returns the catalogue.
+pub fn write(install: &mut Install, seed: u64, scale: Scale) -> Result<Catalog> {
+    let variants: Vec<Option<u32>> = match scale {
+        Scale::Demo => vec![None],
+        Scale::Retail => std::iter::once(None)
+            .chain((0..RETAIL_VARIANTS).map(Some))
+            .collect(),
+    };
+    install.add(files::TEXTURES, texture_library(seed, &variants)?)?;
+    install.add(files::MATERIALS, material_library(&variants)?)?;
+    install.add(files::PALETTES, palette_library(seed)?)?;
+
+    let mut rng = Rng::new(seed);
+    let mut catalog = Catalog {
+        prototypes: Vec::new(),
+    };
+    let mut registry: Vec<(Vec<u8>, Vec<ObjectRef>)> = Vec::new();
+    let (mut system, mut statics, mut fortif, mut lightmaps) = (
+        Entries::default(),
+        Entries::default(),
+        Entries::default(),
+        Entries::default(),
+    );
+    for &variant in &variants {
+        let sfx = variant_suffix(variant);
+        let size = if variant.is_some() {
+            rng.pick(0.8, 1.25, 20)
+        } else {
+            1.0
+        };
+        for kind in &KINDS {
+            let key = format!("{}{sfx}", kind.key);
+            let archive = if kind.archive == kinds::SYSTEM {
+                &mut system
+            } else {
+                &mut statics
+            };
+            let refs = model_entries(archive, &mut lightmaps, kind, &key, variant, size, seed)?;
+            registry.push((key.clone().into_bytes(), refs));
+            catalog.prototypes.push(Proto {
+                key,
+                role: kind.role,
+            });
+        }
+        // The fortification: parent B_TOWER (model, WEAR), own BASE.
+        let key = format!("{}{sfx}", kinds::FORT);
+        let base = format!("{}.bas", key.to_ascii_lowercase());
+        fortif.push(&base, BASE_TYPE_ID, fort_base(size)?);
+        registry.push((
+            key.clone().into_bytes(),
+            vec![
+                ObjectRef::new(
+                    REGISTRY_ARCHIVE,
+                    format!("{}{sfx}", kinds::FORT_PARENT).as_bytes(),
+                )?,
+                ObjectRef::new(files::FORTIF.as_bytes(), base.as_bytes())?,
+            ],
+        ));
+        catalog.prototypes.push(Proto {
+            key,
+            role: Role::Fortification,
+        });
+    }
+    registry.push((
+        kinds::SUN.into(),
+        vec![ObjectRef::new(files::EFFECTS.as_bytes(), b"FX_SUN")?],
+    ));
+    catalog.prototypes.push(Proto {
+        key: kinds::SUN.into(),
+        role: Role::Sun,
+    });
+
+    let (debris, names) = kinds::tree("DEBRIS", item_seed(seed, kinds::DEBRIS));
+    statics.push(
+        kinds::DEBRIS,
+        MESH_TYPE_ID,
+        models::build(&debris, false, &names)?,
+    );
+
+    install.add(files::OBJECTS, Registry::build(&registry)?)?;
+    install.add(files::SYSTEM, system.build()?)?;
+    install.add(files::STATIC, statics.build()?)?;
+    install.add(files::FORTIF, fortif.build()?)?;
+    install.add(files::LIGHTMAPS, lightmaps.build()?)?;
+    install.add(files::EFFECTS, effect_library()?)?;
+    write_sounds(install, seed)?;
+    install.add(files::FONTS, font_library(seed)?)?;
+    install.add(files::SPRITES, sprite_library(seed)?)?;
+    Ok(catalog)
+}
+
+/// Adds a prototype's model and WEAR (and lightmap) and returns its
+/// registry references.
+fn model_entries(
+    archive: &mut Entries,
+    lightmaps: &mut Entries,
+    kind: &Kind,
+    key: &str,
+    variant: Option<u32>,
+    size: f32,
+    seed: u64,
+) -> Result<Vec<ObjectRef>> {
+    let stem = key.to_ascii_lowercase();
+    let (nodes, names) = kinds::tree(kind.key, item_seed(seed, key));
+    let msh = models::build(&kinds::scaled(nodes, size), kind.lightmapped, &names)?;
+    let rows = kind
+        .paints
+        .iter()
+        .enumerate()
+        .map(|(i, p)| WearRow::new(i.to_string(), p.material(variant)))
+        .collect();
+    let lightmap_rows = if kind.lightmapped {
+        let name = format!("LM_{key}");
+        lightmaps.push(
+            &name,
+            TEXM_TYPE_ID,
+            textures::lightmap(32, item_seed(seed, &name))?,
+        );
+        Some(vec![WearRow::new("0", name)])
+    } else {
+        None
+    };
+    let (msh_name, wea_name) = (format!("{stem}.msh"), format!("{stem}.wea"));
+    archive.push(&msh_name, MESH_TYPE_ID, msh);
+    archive.push(
+        &wea_name,
+        WEAR_TYPE_ID,
+        Wear::new(rows, lightmap_rows).to_bytes()?,
+    );
+    let mut refs = vec![
+        ObjectRef::new(kind.archive.as_bytes(), msh_name.as_bytes())?,
+        ObjectRef::new(kind.archive.as_bytes(), wea_name.as_bytes())?,
+    ];
+    if let Some(fx) = kind.effect {
+        refs.push(ObjectRef::new(files::EFFECTS.as_bytes(), fx.as_bytes())?);
+    }
+    Ok(refs)
+}
+
+/// A fortification's ground plan: a closed square ring.
+fn fort_base(size: f32) -> Result<Vec<u8>> {
+    let h = 2.0 * size;
+    let ring = [
+        [-h, -h, 0.0],
+        [h, -h, 0.0],
+        [h, h, 0.0],
+        [-h, h, 0.0],
+        [-h, -h, 0.0],
+    ];
+    Base {
+        marker: 1,
+        points: ring.to_vec(),
+        tail: Vec::new(),
+    }
+    .to_bytes()
+}
+
+/// `Textures.lib`: the paints' textures of every variant set, the lamps,
+/// the ground layers ([`ground`]), the water frames (indexed, own palette) and the sign (indexed, palette
+/// slot B of `Palettes.lib`).
+fn texture_library(seed: u64, variants: &[Option<u32>]) -> Result<Vec<u8>> {
+    let mut lib = Entries::default();
+    for &variant in variants {
+        for mut spec in materials::textures(variant) {
+            if variant.is_some() {
+                spec.size = 32; // retail-scale variants: smaller, same formats
+            }
+            let payload = textures::encode(&spec, item_seed(seed, &spec.name))?;
+            lib.push(spec.name, TEXM_TYPE_ID, payload);
+        }
+    }
+    for spec in materials::lamp_textures()
+        .into_iter()
+        .chain(ground::textures())
+    {
+        let payload = textures::encode(&spec, item_seed(seed, &spec.name))?;
+        lib.push(spec.name, TEXM_TYPE_ID, payload);
+    }
+    for frame in 0..materials::WATER_FRAMES {
+        let payload = textures::water_frame(64, item_seed(seed, "water"), frame)?;
+        lib.push(materials::water_name(frame), TEXM_TYPE_ID, payload);
+    }
+    let sign = textures::indexed(
+        32,
+        item_seed(seed, materials::SIGN),
+        0,
+        textures::ramp_palette([0, 0, 0], [255, 220, 0]),
+        FLAG5_ALPHA_SURFACE,
+    );
+    lib.push(materials::SIGN, TEXM_TYPE_ID, sign.to_bytes()?);
+    lib.build()
+}
+
+/// `Material.lib`: `DEFAULT` and the materials of every variant set
+/// (directory attr1 = flags, attr2 = version).
+fn material_library(variants: &[Option<u32>]) -> Result<Vec<u8>> {
+    let mut lib = Entries::default();
+    let mut add = |m: materials::MaterialEntry| {
+        lib.0
+            .push((m.name, MAT0_TYPE_ID, m.attr1, m.attr2, 0, m.payload));
+    };
+    add(materials::default_material()?);
+    for &variant in variants {
+        materials::materials(variant)?
+            .into_iter()
+            .for_each(&mut add);
+    }
+    lib.build()
+}
+
+/// `Palettes.lib`: slot A as a raw palette, slot B as an indexed Texm.
+fn palette_library(seed: u64) -> Result<Vec<u8>> {
+    let mut lib = Entries::default();
+    lib.push(
+        "A.pal",
+        PAL_TYPE_ID,
+        textures::ramp_palette([0, 40, 0], [200, 255, 120]).to_bytes(),
+    );
+    let b = textures::indexed(
+        8,
+        item_seed(seed, "B.pal"),
+        0,
+        textures::ramp_palette([40, 0, 0], [255, 90, 40]),
+        0,
+    );
+    lib.push("B.pal", PAL_TYPE_ID, b.to_bytes()?);
+    lib.build()
+}
+
+/// `effects.rlb` (FXID attributes as retail: 0, 0, 1).
+fn effect_library() -> Result<Vec<u8>> {
+    let mut lib = Entries::default();
+    let (a1, a2, a3) = effects::ATTRS;
+    for (name, payload) in effects::effects(files::STATIC, kinds::DEBRIS)? {
+        lib.0.push((name, FXID_TYPE_ID, a1, a2, a3, payload));
+    }
+    lib.build()
+}
+
+/// `sounds.lib` and `voices.lib` (type id 0).
+fn write_sounds(install: &mut Install, seed: u64) -> Result<()> {
+    let s = seed as u32 ^ (seed >> 32) as u32;
+    for (file, list) in [
+        (files::SOUNDS, sounds::sounds(s)?),
+        (files::VOICES, sounds::voices(s)?),
+    ] {
+        let mut lib = Entries::default();
+        for (name, payload) in list {
+            lib.push(name, 0, payload);
+        }
+        install.add(file, lib.build()?)?;
+    }
+    Ok(())
+}
+
+/// A `Tfnt` font over a 16 x 16 cell atlas.
+fn font(cell: u32, seed: u32) -> Result<Vec<u8>> {
+    let atlas = textures::font_atlas(cell, seed)?;
+    let size = (cell * 16) as f32;
+    let glyphs = (0..256u32)
+        .map(|c| {
+            let advance = (cell - 2 + hash3(seed, c as i32, 1, 1) % 3) as i32;
+            let u0 = ((c % 16) * cell) as f32 / size;
+            Glyph {
+                u0,
+                u1: u0 + advance as f32 / size,
+                v0: ((c / 16) * cell) as f32 / size,
+                advance,
+            }
+        })
+        .collect();
+    Tfnt {
+        cell_width: cell as i32,
+        height: cell as i32,
+        v_span: 1.0 / 16.0,
+        spacing: 1,
+        glyphs,
+        texm: atlas.to_bytes()?,
+    }
+    .to_bytes()
+}
+
+/// `gamefont.rlb`: RsLi, LZSS (method 0x040), two fonts.
+fn font_library(seed: u64) -> Result<Vec<u8>> {
+    let fonts = vec![
+        (
+            "GAMEFONT.FNT".to_string(),
+            font(8, item_seed(seed, "GAMEFONT"))?,
+        ),
+        ("SMALL.FNT".to_string(), font(6, item_seed(seed, "SMALL"))?),
+    ];
+    rsli_archive(&fonts, Method::Lzss)
+}
+
+/// `sprites.lib`: RsLi, raw Deflate (method 0x100), Texm sprites.
+fn sprite_library(seed: u64) -> Result<Vec<u8>> {
+    let spec = |name: &str, look, size, format, mips| TexSpec {
+        name: name.into(),
+        look,
+        size,
+        format,
+        mips,
+    };
+    let mut sprites = Vec::new();
+    for s in [
+        spec(
+            "SPARK.TEX",
+            Look::Glow([255, 200, 80]),
+            32,
+            PixelFormat::Argb8888,
+            true,
+        ),
+        spec(
+            "CURSOR.TEX",
+            Look::Lamp(true),
+            32,
+            PixelFormat::Argb4444,
+            false,
+        ),
+    ] {
+        let payload = textures::encode(&s, item_seed(seed, &s.name))?;
+        sprites.push((s.name, payload));
+    }
+    let interface: Texm = textures::indexed(
+        64,
+        item_seed(seed, "INTERF8"),
+        0,
+        textures::ramp_palette([20, 20, 30], [180, 200, 255]),
+        0,
+    );
+    sprites.push(("INTERF8.TEX".into(), interface.to_bytes()?));
+    rsli_archive(&sprites, Method::Deflate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(scale: Scale) -> Catalog {
+        write(&mut Install::default(), 1, scale).unwrap()
+    }
+
+    #[test]
+    fn the_demo_catalogue_has_the_contract_keys() {
+        let keys: Vec<(String, Role)> = catalog(Scale::Demo)
+            .prototypes
+            .into_iter()
+            .map(|p| (p.key, p.role))
+            .collect();
+        let expected = [
+            ("CH_WALKER", Role::Chassis),
+            ("TR_LIGHT", Role::Turret),
+            ("TR_HEAVY", Role::Turret),
+            ("GN_LASER", Role::Gun),
+            ("GN_CANNON", Role::Gun),
+            ("AM_SHELL", Role::Ammo),
+            ("B_FACTORY", Role::Building),
+            ("B_TOWER", Role::Building),
+            ("T_PINE", Role::Tree),
+            ("T_OAK", Role::Tree),
+            ("R_ROCK1", Role::Rock),
+            ("R_ROCK2", Role::Rock),
+            ("B_FORT", Role::Fortification),
+            ("SUN", Role::Sun),
+        ];
+        let expected: Vec<(String, Role)> =
+            expected.iter().map(|(k, r)| (k.to_string(), *r)).collect();
+        assert_eq!(keys, expected);
+    }
+
+    #[test]
+    fn the_retail_catalogue_adds_variants_of_every_kind() {
+        let c = catalog(Scale::Retail);
+        assert_eq!(c.prototypes.len(), 14 + 13 * RETAIL_VARIANTS as usize);
+        let find = |k: &str| c.prototypes.iter().find(|p| p.key == k).map(|p| p.role);
+        assert_eq!(find("B_FACTORY_017"), Some(Role::Building));
+        assert_eq!(find("B_FORT_047"), Some(Role::Fortification));
+        assert_eq!(find("GN_CANNON_000"), Some(Role::Gun));
+    }
+}

@@ -1,0 +1,142 @@
+//! Synthesised sounds at 22 050 Hz with integer maths only: phase
+//! accumulators, a linear-feedback noise source and shift-based envelopes.
+//! Written as PCM16 or MS ADPCM RIFF/WAVE.
+
+use iron3d_formats::error::Result;
+use iron3d_formats::sound::{encode_ms_adpcm, write_pcm16};
+
+/// Sample rate of every sound (tome VI: all retail sounds).
+pub const RATE: u32 = 22_050;
+/// MS ADPCM block size (mono, 1012 samples per block).
+const ADPCM_BLOCK: u16 = 512;
+
+/// A tone generator: `phase` advances by `freq * 2^32 / RATE` per sample.
+fn step(freq: u32) -> u32 {
+    ((freq as u64) << 32).div_euclid(RATE as u64) as u32
+}
+
+/// Square wave of a phase, +-amp.
+fn square(phase: u32, amp: i32) -> i32 {
+    if phase < 0x8000_0000 { amp } else { -amp }
+}
+
+/// Sawtooth of a phase, +-32767 scaled by `amp / 32768`.
+fn saw(phase: u32, amp: i32) -> i32 {
+    ((phase >> 16) as i32 - 32768) * amp / 32768
+}
+
+/// A 32-bit xorshift noise source.
+struct Noise(u32);
+
+impl Noise {
+    fn next(&mut self, amp: i32) -> i32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        ((x >> 16) as i32 - 32768) * amp / 32768
+    }
+}
+
+fn clip(v: i32) -> i16 {
+    v.clamp(-32768, 32767) as i16
+}
+
+/// Engine hum: 55 Hz saw plus 110 Hz square, slowly beating.
+fn engine(seed: u32) -> Vec<i16> {
+    let n = RATE as usize;
+    let (mut a, mut b) = (seed, 0u32);
+    (0..n)
+        .map(|i| {
+            a = a.wrapping_add(step(55));
+            b = b.wrapping_add(step(111));
+            let beat = 6000 + (i as i32 % 2205 - 1102).abs() * 4;
+            clip(saw(a, 9000) + square(b, beat))
+        })
+        .collect()
+}
+
+/// A shot: a noise burst with a fast exponential decay.
+fn shot(seed: u32) -> Vec<i16> {
+    let mut noise = Noise(seed | 1);
+    let mut env: i32 = 30000;
+    (0..RATE as usize / 4)
+        .map(|_| {
+            env = env * 65000 / 65536;
+            clip(noise.next(env))
+        })
+        .collect()
+}
+
+/// A laser: a square sweep from 2 kHz down to 400 Hz.
+fn laser(seed: u32) -> Vec<i16> {
+    let n = RATE as usize * 3 / 10;
+    let mut phase = seed;
+    (0..n)
+        .map(|i| {
+            let freq = 2000 - (1600 * i / n) as u32;
+            phase = phase.wrapping_add(step(freq));
+            clip(square(phase, 12000 * (n - i) as i32 / n as i32))
+        })
+        .collect()
+}
+
+/// An explosion: low-passed noise (one-pole, integer) with a slow decay.
+fn explosion(seed: u32) -> Vec<i16> {
+    let mut noise = Noise(seed ^ 0xDEAD_BEEF | 1);
+    let (mut low, mut env) = (0i32, 32000i32);
+    (0..RATE as usize * 6 / 5)
+        .map(|_| {
+            env = env * 65500 / 65536;
+            low += (noise.next(32767) - low) / 8;
+            clip(low * env / 16000)
+        })
+        .collect()
+}
+
+/// Voice beeps: `count` square tones of `freq` with gaps.
+fn beeps(freq: u32, count: usize) -> Vec<i16> {
+    let tone = RATE as usize / 10;
+    let mut out = Vec::with_capacity(tone * 2 * count);
+    let mut phase = 0u32;
+    for _ in 0..count {
+        for i in 0..tone {
+            phase = phase.wrapping_add(step(freq));
+            let env = (i.min(tone - i).min(200) * 50) as i32;
+            out.push(clip(square(phase, env)));
+        }
+        out.extend(std::iter::repeat_n(0, tone));
+    }
+    out
+}
+
+fn pcm(samples: &[i16]) -> Result<Vec<u8>> {
+    write_pcm16(RATE, 1, samples)
+}
+
+fn adpcm(samples: &[i16]) -> Result<Vec<u8>> {
+    encode_ms_adpcm(RATE, 1, samples, ADPCM_BLOCK)
+}
+
+/// `sounds.lib`: `(name, payload)`, one PCM, three ADPCM and one empty
+/// entry (retail Part 2 has `ALIEN_ME.WAV` of size 0).
+pub fn sounds(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
+    Ok(vec![
+        ("ENGINE.WAV".into(), pcm(&engine(seed))?),
+        ("SHOT.WAV".into(), adpcm(&shot(seed))?),
+        ("LASER.WAV".into(), adpcm(&laser(seed))?),
+        ("EXPLODE.WAV".into(), adpcm(&explosion(seed))?),
+        ("ALIEN_ME.WAV".into(), Vec::new()),
+    ])
+}
+
+/// `voices.lib`: beeps standing in for voice lines, PCM and ADPCM.
+pub fn voices(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
+    let base = 600 + seed % 200;
+    Ok(vec![
+        ("V_ACK.WAV".into(), pcm(&beeps(base, 2))?),
+        ("V_DONE.WAV".into(), adpcm(&beeps(base + 300, 3))?),
+        ("V_FAIL.WAV".into(), adpcm(&beeps(base / 2, 1))?),
+    ])
+}

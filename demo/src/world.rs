@@ -1,0 +1,235 @@
+//! The demo install's world: root configs, `BuildDat.lst`, unit DATs, maps
+//! (`MAPS/MapNN/Land.msh` + `Land.map` + the layer tables `Land1.wea`,
+//! `Land2.wea`) and missions
+//! (`MISSIONS/Campaign.NN/Mission.NN/` + `MISSIONS/dispatcher.ini`).
+//!
+//! Every file is written by the project's own writers
+//! ([`iron3d_formats::unitdat::UnitDat::build`], [`iron3d_formats::terrain::build`],
+//! [`iron3d_formats::tma::Tma::to_bytes`], [`iron3d_formats::config::builddat::BuildDat::build`])
+//! or as CRLF text in the shapes the config readers accept. Content comes
+//! from a seeded [`Rng`] and integer maths; the only float operations are
+//! `+ - * /` on exact small values.
+
+mod land;
+mod mission;
+mod units;
+
+use super::assets::Catalog;
+use super::{Install, Scale};
+use iron3d_formats::error::Result;
+
+/// Sizes of a generated world.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Heightfield vertices per side of every map.
+    map_size: usize,
+    /// Campaigns, and missions per campaign (one map per mission).
+    campaigns: usize,
+    missions_per_campaign: usize,
+    /// Trees and rocks per mission.
+    trees: usize,
+    rocks: usize,
+    /// Robot designs (unit DAT files) and turrets on each.
+    robot_designs: usize,
+}
+
+impl Plan {
+    fn of(scale: Scale) -> Plan {
+        match scale {
+            // 2 maps of 65 x 65 vertices; 2 missions of 40 objects.
+            Scale::Demo => Plan {
+                map_size: 65,
+                campaigns: 1,
+                missions_per_campaign: 2,
+                trees: 12,
+                rocks: 6,
+                robot_designs: 3,
+            },
+            // 30 maps of 77 x 77 = 5,929 vertices; 30 missions of 30
+            // objects (900), 19 unit references each (570, ~10 parts).
+            Scale::Retail => Plan {
+                map_size: 77,
+                campaigns: 3,
+                missions_per_campaign: 10,
+                trees: 5,
+                rocks: 3,
+                robot_designs: 40,
+            },
+        }
+    }
+}
+
+/// Writes the world files of the install.
+pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) -> Result<()> {
+    let plan = Plan::of(scale);
+    let mut rng = Rng::new(seed ^ 0x5752_4C44_0000_0006);
+    write_root_configs(install)?;
+    let units = units::write(install, catalog, &mut rng, plan.robot_designs)?;
+
+    let mut missions = Vec::new();
+    for c in 0..plan.campaigns {
+        for m in 0..plan.missions_per_campaign {
+            let index = missions.len() + 1;
+            let map_dir = format!("MAPS/Map{index:02}");
+            let mut map_rng = Rng::new(rng.next_u64());
+            let field = land::Field::generate(plan.map_size, &mut map_rng);
+            install.add(format!("{map_dir}/Land.msh"), field.land_msh()?)?;
+            install.add(format!("{map_dir}/Land.map"), field.land_map()?)?;
+            let [layer1, layer2] = land::Field::layer_tables()?;
+            install.add(format!("{map_dir}/Land1.wea"), layer1)?;
+            install.add(format!("{map_dir}/Land2.wea"), layer2)?;
+            let m = mission::MissionSpec {
+                campaign: format!("Campaign.{c:02}"),
+                name: format!("Mission.{:02}", m + 1),
+                land_path: format!("MAPS\\Map{index:02}\\Land.msh"),
+                trees: plan.trees,
+                rocks: plan.rocks,
+                first_site: missions.len() % 4,
+            };
+            mission::write(install, &m, &field, &units, &mut map_rng)?;
+            missions.push(m);
+        }
+    }
+    install.add("MISSIONS/dispatcher.ini", mission::dispatcher(&missions))?;
+    Ok(())
+}
+
+/// The root configs: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`,
+/// `ArealMap.ini` with the keys and demo values of tome VIII (and the
+/// three keys Part 2 adds to `iron_3d.ini`).
+fn write_root_configs(install: &mut Install) -> Result<()> {
+    install.add(
+        "iron_3d.ini",
+        crlf(&[
+            "[CS]",
+            "DISPLAY_WIDTH=640",
+            "DISPLAY_HEIGHT=480",
+            "BITDEPTH=16",
+            "CURRENT_D3DCARD=0",
+            "WINDOW_MODE=0",
+            "FORCE_SOFTWARE_CURSOR=1",
+            "RENDER_QUALITY=2",
+            "REFLECTIONS=0",
+            "EMBOSS_BUMP=0",
+            "EMBM=0",
+            "PLAY_CD_MUSIC=1",
+            "FORCE_CD_SOUND=\"D:\\SOUND\"",
+            "MOUSE_SENS=100",
+            "JOY_SENS=100",
+            "MOUSE_REV_Y=0",
+            "JOY_REV_Y=0",
+            "JOY_ENABLE=0",
+            "SUBTITLES=1",
+            "SFX_VOLUME=100",
+            "CD_VOLUME=100",
+            "DEBUG_KEYS_ON=0",
+            "",
+            "[MULTIPLAYER]",
+            "IP=127.0.0.1",
+            "LOGIN=Player",
+            "PASSWORD=demo",
+            "",
+            "[TEMP]",
+            "NORMALIZATION=1.0",
+            "OFFENCE_MIN=0.5",
+            "OFFENCE_MAX=1.5",
+            "DEFENCE_MIN=0.5",
+            "DEFENCE_MAX=1.5",
+            "",
+            "[LEVEL_RATIO]",
+            "EASY=0.5",
+            "NORMAL=0.7",
+            "HARD=1.0",
+        ]),
+    )?;
+    install.add(
+        "Comp.ini",
+        crlf(&[
+            "// CID DLL Function",
+            "0 terrain.dll LoadLandscape",
+            "1 terrain.dll LoadBuilding",
+            "2 terrain.dll LoadCamera",
+            "3 animesh.dll LoadAgent // units",
+            "4 animesh.dll LoadAgent // heroes",
+            "5 terrain.dll CreateAtmosphere",
+            "6 terrain.dll CreateShader",
+            "7 misload.dll LoadResearch",
+        ]),
+    )?;
+    install.add(
+        "Behavior.ini",
+        crlf(&[
+            "[BEHAVIOR]",
+            "LogFile=Behavior.log",
+            "SaveLog=0",
+            "MaxErrorLevel=1",
+            "DefErrorLevel=2",
+            "LookBugMode=0",
+            "ShowVectors=0",
+            "NoZBuffer=0",
+            "LockBehaviour=0",
+            "UseDebugKey=1",
+            "GiveDefaultOrder=0",
+            "DefaultOrderPhase=10",
+            "DeterminMode=0",
+            "ImmortalHero=0",
+            "UseWizard=1",
+        ]),
+    )?;
+    install.add(
+        "ArealMap.ini",
+        crlf(&[
+            "[AREALMAP]",
+            "LogFile=ArealMap.log",
+            "SaveLog=0",
+            "ShowAreals=0",
+            "Areal_NoZBuffer=0",
+            "HallWay_NoZBuffer=0",
+            "EdgeUp=0.5",
+            "RunBehDebug=0",
+        ]),
+    )
+}
+
+/// Text lines joined with CRLF (every line terminated), as CP1251.
+fn crlf(lines: &[&str]) -> Vec<u8> {
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push_str("\r\n");
+    }
+    encoding_rs::WINDOWS_1251.encode(&text).0.into_owned()
+}
+
+/// The generator's random numbers: SplitMix64 (integer only, the same on
+/// every machine).
+#[derive(Debug, Clone)]
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.next_u64() % n }
+    }
+
+    /// One item of a non-empty slice.
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+}

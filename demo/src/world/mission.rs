@@ -1,0 +1,364 @@
+//! Missions: `data.tma` (four clans with relations, zones on the nature
+//! clan only, paths, buildings and units at the build sites, scenery on
+//! walkable ground, the property names of tome IV, mineral lodes),
+//! `mission.cfg`, `briefing.cfg`, `messages.cfg`, and the campaign
+//! `MISSIONS/dispatcher.ini`.
+
+use super::land::Field;
+use super::units::Units;
+use super::{Rng, crlf};
+use crate::Install;
+use iron3d_formats::config::builddat::BuildCategory;
+use iron3d_formats::error::Result;
+use iron3d_formats::tma::{
+    Clan, ClanRelation, ClanType, ClanZone, Description, MineralLode, MissionPath, ObjectKind,
+    PlacedObject, Property, Tma,
+};
+
+/// Where a mission lives and what it holds.
+#[derive(Debug, Clone)]
+pub struct MissionSpec {
+    pub campaign: String,
+    pub name: String,
+    /// The map, as a legacy path relative to the install root.
+    pub land_path: String,
+    pub trees: usize,
+    pub rocks: usize,
+    /// Which of the map's four build sites is the player's (the enemy's
+    /// and the neutral's follow along the road chain).
+    pub first_site: usize,
+}
+
+impl MissionSpec {
+    fn dir(&self) -> String {
+        format!("MISSIONS/{}/{}", self.campaign, self.name)
+    }
+}
+
+/// Clan table order: index = the clan word stored in `identity` and
+/// `ClanID`.
+const CLANS: [(&str, ClanType); 4] = [
+    ("Nature", ClanType::Nature),
+    ("Player", ClanType::Player),
+    ("Enemy", ClanType::Enemy),
+    ("Neutral", ClanType::Neutral),
+];
+const PLAYER: u32 = 1;
+const ENEMY: u32 = 2;
+const NEUTRAL: u32 = 3;
+
+/// Vertex offsets around a site centre (all within the flat radius).
+const BUILDING_SPOTS: [[i64; 2]; 4] = [[0, 0], [3, 0], [0, 3], [-3, 0]];
+const UNIT_SPOTS: [[i64; 2]; 8] = [
+    [-2, -2],
+    [2, -2],
+    [-2, 2],
+    [2, 2],
+    [0, -3],
+    [-1, -3],
+    [3, -1],
+    [1, 1],
+];
+
+/// Writes one mission directory.
+pub fn write(
+    install: &mut Install,
+    spec: &MissionSpec,
+    field: &Field,
+    units: &Units,
+    rng: &mut Rng,
+) -> Result<()> {
+    let tma = build_tma(spec, field, units, rng);
+    let dir = spec.dir();
+    install.add(format!("{dir}/data.tma"), tma.to_bytes()?)?;
+    install.add(format!("{dir}/mission.cfg"), mission_cfg(spec))?;
+    install.add(format!("{dir}/briefing.cfg"), briefing_cfg(spec, field))?;
+    install.add(format!("{dir}/messages.cfg"), messages_cfg())?;
+    Ok(())
+}
+
+fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) -> Tma {
+    let mut tma = Tma::new(spec.land_path.as_bytes());
+    let site = |i: usize| field.sites[(i + spec.first_site) % field.sites.len()];
+    let at = |v: [usize; 2]| field.point(v[0], v[1]);
+
+    // Logical sites: 0 player, 1 neutral, 2 enemy, 3 free build site.
+    // Paths by stored id (not their position): a patrol from the enemy base
+    // through the neutral one to the player base, and the free site's
+    // approach.
+    tma.paths.push(MissionPath {
+        id: 10,
+        points: [2, 1, 0].map(|i| at(site(i))).to_vec(),
+    });
+    tma.paths.push(MissionPath {
+        id: 20,
+        points: [3, 0].map(|i| at(site(i))).to_vec(),
+    });
+
+    for (index, (name, clan_type)) in CLANS.iter().enumerate() {
+        let mut clan = Clan::new(*name, *clan_type);
+        let base = match clan_type {
+            ClanType::Nature => None,
+            ClanType::Player => Some(0),
+            ClanType::Enemy => Some(2),
+            ClanType::Neutral => Some(1),
+        };
+        if let Some(s) = base {
+            let p = at(site(s));
+            clan.base = [p[0], p[1]];
+            clan.bot_cap = 8;
+        } else {
+            // Zones only on the nature clan (FACTS "one public reader").
+            clan.zones = (0..2)
+                .map(|s| ClanZone {
+                    kind: 1,
+                    centre: at(site(s * 2 + 1)),
+                    inner_radius: 40.0,
+                    outer_radius: 120.0,
+                })
+                .collect();
+        }
+        clan.relations = CLANS
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != index)
+            .map(|(other, (other_name, _))| ClanRelation {
+                clan: other_name.as_bytes().to_vec(),
+                // 0 hostile between player and enemy, 1 otherwise.
+                value: u32::from(!matches!(
+                    (index as u32, other as u32),
+                    (PLAYER, ENEMY) | (ENEMY, PLAYER)
+                )),
+            })
+            .collect();
+        tma.clans.push(clan);
+    }
+
+    let mut objects = Objects {
+        list: Vec::new(),
+        logical_id: 0,
+    };
+    let spot = |s: usize, d: [i64; 2]| {
+        let [x, y] = site(s);
+        at([(x as i64 + d[0]) as usize, (y as i64 + d[1]) as usize])
+    };
+    // Buildings first (the load order), then units, then scenery.
+    let pools = &units.pools;
+    let buildings: [(u32, usize, Building); 8] = [
+        (PLAYER, 0, Building::Key("B_FACTORY")),
+        (PLAYER, 0, Building::Dat(BuildCategory::Plant)),
+        (ENEMY, 2, Building::Dat(BuildCategory::TowerLarge)),
+        (ENEMY, 2, Building::Key("B_FORT")),
+        (ENEMY, 2, Building::Key("B_TOWER")),
+        (ENEMY, 2, Building::Dat(BuildCategory::BunkerMedium)),
+        (NEUTRAL, 1, Building::Dat(BuildCategory::Generator)),
+        (NEUTRAL, 1, Building::Dat(BuildCategory::Mine)),
+    ];
+    let mut used = [0usize; 4];
+    for (clan, s, b) in buildings {
+        let position = spot(s, BUILDING_SPOTS[used[s] % BUILDING_SPOTS.len()]);
+        used[s] += 1;
+        let (name, dat) = match b {
+            Building::Key(base) => (pools.pick(rng, base), false),
+            Building::Dat(category) => (units.building(category, rng), true),
+        };
+        objects.place(rng, ObjectKind::Building, name, dat, clan, position);
+    }
+    for (clan, s, count) in [(PLAYER, 0, 5), (ENEMY, 2, 7), (NEUTRAL, 1, 2)] {
+        for u in 0..count {
+            let mut path = rng.pick(&units.robots).clone();
+            if u % 3 == 2 {
+                // Legacy data spells paths in any case.
+                path = path.to_ascii_uppercase();
+            }
+            let position = spot(s, UNIT_SPOTS[u % UNIT_SPOTS.len()]);
+            objects.place(rng, ObjectKind::Unit, path, true, clan, position);
+        }
+    }
+    for (kind, count, families) in [
+        (ObjectKind::Vegetation, spec.trees, ["T_PINE", "T_OAK"]),
+        (ObjectKind::Rock, spec.rocks, ["R_ROCK1", "R_ROCK2"]),
+    ] {
+        for _ in 0..count {
+            let Some(v) = scenery_spot(field, rng) else {
+                continue;
+            };
+            let family = *rng.pick(&families);
+            let key = pools.pick(rng, family);
+            let o = objects.place(rng, kind, key, false, 0, at(v));
+            let s = (80 + rng.below(41)) as f32 / 100.0;
+            o.scale = [s; 3];
+        }
+    }
+    tma.objects = objects.list;
+
+    let mut description = Description::from_text(&format!(
+        "{} / {}: capture the enemy base.",
+        spec.campaign, spec.name
+    ));
+    // The length is a buffer capacity: the bytes after the NUL are kept.
+    description.raw.resize(96, 0);
+    tma.description = description;
+
+    tma.lodes = (0..3)
+        .map(|i| {
+            let d = [[-2, 2], [2, 2], [0, -2]][i];
+            MineralLode {
+                position: spot(3 - (i % 2) * 2, d),
+                found: (i == 0) as u32,
+                lode_type: i as u32,
+                amount: (1000 + 500 * rng.below(7)) as f32,
+                raw: 0,
+            }
+        })
+        .collect();
+    tma
+}
+
+enum Building {
+    Key(&'static str),
+    Dat(BuildCategory),
+}
+
+/// Placed objects with running logical ids.
+struct Objects {
+    list: Vec<PlacedObject>,
+    logical_id: i32,
+}
+
+impl Objects {
+    /// Places one object: random yaw, the property bag of its kind.
+    fn place(
+        &mut self,
+        rng: &mut Rng,
+        kind: ObjectKind,
+        name: String,
+        dat: bool,
+        clan: u32,
+        position: [f32; 3],
+    ) -> &mut PlacedObject {
+        let mut o = PlacedObject::new(kind, name.as_bytes(), position);
+        o.identity = clan;
+        o.orientation = [0.0, 0.0, rng.below(6283) as f32 / 1000.0];
+        if !dat {
+            // A direct key's instance carries the prototype stem.
+            o.instance_name = name.into_bytes();
+        }
+        o.properties = vec![
+            Property::int("Invulnerability", 0, 0, 1),
+            Property::float("Life state", 1.0, 0.0, 1.0),
+        ];
+        if dat {
+            self.logical_id += 1;
+            let building = kind == ObjectKind::Building;
+            let ore = if building { 4000 } else { 0 };
+            o.properties.extend([
+                Property::int("LogicalID", self.logical_id, 0, 65535),
+                Property::int("ClanID", clan as i32, 0, 16),
+                Property::int("Type", kind.raw() as i32, 0, 16),
+                Property::float("MaxSpeedPercent", 100.0, 0.0, 100.0),
+                Property::int("MaximumOre", ore, 0, 4000),
+                Property::int("CurrentOre", ore / 4, 0, 4000),
+                Property::float("ChargeRadius", 20.0, 0.0, 500.0),
+                Property::int("FreeBotNum", if building { 2 } else { 0 }, 0, 100),
+                Property::int("FreeTechnoNum", 0, 0, 100),
+                Property::int("FreeConstructionTime", 0, 0, 1000),
+                Property::int("FreeResearchTime", 0, 0, 1000),
+            ]);
+        }
+        o.properties.push(Property::int("NOT USED", 0, 0, 0));
+        self.list.push(o);
+        let last = self.list.len() - 1;
+        &mut self.list[last]
+    }
+}
+
+/// A random vertex on walkable ground away from sites and roads.
+fn scenery_spot(field: &Field, rng: &mut Rng) -> Option<[usize; 2]> {
+    (0..400).find_map(|_| {
+        let x = 1 + rng.below(field.size as u64 - 2) as usize;
+        let y = 1 + rng.below(field.size as u64 - 2) as usize;
+        (field.vertex_walkable(x, y) && field.flat[y * field.size + x] == 0).then_some([x, y])
+    })
+}
+
+fn mission_cfg(spec: &MissionSpec) -> Vec<u8> {
+    crlf(&[
+        &format!(
+            "// {} {} (generated demo install)",
+            spec.campaign, spec.name
+        ),
+        "object theme",
+        " desc \"Theme music loop\"",
+        " library sounds.lib",
+        " name ENGINE.WAV",
+        " libtype 1",
+        " type 1",
+        "end",
+        "",
+        "object objectives",
+        " desc \"Mission objectives\"",
+        " type 2",
+        " primary_objectives 2",
+        " bonus_objectives 1",
+        "end",
+        "",
+        "object briefing",
+        " desc \"Briefing flight\"",
+        " library briefing.cfg",
+        " libtype 0",
+        " type 3",
+        "end",
+    ])
+}
+
+/// The briefing camera flight: over the player base to the enemy base.
+fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
+    let mut lines = vec![
+        "// Briefing camera waypoints: point x y z".to_string(),
+        format!("title \"{}\"", spec.name),
+    ];
+    for s in [0, 1, 2] {
+        let [x, y] = field.sites[s];
+        let p = field.point(x, y);
+        lines.push(format!("point {} {} {}", p[0], p[1], p[2] + 60.0));
+    }
+    lines.push("subtitle 1 \"Захватите базу противника\"".to_string());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    crlf(&refs)
+}
+
+/// Messages: index, text, voice entry of `voices.lib`.
+fn messages_cfg() -> Vec<u8> {
+    crlf(&[
+        "// index text voice",
+        "1 \"Внимание: противник у базы\" \"V_ACK.WAV\"",
+        "2 \"Objective complete\" \"V_DONE.WAV\"",
+        "3 \"Mission failed\" \"V_FAIL.WAV\"",
+    ])
+}
+
+/// `MISSIONS/dispatcher.ini`: the campaigns and their missions, and the
+/// `[COMPLETE]` section of the demo install (nothing completed).
+pub fn dispatcher(missions: &[MissionSpec]) -> Vec<u8> {
+    let mut lines = vec!["[CAMPAIGNS]".to_string()];
+    let mut campaigns: Vec<&str> = missions.iter().map(|m| m.campaign.as_str()).collect();
+    campaigns.dedup();
+    for (i, c) in campaigns.iter().enumerate() {
+        lines.push(format!("Campaign{}={c}", i + 1));
+    }
+    for c in &campaigns {
+        lines.push(String::new());
+        lines.push(format!("[{c}]"));
+        for (i, m) in missions.iter().filter(|m| m.campaign == *c).enumerate() {
+            lines.push(format!("Mission{}={}\\{}", i + 1, m.campaign, m.name));
+        }
+    }
+    lines.push(String::new());
+    lines.push("[COMPLETE]".to_string());
+    for m in missions {
+        lines.push(format!("{}\\{}=0", m.campaign, m.name));
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    crlf(&refs)
+}
