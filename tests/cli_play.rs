@@ -252,3 +252,42 @@ fn a_missing_reachable_archive_fails_before_the_first_tick_with_its_chain() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(!stdout(&o).contains("ticks:"), "no tick ran");
 }
+
+#[test]
+fn a_mod_dir_changes_what_a_headless_run_loads() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let mission = iron3d_formats::gamedir::GameDir::open(&game)
+        .expect("game dir")
+        .missions()
+        .expect("missions")
+        .remove(0);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["play", "--game-dir", &game, "--headless", "--ticks", "3"];
+        args.extend_from_slice(extra);
+        let o = iron3d(&args);
+        assert!(o.status.success(), "{o:?}");
+        stdout(&o)
+    };
+    let plain = run(&[]);
+
+    // The mod's data.tma keeps only the first placed object.
+    let mut tma = placed_objects(&game, &mission.name);
+    tma.objects.truncate(1);
+    let modded = tmp.path().join("mod");
+    let rel = mission.dir.strip_prefix(&game).expect("below the install");
+    std::fs::create_dir_all(modded.join(rel)).expect("mod dirs");
+    std::fs::write(
+        modded.join(rel).join("data.tma"),
+        tma.to_bytes().expect("tma bytes"),
+    )
+    .expect("write the mod's tma");
+    let out = run(&["--mod-dir", modded.to_str().expect("utf-8 path")]);
+    assert!(value(&out, "objects: ").starts_with("1 "), "{out}");
+    assert!(!value(&plain, "objects: ").starts_with("1 "), "{plain}");
+    assert_ne!(
+        value(&out, "state hash: "),
+        value(&plain, "state hash: "),
+        "the modded mission simulates other objects"
+    );
+}
