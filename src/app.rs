@@ -12,7 +12,7 @@ use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
-use iron3d_schedules::{GameClock, SimulationRate, SpinePlugin, StateHash};
+use iron3d_schedules::{GameClock, Phase, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
 use iron3d_world::mission::{ErrorChain, LoadError, LoadProgress, MissionPhase, MissionPlugin};
 
@@ -147,14 +147,14 @@ pub fn windowed(
         bench: view.bench,
     })
     .add_plugins((IronInputPlugin, inspector))
-    .add_systems(Update, show_clock_in_title)
+    .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
     if view.paused {
         app.world_mut().resource_mut::<GameClock>().pause();
     }
     if let Some(ticks) = exit_after {
         app.insert_resource(ExitAfterTicks(ticks))
-            .add_systems(Last, exit_after_ticks);
+            .add_systems(Last, exit_after_ticks.in_set(Phase::EndFrameCallbacks));
     }
     app
 }
