@@ -209,6 +209,8 @@ pub struct Graph<'d> {
     libs: Libraries<'d>,
     registry: std::result::Result<Registry, String>,
     prototypes: RefCell<BTreeMap<Vec<u8>, Rc<ProtoNode>>>,
+    /// Upper-cased prototype key -> the model its check parsed.
+    models: RefCell<BTreeMap<Vec<u8>, Rc<Msh>>>,
     materials: RefCell<BTreeMap<Vec<u8>, Rc<MaterialCheck>>>,
     /// `(library, texture)` upper-cased -> the failure cause, if any.
     textures: RefCell<BTreeMap<TextureKey, Option<String>>>,
@@ -233,6 +235,7 @@ impl<'d> Graph<'d> {
             libs: Libraries::new(dir),
             registry,
             prototypes: RefCell::default(),
+            models: RefCell::default(),
             materials: RefCell::default(),
             textures: RefCell::default(),
             units: RefCell::default(),
@@ -396,6 +399,13 @@ impl<'d> Graph<'d> {
         node
     }
 
+    /// The model of a prototype as its check parsed it (checking it first);
+    /// `None` when it has no geometry or its model did not parse.
+    pub fn model(&self, key: &[u8]) -> Option<Rc<Msh>> {
+        self.prototype(key);
+        self.models.borrow().get(&key.to_ascii_uppercase()).cloned()
+    }
+
     fn check_prototype(&self, key: &[u8]) -> ProtoNode {
         let mut node = ProtoNode {
             key: text(key),
@@ -476,7 +486,12 @@ impl<'d> Graph<'d> {
         let msh = typed_payload(&mesh_lib, mesh_index, MESH_TYPE_ID, "MESH")
             .and_then(|p| Msh::load(p, Mode::Compatible).map_err(|e| e.to_string()));
         let msh = match msh {
-            Ok(m) => Some(m),
+            Ok(m) => {
+                let m = Rc::new(m);
+                let upper = key.to_ascii_uppercase();
+                self.models.borrow_mut().insert(upper, m.clone());
+                Some(m)
+            }
             Err(cause) => {
                 fail(&mut node, mesh_chain.clone(), Edge::Mesh, cause);
                 None

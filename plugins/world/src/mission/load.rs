@@ -9,7 +9,7 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::gamedir::{GameDir, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
-use iron3d_formats::msh::{Msh, Pose};
+use iron3d_formats::msh::Pose;
 use iron3d_formats::registry::{Geometry, Registry, Resolved};
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::land_msh::LandMsh;
@@ -421,15 +421,17 @@ impl Loader {
                     let (edge, cause) = graph_edge(object(), &part.key, failure);
                     return Err(self.error(MissionPhase::Resources, edge, cause));
                 }
-                let nodes = prepare(graph, &part.resolved).map_err(|(archive, entry, cause)| {
-                    let edge = Edge {
-                        object: object(),
-                        prototype: Some(lossy(&part.key)),
-                        archive: Some(lossy(&archive)),
-                        entry: Some(lossy(&entry)),
-                    };
-                    self.error(MissionPhase::Resources, edge, cause)
-                })?;
+                let nodes = prepare(graph, &part.key, &part.resolved).map_err(
+                    |(archive, entry, cause)| {
+                        let edge = Edge {
+                            object: object(),
+                            prototype: Some(lossy(&part.key)),
+                            archive: Some(lossy(&archive)),
+                            entry: Some(lossy(&entry)),
+                        };
+                        self.error(MissionPhase::Resources, edge, cause)
+                    },
+                )?;
                 self.models.insert(upper.clone(), Arc::new(nodes));
                 let chain = ResourceChain::new(&checked, &part.resolved);
                 self.chains.insert(upper, Arc::new(chain));
@@ -475,31 +477,25 @@ fn graph_edge(object: Option<String>, key: &[u8], failure: &ChainError) -> (Edge
     (edge, cause)
 }
 
-/// The model nodes of a resolved prototype (the graph checked it); an error
-/// names the archive and entry that failed.
+/// The model nodes of prototype `key` from the model the graph's check
+/// parsed (none: no geometry); an error names the model's archive and
+/// entry.
 fn prepare(
     graph: &Graph<'_>,
+    key: &[u8],
     resolved: &Resolved,
 ) -> Result<Vec<NodePlan>, (Vec<u8>, Vec<u8>, String)> {
-    let (archive, name, required) = match resolved.geometry() {
-        Geometry::Mesh(r) => (r.archive.clone(), r.resource.clone(), true),
-        Geometry::BaseStem { archive, mesh_name } => (archive.to_vec(), mesh_name, false),
-        Geometry::NonGeometric => return Ok(Vec::new()),
+    let Some(model) = graph.model(key) else {
+        return Ok(Vec::new());
     };
-    let fail = |cause: String| (archive.clone(), name.clone(), cause);
-    let library = graph
-        .libraries()
-        .get(&archive)
-        .map_err(|e| fail(e.to_string()))?;
-    let Some(index) = library.find(&name) else {
-        // The `<stem>.msh` of a BASE is only a candidate.
-        return match required {
-            true => Err(fail("no such entry in the archive".into())),
-            false => Ok(Vec::new()),
+    let fail = |cause: String| {
+        let (archive, name) = match resolved.geometry() {
+            Geometry::Mesh(r) => (r.archive.clone(), r.resource.clone()),
+            Geometry::BaseStem { archive, mesh_name } => (archive.to_vec(), mesh_name),
+            Geometry::NonGeometric => (Vec::new(), Vec::new()),
         };
+        (archive, name, cause)
     };
-    let payload = library.payload(index).map_err(|e| fail(e.to_string()))?;
-    let model = Msh::load(payload, MODE).map_err(|e| fail(e.to_string()))?;
     let locals = model
         .local_poses(&vec![None; model.nodes.node38().len()])
         .map_err(|e| fail(e.to_string()))?;
