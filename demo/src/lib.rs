@@ -101,7 +101,7 @@ fn write_into(dir: &Path, seed: u64, scale: Scale, replace: bool) -> Result<Inst
             return replace_dir(&tmp, dir).map_err(|e| FormatError::io(dir, &e));
         }
         match std::fs::rename(&tmp, dir) {
-            Err(_) if !replace && dir.is_dir() => {
+            Err(_) if dir.is_dir() => {
                 std::fs::remove_dir_all(&tmp).map_err(|e| FormatError::io(&tmp, &e))
             }
             other => other.map_err(|e| FormatError::io(dir, &e)),

@@ -31,9 +31,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// Reads a whole file, with the path in the error.
+/// Reads a whole file consistently ([`FileSnapshot`]), with the path in
+/// the error.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| FormatError::io(path, &e))
+    FileSnapshot::read(path).map(FileSnapshot::into_bytes)
 }
 
 /// What identifies one version of a file: size, modification time and (on
@@ -131,11 +132,6 @@ impl FileSnapshot {
     /// The version of the file the bytes are.
     pub fn stamp(&self) -> Stamp {
         self.stamp
-    }
-
-    /// The path the file was read from.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The file name (last path component), for errors and name-bound quirks.

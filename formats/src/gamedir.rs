@@ -81,11 +81,6 @@ impl GameDir {
         &self.root
     }
 
-    /// The mod directories, highest priority first.
-    pub fn mods(&self) -> &[PathBuf] {
-        &self.mods
-    }
-
     /// The path of `path` relative to the layer root it lies in (a mod
     /// directory or the install root); `None` outside every layer.
     pub fn relative<'p>(&self, path: &'p Path) -> Option<&'p Path> {

@@ -106,8 +106,11 @@ impl Library {
                 Err(e) => Stored::Broken(e),
             };
             let entry = LibEntry {
+                name: entry.name.clone(),
+                type_id: entry.type_id,
+                attr1: entry.attr1,
+                attr2: entry.attr2,
                 payload,
-                ..entry.clone()
             };
             match self.find(&entry.name) {
                 Some(at) => self.entries[at] = entry,
@@ -136,7 +139,7 @@ impl Library {
                 Some(dot) if dot > 0 => name[..dot].to_vec(),
                 _ => name.clone(),
             };
-            let payload = Stored::Decoded(crate::fsutil::FileSnapshot::read(&path)?.into_bytes());
+            let payload = Stored::Decoded(crate::fsutil::read_file(&path)?);
             match self.find(&name).or_else(|| self.find(&stem)) {
                 Some(at) => self.entries[at].payload = payload,
                 None => {

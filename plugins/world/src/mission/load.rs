@@ -519,7 +519,7 @@ fn prepare(
 /// `Land.msh` and `Land.map` of a TMA land path: a map directory, a
 /// `Land.msh` file, or a stem (`...\Land`) of both; empty: the mission
 /// directory.
-pub fn land_files(
+fn land_files(
     game: &GameDir,
     mission_dir: &Path,
     land_path: &[u8],

@@ -36,7 +36,7 @@ pub use components::{
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
-pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest, land_files};
+pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use rng::RngStreams;
 
 use crate::{ObjectRegistry, OriginalObjectId};
