@@ -8,6 +8,10 @@
 //!   mission's objects and with a 900-object mission: the demo's first
 //!   mission's placed objects repeated, shifted, up to 900, written with the
 //!   formats crate's TMA writer beside the demo missions;
+//! - load of the same two missions by the game without a window (the
+//!   `iron://` asset source, the world and the renderer: the loader's checks
+//!   and the renderer's asset loads of the same entries, until the mission
+//!   runs with its scene's assets loaded);
 //! - headless run speed: game seconds simulated per wall second over a run
 //!   of the demo mission at the default rate (the figure a replay verifier
 //!   or a batch of headless runs cares about), as a multiple of real time.
@@ -20,6 +24,7 @@ use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
+use iron3d_render::scene::SceneBuilt;
 use iron3d_world::mission::{LoadProgress, MissionPhase, MissionRequest, headless_app};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -74,6 +79,46 @@ fn app(dir: &Path, mission: &str) -> App {
     app.finish();
     app.cleanup();
     app
+}
+
+/// The game without a window asked to load `mission` of the install at `dir`.
+fn game_app(dir: &Path, mission: &str) -> App {
+    let request = MissionRequest {
+        game_dir: dir.to_path_buf(),
+        mission: Some(mission.into()),
+        mod_dirs: Vec::new(),
+    };
+    let mut app = iron3d_render::windowless_app(request, &[], false);
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Updates the windowless game until its scene is built (the asset loads
+/// run on Bevy's IO threads meanwhile).
+fn load_game(app: &mut App) {
+    let start = std::time::Instant::now();
+    while !app.world().contains_resource::<SceneBuilt>() {
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        assert_ne!(
+            phase,
+            MissionPhase::Failed,
+            "{:?}",
+            app.world().resource::<LoadProgress>().error
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the game did not load"
+        );
+        app.update();
+    }
+}
+
+/// A load benchmark group: how its app is made and updated until loaded.
+struct LoadBench {
+    group: &'static str,
+    make: fn(&Path, &str) -> App,
+    load: fn(&mut App),
 }
 
 /// Updates until the mission runs; its progress.
@@ -204,21 +249,44 @@ fn benches(c: &mut Criterion) {
     report_phases("retail largest", &installs.retail, &retail_mission, 10);
     report_phases("900 objects", &installs.demo, &large, 5);
 
-    let mut group = c.benchmark_group("mission_load");
-    group.sample_size(10);
-    for (name, dir, mission) in [
-        ("demo", &installs.demo, &demo_mission),
-        ("retail_largest", &installs.retail, &retail_mission),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter_with_large_drop(|| {
-                let mut app = app(dir, mission);
-                load(&mut app);
-                app
-            })
-        });
+    // The headless loader alone, then the game without a window (the
+    // loader and the renderer reading the same entries).
+    let loaders = [
+        LoadBench {
+            group: "mission_load",
+            make: app,
+            load: |a| {
+                load(a);
+            },
+        },
+        LoadBench {
+            group: "game_load",
+            make: game_app,
+            load: load_game,
+        },
+    ];
+    for LoadBench {
+        group,
+        make,
+        load: run_load,
+    } in loaders
+    {
+        let mut group = c.benchmark_group(group);
+        group.sample_size(10);
+        for (name, dir, mission) in [
+            ("demo", &installs.demo, &demo_mission),
+            ("retail_largest", &installs.retail, &retail_mission),
+        ] {
+            group.bench_function(name, |b| {
+                b.iter_with_large_drop(|| {
+                    let mut app = make(dir, mission);
+                    run_load(&mut app);
+                    app
+                })
+            });
+        }
+        group.finish();
     }
-    group.finish();
 
     let mut group = c.benchmark_group("tick");
     for (name, mission) in [("demo_mission", &demo_mission), ("objects_900", &large)] {

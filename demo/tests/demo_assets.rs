@@ -362,7 +362,8 @@ fn validate(scale: Scale) -> iron3d_formats::graph::Totals {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     let game = GameDir::open(&root).unwrap();
-    let graph = Graph::new(&game);
+    let source = iron3d_formats::source::Source::new(&root, &[]).unwrap();
+    let graph = Graph::new(&source);
     let mut totals = Totals::default();
     for mission in game.missions().unwrap() {
         let walked = graph.mission(&mission);

@@ -8,12 +8,8 @@
 //! in byte order, so resolution is deterministic. Listings are cached per
 //! directory. The legacy spelling is kept by callers for logs and round trips.
 //!
-//! Mod directories ([`GameDir::with_mods`]) layer over the install, later
-//! ones winning, with the rules of the `iron://` asset source: a file
-//! resolves in the highest layer that has it at the same (case-insensitive)
-//! place, a directory in the install when it has it; an archive is the
-//! install's archive with each layer's entries over it ([`GameDir::layers_of`]
-//! lists the candidates; `graph::library` merges them).
+//! A `GameDir` is one directory tree; mod directories layer over the
+//! install in [`crate::source::Source`].
 
 use crate::error::{FormatError, Result};
 use std::collections::BTreeMap;
@@ -34,8 +30,6 @@ const MISSION_DEPTH: usize = 4;
 #[derive(Debug)]
 pub struct GameDir {
     root: PathBuf,
-    /// Mod directories layered over the root, highest priority first.
-    mods: Vec<PathBuf>,
     listings: Mutex<BTreeMap<PathBuf, Arc<Vec<OsString>>>>,
 }
 
@@ -60,43 +54,13 @@ impl GameDir {
         }
         Ok(Self {
             root,
-            mods: Vec::new(),
             listings: Mutex::new(BTreeMap::new()),
         })
-    }
-
-    /// Layers mod directories over the install; later ones win (the order
-    /// of `--mod-dir`). Each must be a directory.
-    pub fn with_mods(mut self, mods: &[PathBuf]) -> Result<Self> {
-        if let Some(bad) = mods.iter().find(|m| !m.is_dir()) {
-            return Err(FormatError::missing(FORMAT, "the mod directory")
-                .in_file(bad.display().to_string()));
-        }
-        self.mods = mods.iter().rev().cloned().collect();
-        Ok(self)
     }
 
     /// The install root.
     pub fn root(&self) -> &Path {
         &self.root
-    }
-
-    /// The path of `path` relative to the layer root it lies in (a mod
-    /// directory or the install root); `None` outside every layer.
-    pub fn relative<'p>(&self, path: &'p Path) -> Option<&'p Path> {
-        self.mods
-            .iter()
-            .chain(std::iter::once(&self.root))
-            .find_map(|root| path.strip_prefix(root).ok())
-    }
-
-    /// Every layer's resolution of a root-relative legacy path, lowest
-    /// priority first: the install's, then each mod directory's.
-    pub fn layers_of(&self, legacy: &[u8]) -> Vec<PathBuf> {
-        std::iter::once(&self.root)
-            .chain(self.mods.iter().rev())
-            .filter_map(|root| self.resolve_within(root, legacy).ok())
-            .collect()
     }
 
     /// Resolves a legacy path relative to the root.
@@ -113,40 +77,8 @@ impl GameDir {
 
     /// Resolves a legacy path (`/` or `\` separators, any case) below an
     /// existing directory `base`. `.` and empty components are skipped, `..`
-    /// goes up. With mod directories, a file at the same place below a mod
-    /// layer's counterpart of `base` wins (the highest layer first); a
-    /// directory is the install's when it has one.
+    /// goes up.
     pub fn resolve_from(&self, base: &Path, legacy: &[u8]) -> Result<PathBuf> {
-        let in_root = self.resolve_within(base, legacy);
-        let Some(rel) = base
-            .strip_prefix(&self.root)
-            .ok()
-            .filter(|_| !self.mods.is_empty())
-        else {
-            return in_root;
-        };
-        let rel = rel.as_os_str().as_encoded_bytes();
-        let mut mod_dir = None;
-        for layer in &self.mods {
-            let Ok(layer_base) = self.resolve_within(layer, rel) else {
-                continue;
-            };
-            match self.resolve_within(&layer_base, legacy) {
-                Ok(found) if found.is_file() => return Ok(found),
-                Ok(found) => {
-                    mod_dir.get_or_insert(found);
-                }
-                Err(_) => {}
-            }
-        }
-        match (in_root, mod_dir) {
-            (Err(_), Some(dir)) => Ok(dir),
-            (in_root, _) => in_root,
-        }
-    }
-
-    /// [`GameDir::resolve_from`] in one layer: below `base` only.
-    fn resolve_within(&self, base: &Path, legacy: &[u8]) -> Result<PathBuf> {
         let mut at = base.to_path_buf();
         for component in legacy.split(|&b| b == b'/' || b == b'\\') {
             match component {
@@ -226,14 +158,8 @@ impl GameDir {
         Ok(out)
     }
 
-    /// The mission in `dir`; its `data.tma` is the highest layer's.
+    /// The mission in `dir`.
     fn mission_at(&self, top: &Path, dir: PathBuf, tma: PathBuf) -> Mission {
-        let tma = match self.mods.is_empty() {
-            true => tma,
-            false => self
-                .resolve_from(&dir, MISSION_FILE.as_bytes())
-                .unwrap_or(tma),
-        };
         let name = dir
             .strip_prefix(top)
             .unwrap_or(&dir)

@@ -21,6 +21,7 @@ pub mod msh;
 pub mod proto;
 pub mod registry;
 pub mod sound;
+pub mod source;
 pub mod terrain;
 pub mod texm;
 pub mod tma;

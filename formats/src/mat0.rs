@@ -159,6 +159,18 @@ pub struct Mat0 {
     pub animations: Vec<AnimBlock>,
 }
 
+/// The MAT0 of `found`, parsed with its directory fields `attr1` (flags)
+/// and `attr2` (version), once per version of the file and pair of fields
+/// (shared by every reader of the [`crate::source::Source`]).
+pub fn parse_shared(
+    found: &crate::source::Found,
+    attr1: u32,
+    attr2: u32,
+) -> Result<std::sync::Arc<Mat0>> {
+    let variant = u64::from(attr1) << 32 | u64::from(attr2);
+    found.parsed(variant, |b| Mat0::parse(b, attr1, attr2))
+}
+
 impl Mat0 {
     /// A material of `version` with the defaults of tome V for the fields the
     /// version lacks.

@@ -157,7 +157,7 @@ fn archive(entries: &[(&str, &[u8])]) -> Vec<u8> {
 
 #[test]
 fn mod_layers_win_for_files_and_entries_later_ones_first() {
-    use iron3d_formats::graph::library::Libraries;
+    use iron3d_formats::source::{Origin, Source};
     let tmp = tempfile::tempdir().unwrap();
     let (root, low, high) = (
         tmp.path().join("game"),
@@ -182,60 +182,69 @@ fn mod_layers_win_for_files_and_entries_later_ones_first() {
     fs::create_dir_all(&high).unwrap();
     fs::write(high.join("TEXTURES.LIB"), archive(&[("b", b"b2")])).unwrap();
 
-    let g = GameDir::open(&root)
+    let source = Source::new(&root, &[low.clone(), high.clone()]).unwrap();
+    let mission = Path::new("Missions/Tut_1");
+    let tma = source
+        .read_in_mission(mission, b"data.tma")
         .unwrap()
-        .with_mods(&[low.clone(), high.clone()])
         .unwrap();
-    let mission_dir = root.join("Missions/Tut_1");
-    let tma = g.resolve_from(&mission_dir, b"data.tma").unwrap();
-    assert_eq!(tma, low.join("missions/tut_1/DATA.TMA"));
     assert_eq!(
-        g.missions().unwrap()[0].tma,
-        tma,
-        "the listed mission's TMA"
+        tma.origin,
+        Origin::Loose(low.join("missions/tut_1/DATA.TMA"))
     );
-    assert_eq!(g.relative(&tma), Some(Path::new("missions/tut_1/DATA.TMA")));
-    // A file no mod has stays the install's; a directory is the install's.
+    assert_eq!(tma.bytes(), b"low");
+    assert!(source.is_override(&tma.origin));
     assert_eq!(
-        g.resolve_from(&mission_dir, b"LAND.MSH").unwrap(),
-        mission_dir.join("Land.msh")
+        source.relative(tma.origin.file()),
+        Some(Path::new("missions/tut_1/DATA.TMA"))
     );
-    assert_eq!(g.resolve(b"missions/TUT_1").unwrap(), mission_dir);
+    // A file no mod has stays the install's; a directory is one anywhere.
+    let land = source
+        .read_in_mission(mission, b"LAND.MSH")
+        .unwrap()
+        .unwrap();
     assert_eq!(
-        g.layers_of(b"textures.lib"),
-        vec![
-            root.join("Textures.lib"),
-            low.join("textures.lib"),
-            high.join("TEXTURES.LIB")
-        ]
+        land.origin,
+        Origin::Loose(root.join("Missions/Tut_1/Land.msh"))
+    );
+    assert!(source.is_dir(Path::new("missions/TUT_1")));
+    let archive = Path::new("textures.lib");
+    assert!(
+        source.is_file(archive) && source.is_dir(archive),
+        "an archive, and a mod's directory of entries"
     );
 
-    let libs = Libraries::new(&g);
-    let lib = libs.get(b"TEXTURES.lib").unwrap();
-    let payload = |name: &[u8]| lib.payload(lib.find(name).unwrap()).unwrap().to_vec();
-    assert_eq!(payload(b"A"), b"a1", "the low mod's loose file");
-    assert_eq!(payload(b"B"), b"b2", "the high mod's archive entry");
-    assert_eq!(payload(b"C"), b"x", "a new loose entry, found by its stem");
-    assert_eq!(payload(b"c.TEXM"), b"x", "and by its file name");
-    let a = &lib.entries[lib.find(b"a").unwrap()];
+    let payload = |name: &[u8]| source.entry(b"TEXTURES.lib", name).unwrap().unwrap();
+    assert_eq!(payload(b"A").bytes(), b"a1", "the low mod's loose file");
+    assert_eq!(payload(b"B").bytes(), b"b2", "the high mod's archive entry");
+    assert_eq!(
+        payload(b"C").bytes(),
+        b"x",
+        "a new loose entry, found by its stem"
+    );
+    assert_eq!(payload(b"c.TEXM").bytes(), b"x", "and by its file name");
+    let a = payload(b"a").info.unwrap();
     assert_eq!((a.type_id, a.attr1, a.attr2), (7, 1, 2), "fields kept");
+    assert_eq!(payload(b"C").info, None, "a new entry has no fields");
 
     // Without the mods, the install alone.
-    let plain = GameDir::open(&root).unwrap();
+    let plain = Source::new(&root, &[]).unwrap();
+    let tma = plain
+        .read_in_mission(mission, b"data.tma")
+        .unwrap()
+        .unwrap();
     assert_eq!(
-        plain.resolve_from(&mission_dir, b"data.tma").unwrap(),
-        mission_dir.join("Data.tma")
+        tma.origin,
+        Origin::Loose(root.join("Missions/Tut_1/Data.tma"))
     );
-    let libs = Libraries::new(&plain);
-    let lib = libs.get(b"Textures.lib").unwrap();
-    assert_eq!(lib.payload(lib.find(b"A").unwrap()).unwrap(), b"a0");
-    assert!(lib.find(b"C").is_none());
+    assert_eq!(
+        plain.entry(b"Textures.lib", b"A").unwrap().unwrap().bytes(),
+        b"a0"
+    );
+    assert!(plain.entry(b"Textures.lib", b"C").unwrap().is_none());
 
     let missing = tmp.path().join("no_such_mod");
-    let err = GameDir::open(&root)
-        .unwrap()
-        .with_mods(&[missing])
-        .unwrap_err();
+    let err = Source::new(&root, &[missing]).unwrap_err();
     assert!(
         err.file.as_deref().unwrap().ends_with("no_such_mod"),
         "{err}"

@@ -7,12 +7,14 @@ mod graph_support;
 use graph_support::{CLEAN, Knobs, install};
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::graph::{ChainError, Edge, Graph, MissionGraph, Status, Totals};
+use iron3d_formats::source::Source;
 
 fn walk(k: Knobs) -> (MissionGraph, iron3d_formats::graph::Unreachable) {
     let dir = install(k);
     let game = GameDir::open(dir.path()).unwrap();
     let mission = game.mission("m1").unwrap();
-    let graph = Graph::new(&game);
+    let source = Source::new(dir.path(), &[]).unwrap();
+    let graph = Graph::new(&source);
     let m = graph.mission(&mission);
     let u = graph.unreachable();
     (m, u)
@@ -203,7 +205,7 @@ fn walking_twice_gives_the_same_graph() {
     let run = || {
         let game = GameDir::open(dir.path()).unwrap();
         let mission = game.mission("M1").unwrap();
-        Graph::new(&game).mission(&mission)
+        Graph::new(&Source::new(dir.path(), &[]).unwrap()).mission(&mission)
     };
     assert_eq!(run(), run());
 }
@@ -237,7 +239,8 @@ fn inheritance_cycle_and_missing_parent_are_prototype_failures() {
     .unwrap();
     std::fs::write(dir.path().join("objects.rlb"), registry).unwrap();
     let game = GameDir::open(dir.path()).unwrap();
-    let m = Graph::new(&game).mission(&game.mission("M1").unwrap());
+    let source = Source::new(dir.path(), &[]).unwrap();
+    let m = Graph::new(&source).mission(&game.mission("M1").unwrap());
     let text = messages(&m.failures);
     assert_eq!(text.len(), 2, "{text:#?}");
     assert!(m.failures.iter().all(|f| f.edge == Edge::Prototype));

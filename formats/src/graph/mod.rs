@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Every failing edge gives a [`ChainError`] carrying the whole chain from
-//! the mission. Archives are opened once ([`library::Libraries`]) and every
+//! the mission. Every file and entry is read through a [`Source`] (the
+//! install with its mod layers; each entry parsed once, the parse shared
+//! with the source's other readers) and every
 //! prototype, material and texture is checked once; totals count requests
 //! (a prototype used by ten objects counts ten times), as the tome's
 //! statistics do. What no mission reaches is checked separately
@@ -17,27 +19,27 @@
 //! archive health, not a mission failure.
 
 pub mod chain;
-pub mod library;
 
 pub use chain::{ChainError, Edge, Link};
 use chain::{entry, text};
-use library::{Libraries, Library};
 
 use crate::archive::Mode;
 use crate::error::Result;
 use crate::fxid::{FXID_TYPE_ID, Fxid};
 use crate::gamedir::{GameDir, Mission};
-use crate::mat0::{MAT0_TYPE_ID, Mat0};
+use crate::mat0::MAT0_TYPE_ID;
 use crate::msh::Msh;
 use crate::registry::{REGISTRY_ARCHIVE, Registry};
+use crate::source::{Found, Source};
 use crate::texm::Texm;
 use crate::tma::ResourceRef;
 use crate::unitdat::UnitDat;
 use crate::wear::{WEAR_TYPE_ID, Wear};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::Path;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The material library every WEAR row is looked up in.
 pub const MATERIAL_LIB: &[u8] = b"Material.lib";
@@ -205,47 +207,54 @@ struct MaterialCheck {
 type TextureKey = (Vec<u8>, Vec<u8>);
 
 /// The dependency graph of an install.
-pub struct Graph<'d> {
-    libs: Libraries<'d>,
-    registry: std::result::Result<Registry, String>,
+pub struct Graph<'s> {
+    source: &'s Source,
+    registry: std::result::Result<Arc<Registry>, String>,
     prototypes: RefCell<BTreeMap<Vec<u8>, Rc<ProtoNode>>>,
     /// Upper-cased prototype key -> the model its check parsed.
-    models: RefCell<BTreeMap<Vec<u8>, Rc<Msh>>>,
+    models: RefCell<BTreeMap<Vec<u8>, Arc<Msh>>>,
     materials: RefCell<BTreeMap<Vec<u8>, Rc<MaterialCheck>>>,
     /// `(library, texture)` upper-cased -> the failure cause, if any.
     textures: RefCell<BTreeMap<TextureKey, Option<String>>>,
-    units: RefCell<BTreeMap<PathBuf, Rc<std::result::Result<UnitDat, String>>>>,
     /// Registry indices reached by a walked mission (parents included).
     reached: RefCell<BTreeSet<usize>>,
 }
 
-impl<'d> Graph<'d> {
+/// The registry of a source, parsed once (shared with its other readers).
+pub fn registry(source: &Source) -> Result<Arc<Registry>> {
+    source
+        .read_legacy(REGISTRY_ARCHIVE)?
+        .ok_or_else(|| {
+            crate::error::FormatError::missing(
+                crate::gamedir::FORMAT,
+                format!(
+                    "{} in {}",
+                    text(REGISTRY_ARCHIVE),
+                    source.game_dir().display()
+                ),
+            )
+        })?
+        .parsed(0, |b| Registry::parse(b, Mode::Compatible))
+}
+
+impl<'s> Graph<'s> {
     /// The graph of an install; `objects.rlb` is read now (a broken registry
     /// fails every prototype edge, with its cause).
-    pub fn new(dir: &'d GameDir) -> Self {
-        let registry = dir
-            .resolve(REGISTRY_ARCHIVE)
-            .and_then(|path| {
-                let data = crate::fsutil::read_file(&path)?;
-                Registry::parse(&data, Mode::Compatible)
-                    .map_err(|e| e.in_file(path.display().to_string()))
-            })
-            .map_err(|e| e.to_string());
+    pub fn new(source: &'s Source) -> Self {
         Self {
-            libs: Libraries::new(dir),
-            registry,
+            source,
+            registry: registry(source).map_err(|e| e.to_string()),
             prototypes: RefCell::default(),
             models: RefCell::default(),
             materials: RefCell::default(),
             textures: RefCell::default(),
-            units: RefCell::default(),
             reached: RefCell::default(),
         }
     }
 
-    /// The opened archives.
-    pub fn libraries(&self) -> &Libraries<'d> {
-        &self.libs
+    /// What the graph reads through.
+    pub fn source(&self) -> &'s Source {
+        self.source
     }
 
     /// Walks one mission.
@@ -257,9 +266,9 @@ impl<'d> Graph<'d> {
             objects: Vec::new(),
             failures: Vec::new(),
         };
-        let tma = crate::fsutil::read_file(&mission.tma)
-            .and_then(|data| crate::tma::parse(&data, Mode::Compatible))
-            .map_err(|e| e.in_file(mission.tma.display().to_string()));
+        let tma = self.read_at(&mission.tma).and_then(|found| {
+            crate::tma::parse(found.bytes(), Mode::Compatible).map_err(|e| found.origin.annotate(e))
+        });
         let tma = match tma {
             Ok(tma) => tma,
             Err(e) => {
@@ -326,26 +335,16 @@ impl<'d> Graph<'d> {
                 .failures
                 .push(ChainError::new(here.to_vec(), Edge::UnitDat, cause));
         };
-        let file = match self.libs.dir().resolve_in_mission(&mission.dir, path) {
-            Ok(file) => file,
-            Err(e) => return fail(graph, format!("unit DAT not found: {e}")),
+        let mission_dir = self.source.relative(&mission.dir).unwrap_or(&mission.dir);
+        let found = match self.source.read_in_mission(mission_dir, path) {
+            Ok(Some(found)) => found,
+            Ok(None) => return fail(graph, "unit DAT not found".into()),
+            Err(e) => return fail(graph, format!("unit DAT not readable: {e}")),
         };
-        node.unit_file = Some(self.shown(&file));
-        let unit = self
-            .units
-            .borrow_mut()
-            .entry(file.clone())
-            .or_insert_with(|| {
-                Rc::new(
-                    crate::fsutil::read_file(&file)
-                        .and_then(|data| UnitDat::parse(&data, Mode::Compatible))
-                        .map_err(|e| e.in_file(self.shown(&file)).to_string()),
-                )
-            })
-            .clone();
-        let unit = match &*unit {
+        node.unit_file = Some(self.shown(found.origin.file()));
+        let unit = match found.parsed(0, |b| UnitDat::parse(b, Mode::Compatible)) {
             Ok(unit) => unit,
-            Err(e) => return fail(graph, e.clone()),
+            Err(e) => return fail(graph, e.to_string()),
         };
         for (part_index, part) in unit.parts.iter().enumerate() {
             graph.totals.components += 1;
@@ -383,9 +382,19 @@ impl<'d> Graph<'d> {
             .extend(proto.failures.iter().map(|f| f.under(prefix)));
     }
 
-    /// A path below the install root, `/`-separated.
-    fn shown(&self, path: &std::path::Path) -> String {
-        relative(self.libs.dir(), path)
+    /// A path below its layer root, `/`-separated.
+    fn shown(&self, path: &Path) -> String {
+        shown(self.source, path)
+    }
+
+    /// The file at `path` (in a layer root) as the layers give it: a mod's
+    /// file at the same place wins.
+    fn read_at(&self, path: &Path) -> Result<Found> {
+        let rel = self.source.relative(path).unwrap_or(path);
+        self.source.read(rel)?.ok_or_else(|| {
+            crate::error::FormatError::missing(crate::gamedir::FORMAT, "the file")
+                .in_file(path.display().to_string())
+        })
     }
 
     /// Checks a prototype once (cached by upper-cased key).
@@ -401,7 +410,7 @@ impl<'d> Graph<'d> {
 
     /// The model of a prototype as its check parsed it (checking it first);
     /// `None` when it has no geometry or its model did not parse.
-    pub fn model(&self, key: &[u8]) -> Option<Rc<Msh>> {
+    pub fn model(&self, key: &[u8]) -> Option<Arc<Msh>> {
         self.prototype(key);
         self.models.borrow().get(&key.to_ascii_uppercase()).cloned()
     }
@@ -454,8 +463,8 @@ impl<'d> Graph<'d> {
         let mut first_miss = None;
         for (archive, name) in &candidates {
             match self.find(archive, name) {
-                Ok((lib, index)) => {
-                    mesh = Some((*archive, name.clone(), lib, index));
+                Ok(found) => {
+                    mesh = Some((*archive, name.clone(), found));
                     break;
                 }
                 Err(cause) => {
@@ -463,7 +472,7 @@ impl<'d> Graph<'d> {
                 }
             }
         }
-        let Some((mesh_archive, mesh_name, mesh_lib, mesh_index)) = mesh else {
+        let Some((mesh_archive, mesh_name, mesh_found)) = mesh else {
             match first_miss {
                 Some((archive, name, cause)) if explicit_mesh => {
                     node.totals.meshes = 1;
@@ -483,11 +492,12 @@ impl<'d> Graph<'d> {
         let mesh_link = entry(mesh_archive, &mesh_name);
         node.mesh = Some(mesh_link.to_string());
         let mesh_chain = [here.clone(), vec![mesh_link.clone()]].concat();
-        let msh = typed_payload(&mesh_lib, mesh_index, MESH_TYPE_ID, "MESH")
-            .and_then(|p| Msh::load(p, Mode::Compatible).map_err(|e| e.to_string()));
+        let msh = typed(&mesh_found, MESH_TYPE_ID, "MESH").and_then(|found| {
+            let parsed = found.parsed(0, |b| Msh::load(b, Mode::Compatible));
+            parsed.map_err(|e| e.to_string())
+        });
         let msh = match msh {
             Ok(m) => {
-                let m = Rc::new(m);
                 let upper = key.to_ascii_uppercase();
                 self.models.borrow_mut().insert(upper, m.clone());
                 Some(m)
@@ -507,12 +517,11 @@ impl<'d> Graph<'d> {
         let wear_link = entry(wear_archive, &wear_name);
         node.wear = Some(wear_link.to_string());
         let wear_chain = [here.clone(), vec![wear_link]].concat();
-        let wear = self
-            .find(wear_archive, &wear_name)
-            .and_then(|(lib, index)| {
-                let payload = typed_payload(&lib, index, WEAR_TYPE_ID, "WEAR")?;
-                Wear::parse(payload, Mode::Compatible).map_err(|e| e.to_string())
-            });
+        let wear = self.find(wear_archive, &wear_name).and_then(|found| {
+            let parsed = typed(&found, WEAR_TYPE_ID, "WEAR")?
+                .parsed(0, |b| Wear::parse(b, Mode::Compatible));
+            parsed.map_err(|e| e.to_string())
+        });
         let wear = match wear {
             Ok(w) => w,
             Err(cause) => {
@@ -579,23 +588,20 @@ impl<'d> Graph<'d> {
                 continue;
             }
             let link = entry(&r.archive, &r.resource);
-            let (lib, index) = match self.find(&r.archive, &r.resource) {
+            let found = match self.find(&r.archive, &r.resource) {
                 Ok(found) => found,
                 Err(cause) => {
                     node.missing_refs.push(format!("{link}: {cause}"));
                     continue;
                 }
             };
-            if lib.entries[index].type_id != FXID_TYPE_ID {
+            if found.info.as_ref().map(|i| i.type_id) != Some(FXID_TYPE_ID) {
                 continue;
             }
             node.totals.effects += 1;
             node.effects.push(link.to_string());
             let chain = [here.to_vec(), vec![link]].concat();
-            let fx = lib
-                .payload(index)
-                .and_then(Fxid::parse)
-                .map_err(|e| e.to_string());
+            let fx = found.parsed(0, Fxid::parse).map_err(|e| e.to_string());
             let fx = match fx {
                 Ok(fx) => fx,
                 Err(cause) => {
@@ -629,10 +635,9 @@ impl<'d> Graph<'d> {
         }
         let mut check = MaterialCheck::default();
         let here = vec![entry(MATERIAL_LIB, name)];
-        let mat = self.find(MATERIAL_LIB, name).and_then(|(lib, index)| {
-            let payload = typed_payload(&lib, index, MAT0_TYPE_ID, "MAT0")?;
-            let e = &lib.entries[index];
-            Mat0::parse(payload, e.attr1, e.attr2).map_err(|e| e.to_string())
+        let mat = self.find(MATERIAL_LIB, name).and_then(|found| {
+            let (attr1, attr2) = mat0_attributes(typed(&found, MAT0_TYPE_ID, "MAT0")?);
+            crate::mat0::parse_shared(&found, attr1, attr2).map_err(|e| e.to_string())
         });
         match mat {
             Err(cause) => {
@@ -674,9 +679,9 @@ impl<'d> Graph<'d> {
         }
         let cause = self
             .find(library, name)
-            .and_then(|(lib, index)| {
-                let payload = typed_payload(&lib, index, TEXM_TYPE_ID, "Texm")?;
-                Texm::parse(payload).map_err(|e| e.to_string())
+            .and_then(|found| {
+                let parsed = typed(&found, TEXM_TYPE_ID, "Texm")?.parsed(0, Texm::parse);
+                parsed.map_err(|e| e.to_string())
             })
             .err();
         self.textures.borrow_mut().insert(key, cause.clone());
@@ -684,18 +689,17 @@ impl<'d> Graph<'d> {
     }
 
     /// An entry of an archive, or why it is not there.
-    fn find(
-        &self,
-        archive: &[u8],
-        name: &[u8],
-    ) -> std::result::Result<(Rc<Library>, usize), String> {
-        let lib = self
-            .libs
-            .get(archive)
-            .map_err(|e| format!("archive not readable: {e}"))?;
-        match lib.find(name) {
-            Some(i) => Ok((lib, i)),
-            None => Err(format!("no entry '{}' in {}", text(name), text(archive))),
+    fn find(&self, archive: &[u8], name: &[u8]) -> std::result::Result<Found, String> {
+        match self.source.entry(archive, name) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) if self.source.is_file(Path::new(&*text(archive))) => {
+                Err(format!("no entry '{}' in {}", text(name), text(archive)))
+            }
+            Ok(None) => Err(format!(
+                "archive not readable: no layer has {}",
+                text(archive)
+            )),
+            Err(e) => Err(format!("archive not readable: {e}")),
         }
     }
 
@@ -738,21 +742,22 @@ impl ProtoNode {
     }
 }
 
-/// The payload of an entry whose NRes type id must be `type_id` (RsLi rows
+/// `found` when its NRes type id is `type_id` (RsLi rows and loose files
 /// carry none and are accepted).
-fn typed_payload<'l>(
-    lib: &'l Library,
-    index: usize,
-    type_id: u32,
-    what: &str,
-) -> std::result::Result<&'l [u8], String> {
-    let found = lib.entries[index].type_id;
-    if found != 0 && found != type_id {
-        return Err(format!(
-            "entry type 0x{found:08x}, expected {what} (0x{type_id:08x})"
-        ));
+fn typed<'f>(found: &'f Found, type_id: u32, what: &str) -> std::result::Result<&'f Found, String> {
+    match found.info.as_ref().map_or(0, |i| i.type_id) {
+        0 => Ok(found),
+        t if t == type_id => Ok(found),
+        t => Err(format!(
+            "entry type 0x{t:08x}, expected {what} (0x{type_id:08x})"
+        )),
     }
-    lib.payload(index).map_err(|e| e.to_string())
+}
+
+/// The MAT0 reader's inputs beside the bytes: the entry's `attr1` (flags)
+/// and `attr2` (version); zero for an entry without directory fields.
+pub fn mat0_attributes(found: &Found) -> (u32, u32) {
+    found.info.as_ref().map_or((0, 0), |i| (i.attr1, i.attr2))
 }
 
 /// `name` with its extension replaced (or added).
@@ -764,22 +769,22 @@ fn with_extension(name: &[u8], ext: &[u8]) -> Vec<u8> {
     [stem, b".", ext].concat()
 }
 
-/// A path below the install root, `/`-separated (the full path otherwise).
-pub fn relative(dir: &GameDir, path: &std::path::Path) -> String {
-    match path.strip_prefix(dir.root()) {
-        Ok(rel) => rel
+/// A path below its layer root, `/`-separated (the full path otherwise).
+fn shown(source: &Source, path: &Path) -> String {
+    match source.relative(path) {
+        Some(rel) => rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/"),
-        Err(_) => path.display().to_string(),
+        None => path.display().to_string(),
     }
 }
 
 /// Walks one mission of the install at `root` (by any spelling
 /// [`GameDir::mission`] accepts).
 pub fn mission_graph(root: &std::path::Path, mission: &str) -> Result<MissionGraph> {
-    let dir = GameDir::open(root)?;
-    let mission = dir.mission(mission)?;
-    Ok(Graph::new(&dir).mission(&mission))
+    let mission = GameDir::open(root)?.mission(mission)?;
+    let source = Source::new(root, &[])?;
+    Ok(Graph::new(&source).mission(&mission))
 }

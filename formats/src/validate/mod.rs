@@ -182,7 +182,8 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
         });
         bytes += check::file(&mut collector, rel, path);
     }
-    let graph = Graph::new(&dir);
+    let source = crate::source::Source::new(dir.root(), &[])?;
+    let graph = Graph::new(&source);
     let mut reachability = Totals::default();
     let mut summaries = Vec::new();
     for (i, mission) in missions.iter().enumerate() {

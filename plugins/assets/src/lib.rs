@@ -172,6 +172,18 @@ impl Plugin for IronAssetsPlugin {
     }
 }
 
+/// What a loader was asked for, as the source finds it now (the loaders of
+/// shared formats parse it with [`source::Found::parsed`], so the mission
+/// loader's checks and the asset share one parse; Bevy's reader delivered
+/// the same bytes for change tracking).
+fn found_input(source: &IronSource, ctx: &LoadContext<'_>) -> Result<source::Found, FormatError> {
+    let path = ctx.path().path();
+    source.read(path)?.ok_or_else(|| {
+        FormatError::missing("iron://", "the asset's path in the source")
+            .in_file(path.display().to_string())
+    })
+}
+
 /// A loader's whole input and the path it was asked for (the origin
 /// errors name); I/O errors name that path.
 async fn read_input(

@@ -21,7 +21,7 @@ use bevy::log::warn;
 use bevy::prelude::{Asset, Handle, TypePath};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::FormatError;
-use iron3d_formats::mat0::{Mat0, ResolvedMaterial, lightmap_slot, resolve_material};
+use iron3d_formats::mat0::{Mat0, ResolvedMaterial, lightmap_slot, parse_shared, resolve_material};
 use iron3d_formats::wear::Wear;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub struct MaterialRow {
     pub resolved: ResolvedMaterial,
     /// That entry's directory fields (its stored name, flags, version).
     pub entry: EntryInfo,
-    pub mat0: Mat0,
+    pub mat0: Arc<Mat0>,
     /// The texture of each phase: `None` for an empty name (an untextured
     /// surface) or a texture missing from `Textures.lib` (logged).
     pub textures: Vec<Option<Handle<Image>>>,
@@ -59,7 +59,7 @@ pub struct LightmapRow {
 /// A loaded WEAR table with its materials and lightmaps.
 #[derive(Asset, TypePath, Debug)]
 pub struct WearMaterials {
-    pub wear: Wear,
+    pub wear: Arc<Wear>,
     /// One per WEAR material row, same order.
     pub materials: Vec<MaterialRow>,
     /// One per WEAR lightmap row (empty without a `LIGHTMAPS` block).
@@ -112,6 +112,25 @@ pub(crate) fn library(source: &IronSource, library: &str) -> Result<Vec<EntryInf
     source
         .archive_directory(Path::new(library))?
         .ok_or_else(|| FormatError::missing("NRes", format!("{library} in the install")))
+}
+
+/// The MAT0 of `Material.lib` entry `entry`, read as a loader dependency
+/// (a rewrite reloads the asset) and parsed with its directory fields once
+/// (shared with the mission loader's checks); `None` when the source lacks
+/// it.
+pub(crate) async fn material(
+    source: &IronSource,
+    ctx: &mut LoadContext<'_>,
+    entry: &EntryInfo,
+) -> Result<Option<Arc<Mat0>>, FormatError> {
+    let path = iron_path(MATERIAL_LIBRARY, &entry.name, "");
+    if read_dependency(ctx, &path).await?.is_none() {
+        return Ok(None);
+    }
+    let Some(found) = source.read(path.path())? else {
+        return Ok(None);
+    };
+    parse_shared(&found, entry.attr1, entry.attr2).map(Some)
 }
 
 /// The first entry named `name` (ASCII case-insensitive), directory order.
@@ -171,12 +190,9 @@ impl WearLoader {
     ) -> Result<MaterialRow, FormatError> {
         let resolved = resolve_material(wear, row, materials.len(), find_in(materials))?;
         let entry = materials[resolved.entry].clone();
-        let path = iron_path(MATERIAL_LIBRARY, &entry.name, "");
-        let bytes = read_dependency(ctx, &path).await?.ok_or_else(|| {
+        let mat0 = material(&self.source, ctx, &entry).await?.ok_or_else(|| {
             FormatError::missing("MAT0", format!("{MATERIAL_LIBRARY} entry {}", entry.name))
         })?;
-        let mat0 = Mat0::parse(&bytes, entry.attr1, entry.attr2)
-            .map_err(|e| self.source.annotate(path.path(), e))?;
         let handles = phase_textures(ctx, &entry.name, &mat0, textures).await?;
         Ok(MaterialRow {
             resolved,
@@ -230,13 +246,12 @@ impl AssetLoader for WearLoader {
 
     async fn load(
         &self,
-        reader: &mut dyn Reader,
+        _reader: &mut dyn Reader,
         _settings: &(),
         ctx: &mut LoadContext<'_>,
     ) -> Result<WearMaterials, FormatError> {
-        let (path, bytes) = crate::read_input(reader, ctx).await?;
-        let wear =
-            Wear::parse(&bytes, Mode::Compatible).map_err(|e| self.source.annotate(&path, e))?;
+        let found = crate::found_input(&self.source, ctx)?;
+        let wear = found.parsed(0, |b| Wear::parse(b, Mode::Compatible))?;
         let materials = library(&self.source, MATERIAL_LIBRARY)?;
         let mut textures = BTreeMap::new();
         let mut rows = Vec::with_capacity(wear.materials.len());

@@ -43,13 +43,14 @@ pub struct ModelSlot {
 }
 
 /// A loaded model. `msh` keeps every stream (animation keys, frame map,
-/// triangle descriptors) for sampling and queries.
+/// triangle descriptors) for sampling and queries; it is the parse the
+/// mission loader's checks made (or will share).
 #[derive(Asset, TypePath, Debug)]
 pub struct Model {
     pub batches: Vec<ModelBatch>,
     pub nodes: Vec<ModelNode>,
     pub slots: Vec<ModelSlot>,
-    pub msh: Msh,
+    pub msh: Arc<Msh>,
 }
 
 /// The format name in errors about model containers.
@@ -115,13 +116,13 @@ impl AssetLoader for MshLoader {
 
     async fn load(
         &self,
-        reader: &mut dyn Reader,
+        _reader: &mut dyn Reader,
         _settings: &(),
         load_context: &mut LoadContext<'_>,
     ) -> Result<Model, FormatError> {
-        let (path, bytes) = crate::read_input(reader, load_context).await?;
-        let annotate = |err: FormatError| self.source.annotate(&path, err);
-        let msh = Msh::load(&bytes, Mode::Compatible).map_err(annotate)?;
+        let found = crate::found_input(&self.source, load_context)?;
+        let annotate = |err: FormatError| found.origin.annotate(err);
+        let msh = found.parsed(0, |b| Msh::load(b, Mode::Compatible))?;
         let mut batches = Vec::with_capacity(msh.batches.len());
         for (i, b) in msh.batches.iter().enumerate() {
             let mesh = batch_mesh(&msh, b).ok_or_else(|| {

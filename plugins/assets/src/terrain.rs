@@ -19,7 +19,8 @@
 //! Coordinates of the parsed data stay Z-up as stored.
 
 use crate::material::{
-    MATERIAL_LIBRARY, TEXTURE_LIBRARY, find_in, iron_path, phase_textures, read_dependency,
+    MATERIAL_LIBRARY, TEXTURE_LIBRARY, find_in, iron_path, material, phase_textures,
+    read_dependency,
 };
 use crate::parsed::ParsedAsset;
 use crate::source::{EntryInfo, IronSource};
@@ -71,7 +72,7 @@ impl GroundLayer {
 pub struct LayerMaterial {
     /// The entry's directory fields (its stored name seeds the phase clock).
     pub entry: EntryInfo,
-    pub mat0: Mat0,
+    pub mat0: Arc<Mat0>,
     /// One per MAT0 phase (`None`: empty name or missing texture).
     pub textures: Vec<Option<Handle<Image>>>,
 }
@@ -98,7 +99,8 @@ pub struct TerrainLayerMesh {
 /// A loaded `Land.msh`.
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct Terrain {
-    pub land: LandMsh,
+    /// The parse the mission loader shares.
+    pub land: Arc<LandMsh>,
     /// The LOD 0 faces, gridded for queries.
     pub surface: TerrainSurface,
     /// The ground layer meshes, by (layer, index): every layer-1 group,
@@ -107,15 +109,22 @@ pub struct Terrain {
 }
 
 impl Terrain {
-    /// The terrain of a `Land.msh` payload, without render meshes.
-    pub fn parse(bytes: &[u8]) -> Result<Terrain, FormatError> {
-        let land = LandMsh::parse(bytes, Mode::Compatible)?;
+    /// The terrain of a parsed `Land.msh`, without render meshes.
+    pub fn new(land: Arc<LandMsh>) -> Terrain {
         let surface = TerrainSurface::build_lod0(&land);
-        Ok(Terrain {
+        Terrain {
             land,
             surface,
             layers: Vec::new(),
-        })
+        }
+    }
+
+    /// The terrain of a `Land.msh` payload, without render meshes.
+    pub fn parse(bytes: &[u8]) -> Result<Terrain, FormatError> {
+        Ok(Terrain::new(Arc::new(LandMsh::parse(
+            bytes,
+            Mode::Compatible,
+        )?)))
     }
 }
 
@@ -264,7 +273,11 @@ impl TerrainLoader {
         layer: GroundLayer,
     ) -> Result<Vec<String>, FormatError> {
         let path = sibling(ctx.path(), &layer.table_name());
-        let Some(bytes) = read_dependency(ctx, &path).await? else {
+        let found = match read_dependency(ctx, &path).await? {
+            Some(_) => self.source.read(path.path())?,
+            None => None,
+        };
+        let Some(found) = found else {
             warn!(
                 "terrain {}: no {path}: layer {} untextured",
                 ctx.path(),
@@ -272,8 +285,7 @@ impl TerrainLoader {
             );
             return Ok(Vec::new());
         };
-        let wear = Wear::parse(&bytes, Mode::Compatible)
-            .map_err(|e| self.source.annotate(path.path(), e))?;
+        let wear = found.parsed(0, |b| Wear::parse(b, Mode::Compatible))?;
         Ok(wear
             .materials
             .iter()
@@ -308,10 +320,7 @@ impl TerrainLoader {
         }
         if let Some(i) = find_in(&dirs.materials)(name.as_bytes()) {
             let entry = dirs.materials[i].clone();
-            let path = iron_path(MATERIAL_LIBRARY, &entry.name, "");
-            if let Some(bytes) = read_dependency(ctx, &path).await? {
-                let mat0 = Mat0::parse(&bytes, entry.attr1, entry.attr2)
-                    .map_err(|e| self.source.annotate(path.path(), e))?;
+            if let Some(mat0) = material(&self.source, ctx, &entry).await? {
                 let textures = phase_textures(ctx, &entry.name, &mat0, known).await?;
                 let first = textures.first().cloned().flatten();
                 let material = LayerMaterial {
@@ -346,12 +355,13 @@ impl AssetLoader for TerrainLoader {
 
     async fn load(
         &self,
-        reader: &mut dyn Reader,
+        _reader: &mut dyn Reader,
         _settings: &(),
         ctx: &mut LoadContext<'_>,
     ) -> Result<Terrain, FormatError> {
-        let (path, bytes) = crate::read_input(reader, ctx).await?;
-        let mut terrain = Terrain::parse(&bytes).map_err(|e| self.source.annotate(&path, e))?;
+        let found = crate::found_input(&self.source, ctx)?;
+        let land = found.parsed(0, |b| LandMsh::parse(b, Mode::Compatible))?;
+        let mut terrain = Terrain::new(land);
         let groups = layer_groups(&terrain.land);
         if groups.is_empty() {
             return Ok(terrain);

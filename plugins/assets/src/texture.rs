@@ -100,13 +100,13 @@ impl AssetLoader for TexmLoader {
 
     async fn load(
         &self,
-        reader: &mut dyn Reader,
+        _reader: &mut dyn Reader,
         settings: &TexmSettings,
         load_context: &mut LoadContext<'_>,
     ) -> Result<Image, FormatError> {
-        let (path, bytes) = crate::read_input(reader, load_context).await?;
-        let annotate = |err: FormatError| self.source.annotate(&path, err);
-        let texm = Texm::parse(&bytes).map_err(annotate)?;
+        let found = crate::found_input(&self.source, load_context)?;
+        let annotate = |err: FormatError| found.origin.annotate(err);
+        let texm = found.parsed(0, Texm::parse)?;
         let image = texm_to_image(&texm, settings).map_err(annotate)?;
         if let Some(rects) = &texm.page {
             load_context.add_labeled_asset(

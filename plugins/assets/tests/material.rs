@@ -70,7 +70,7 @@ fn a_wear_table_resolves_its_materials_textures_and_lightmaps() {
         .resource::<Assets<WearMaterials>>()
         .get(&handle)
         .unwrap();
-    assert_eq!(table.wear, wear);
+    assert_eq!(*table.wear, wear);
     assert_eq!(table.materials.len(), wear.materials.len());
     let mut checked = 0;
     for (row, wear_row) in table.materials.iter().zip(&wear.materials) {
@@ -79,7 +79,7 @@ fn a_wear_table_resolves_its_materials_textures_and_lightmaps() {
         assert_eq!(row.resolved.entry, i);
         let (_, payload, attr1, attr2) = &materials[i];
         assert_eq!((row.entry.attr1, row.entry.attr2), (*attr1, *attr2));
-        assert_eq!(row.mat0, Mat0::parse(payload, *attr1, *attr2).unwrap());
+        assert_eq!(*row.mat0, Mat0::parse(payload, *attr1, *attr2).unwrap());
         assert_eq!(row.textures.len(), row.mat0.phases.len());
         for (phase, texture) in row.mat0.phases.iter().zip(&row.textures) {
             let Some(t) = index_of(&textures, phase.texture()) else {

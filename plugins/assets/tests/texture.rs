@@ -178,12 +178,12 @@ fn loose_files_below_missions_resolve_case_insensitively() {
         .unwrap()
         .remove(0);
     let path = format!("missions/{}/DATA.TMA", mission.name.to_ascii_uppercase());
-    let (origin, bytes) = source.read(Path::new(&path)).unwrap().unwrap();
+    let found = source.read(Path::new(&path)).unwrap().unwrap();
     assert_eq!(
-        origin,
+        found.origin,
         iron3d_assets::source::Origin::Loose(mission.tma.clone())
     );
-    assert_eq!(bytes, std::fs::read(&mission.tma).unwrap());
+    assert_eq!(found.bytes(), std::fs::read(&mission.tma).unwrap());
     assert!(
         source
             .read(Path::new("MISSIONS/nope/data.tma"))

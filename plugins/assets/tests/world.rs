@@ -89,7 +89,7 @@ fn land_msh_loads_as_terrain_with_a_queryable_surface() {
         .resource::<Assets<Terrain>>()
         .get(&handle)
         .unwrap();
-    assert_eq!(terrain.land, parsed);
+    assert_eq!(*terrain.land, parsed);
     assert_eq!(terrain.surface.face_count(), direct.face_count());
     let (lo, hi) = ground_bounds(&parsed);
     let mut hits = 0;

@@ -11,7 +11,6 @@ use bevy::prelude::*;
 use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::gamedir::GameDir;
-use iron3d_formats::graph::library::Libraries;
 use iron3d_formats::tma;
 use iron3d_inspector::model::{object_details, object_rows};
 use iron3d_render::scene::{DrawnBatch, SceneBuilt};
@@ -130,14 +129,13 @@ fn run_to_running(app: &mut App) {
 /// TMA with the first object renamed.
 fn write_mod(game: &Path, modded: &Path, target: &Shape, source: &Shape) {
     let dir = GameDir::open(game).unwrap();
-    let libs = Libraries::new(&dir);
+    let install = iron3d_formats::source::Source::new(game, &[]).unwrap();
     for (to, from) in [(&target.mesh, &source.mesh), (&target.wear, &source.wear)] {
         let (archive, entry) = split(to);
         let (from_archive, from_entry) = split(from);
-        let lib = libs.get(from_archive.as_bytes()).unwrap();
-        let payload = lib
-            .payload(lib.find(from_entry.as_bytes()).unwrap())
-            .unwrap();
+        let found = install.entry(from_archive.as_bytes(), from_entry.as_bytes());
+        let found = found.unwrap().unwrap();
+        let payload = found.bytes();
         let out = modded.join(&archive).join(&entry);
         std::fs::create_dir_all(out.parent().unwrap()).unwrap();
         std::fs::write(out, payload).unwrap();

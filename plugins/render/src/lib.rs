@@ -59,9 +59,8 @@ pub struct IronRenderPlugin {
 
 impl Plugin for IronRenderPlugin {
     fn build(&self, app: &mut App) {
-        if let Some(game_dir) = &self.game_dir {
+        if self.game_dir.is_some() {
             app.insert_resource(SceneSource {
-                game_dir: game_dir.clone(),
                 camera: self.camera,
             });
         }
@@ -103,6 +102,48 @@ impl Plugin for IronRenderPlugin {
             add_bench(app, request);
         }
     }
+}
+
+/// The game without a window, before any update (for tests and benchmarks):
+/// the `iron://` asset source over the request's install with `asset_mods`
+/// (watching for changes when `watch`), `MinimalPlugins` with Bevy's asset
+/// and transform plugins, the spine, the world with the mission loader for
+/// `request`, and the renderer. The game gives the loader and the asset
+/// source the same mods; a test may split them to see what one reader
+/// alone reports.
+pub fn windowless_app(
+    request: iron3d_world::mission::MissionRequest,
+    asset_mods: &[PathBuf],
+    watch: bool,
+) -> App {
+    let mut app = App::new();
+    let assets = asset_mods.iter().fold(
+        iron3d_assets::IronAssetsPlugin::new(&request.game_dir),
+        |p, m| p.with_mod_dir(m),
+    );
+    let asset_plugin = AssetPlugin {
+        watch_for_changes_override: Some(watch),
+        ..default()
+    };
+    let game_dir = Some(request.game_dir.clone());
+    app.add_plugins(assets)
+        .add_plugins((MinimalPlugins, asset_plugin, TransformPlugin))
+        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_millis(50),
+        ))
+        .add_plugins((
+            iron3d_schedules::SpinePlugin::default(),
+            iron3d_world::WorldPlugin,
+            iron3d_world::mission::MissionPlugin {
+                request: Some(request),
+                seed: 0,
+            },
+            IronRenderPlugin {
+                game_dir,
+                ..default()
+            },
+        ));
+    app
 }
 
 /// The camera (placed when the scene is built) and the light.

@@ -1,25 +1,24 @@
 //! `iron://` asset paths of what the running mission draws: its `Land.msh`
 //! (as the mission loader found it), and each part's model and WEAR table.
-//! Legacy names are resolved in the install (mission directory first, then
-//! the root, as the mission loader does) and addressed relative to the
-//! install root, so the asset source's mod layers apply to them.
+//! Legacy archive names are looked up in the mission directory first, then
+//! at the root, as the mission loader does, in every layer of the source.
 
 use bevy::asset::AssetPath;
 use iron3d_assets::SOURCE_ID;
-use iron3d_formats::gamedir::GameDir;
+use iron3d_assets::source::IronSource;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The `iron://` path of a file of the install or of one of its mod
 /// layers (absolute or relative to its layer root), built without parsing
 /// (names may hold `#`).
-pub fn iron_path(game: &GameDir, file: &Path) -> Result<AssetPath<'static>, String> {
-    let relative = game.relative(file).unwrap_or(file);
+pub fn iron_path(source: &IronSource, file: &Path) -> Result<AssetPath<'static>, String> {
+    let relative = source.relative(file).unwrap_or(file);
     if relative.is_absolute() {
         return Err(format!(
             "{} is outside the install {}",
             file.display(),
-            game.root().display()
+            source.game_dir().display()
         ));
     }
     Ok(AssetPath::from_path_buf(relative.to_path_buf()).with_source(SOURCE_ID))
@@ -28,44 +27,52 @@ pub fn iron_path(game: &GameDir, file: &Path) -> Result<AssetPath<'static>, Stri
 /// `<archive>/<entry><.ext>`: an archive entry addressed with the loader's
 /// extension (added unless the entry name already ends with it).
 fn entry_path(
-    game: &GameDir,
+    source: &IronSource,
     mission_dir: &Path,
     archive: &[u8],
     entry: &[u8],
     ext: &str,
 ) -> Result<AssetPath<'static>, String> {
-    let archive_file = game
-        .resolve_in_mission(mission_dir, archive)
-        .map_err(|e| e.to_string())?;
+    let legacy = String::from_utf8_lossy(archive).replace('\\', "/");
+    let in_mission = mission_dir.join(&legacy);
+    let exists = |p: &Path| source.is_file(p) || source.is_dir(p);
+    let archive_path = match (exists(&in_mission), exists(Path::new(&legacy))) {
+        (true, _) => in_mission,
+        (false, true) => PathBuf::from(legacy),
+        (false, false) => return Err(format!("no layer of the install has {legacy}")),
+    };
     let mut name = String::from_utf8_lossy(entry).into_owned();
     if !name.to_ascii_lowercase().ends_with(&format!(".{ext}")) {
         name.push('.');
         name.push_str(ext);
     }
-    iron_path(game, &archive_file.join(name))
+    iron_path(source, &archive_path.join(name))
 }
 
 fn reference_path(
-    game: &GameDir,
+    source: &IronSource,
     mission_dir: &Path,
     r: &EffectiveRef,
     ext: &str,
 ) -> Result<AssetPath<'static>, String> {
-    entry_path(game, mission_dir, &r.archive, &r.resource, ext)
+    entry_path(source, mission_dir, &r.archive, &r.resource, ext)
 }
 
 /// The model of a resolved prototype: `Ok(None)` when it has no geometry.
 /// A BASE stem candidate is returned with `candidate = true` (it may be
 /// absent from its archive, which is not an error).
 pub fn model_path(
-    game: &GameDir,
+    source: &IronSource,
     mission_dir: &Path,
     resolved: &Resolved,
 ) -> Result<Option<(AssetPath<'static>, bool)>, String> {
     match resolved.geometry() {
-        Geometry::Mesh(r) => Ok(Some((reference_path(game, mission_dir, r, "msh")?, false))),
+        Geometry::Mesh(r) => Ok(Some((
+            reference_path(source, mission_dir, r, "msh")?,
+            false,
+        ))),
         Geometry::BaseStem { archive, mesh_name } => Ok(Some((
-            entry_path(game, mission_dir, archive, &mesh_name, "msh")?,
+            entry_path(source, mission_dir, archive, &mesh_name, "msh")?,
             true,
         ))),
         Geometry::NonGeometric => Ok(None),
@@ -74,12 +81,12 @@ pub fn model_path(
 
 /// The WEAR table of a resolved prototype, if it names one.
 pub fn wear_path(
-    game: &GameDir,
+    source: &IronSource,
     mission_dir: &Path,
     resolved: &Resolved,
 ) -> Result<Option<AssetPath<'static>>, String> {
     resolved
         .wear()
-        .map(|w| reference_path(game, mission_dir, w, "wea"))
+        .map(|w| reference_path(source, mission_dir, w, "wea"))
         .transpose()
 }

@@ -31,7 +31,6 @@ use iron3d_assets::IronSourceHandle;
 use iron3d_assets::material::WearMaterials;
 use iron3d_assets::model::Model;
 use iron3d_assets::terrain::Terrain as TerrainAsset;
-use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::registry::{Geometry, Resolved};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
@@ -39,12 +38,10 @@ use iron3d_world::mission::{
     PlannedObjects, PrototypeChain, ResourceGate, UnitPartInfo,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-/// What the scene is built from: the install and the camera override.
+/// The scene is drawn (the app loads a mission), with this camera override.
 #[derive(Resource, Debug, Clone)]
 pub struct SceneSource {
-    pub game_dir: PathBuf,
     pub camera: Option<CameraPose>,
 }
 
@@ -129,32 +126,23 @@ fn fail_gate(world: &mut World, failure: GateFailure) {
 /// every prototype the loader resolved ([`PlannedObjects`]), each holding
 /// the [`ResourceGate`] until loaded.
 pub fn request_scene(world: &mut World) {
-    let Some(source) = world.get_resource::<SceneSource>().cloned() else {
+    if !world.contains_resource::<SceneSource>() {
         return;
-    };
+    }
     let Some(description) = world.get_resource::<MissionDescription>().cloned() else {
         let cause = "the mission loader published no mission description".into();
         return fail_gate(world, GateFailure { cause, ..default() });
     };
-    let opened = GameDir::open(&source.game_dir).and_then(|g| g.with_mods(&description.mod_dirs));
-    let game = match opened {
-        Ok(game) => game,
-        Err(e) => {
-            return fail_gate(
-                world,
-                GateFailure {
-                    cause: e.to_string(),
-                    ..default()
-                },
-            );
-        }
+    let Some(IronSourceHandle(game)) = world.get_resource::<IronSourceHandle>().cloned() else {
+        let cause = "the app has no iron:// asset source".into();
+        return fail_gate(world, GateFailure { cause, ..default() });
     };
-    let mission_dir = description.files.dir.as_path();
+    let files = &description.files;
+    let mission_dir = game.relative(&files.dir).unwrap_or(&files.dir);
     let planned = world
         .get_resource::<PlannedObjects>()
         .cloned()
         .unwrap_or_default();
-    let iron = world.get_resource::<IronSourceHandle>().cloned();
     let server = world.resource::<AssetServer>().clone();
     let mut parts = BTreeMap::new();
     let mut pending = Vec::new();
@@ -185,10 +173,7 @@ pub fn request_scene(world: &mut World) {
             };
             let model = match paths::model_path(&game, mission_dir, &chain.0) {
                 Ok(Some((path, candidate))) => {
-                    let present = iron
-                        .as_ref()
-                        .is_none_or(|s| s.0.origin(path.path()).is_some());
-                    if candidate && !present {
+                    if candidate && game.origin(path.path()).is_none() {
                         continue;
                     }
                     request::<Model>(&server, path, link.clone(), &mut pending)

@@ -1133,15 +1133,16 @@ fn a_placed_model(dir: &Path) -> (String, String, PathBuf) {
         app.update();
     }
     let name = app.world().resource::<LoadProgress>().mission.clone();
-    let game = GameDir::open(dir).unwrap();
-    let mission = game.mission(&name).unwrap();
+    let mission = GameDir::open(dir).unwrap().mission(&name).unwrap();
+    let game = iron3d_assets::source::IronSource::new(dir, &[]).unwrap();
+    let mission_dir = game.relative(&mission.dir).unwrap().to_path_buf();
     let world = app.world_mut();
     let mut chains = world.query::<&PrototypeChain>();
     chains
         .iter(world)
         .find_map(|c| match c.0.geometry() {
             Geometry::Mesh(r) => {
-                let (path, _) = paths::model_path(&game, &mission.dir, &c.0).ok()??;
+                let (path, _) = paths::model_path(&game, &mission_dir, &c.0).ok()??;
                 let archive = String::from_utf8_lossy(&r.archive).into_owned();
                 let entry = String::from_utf8_lossy(&r.resource).into_owned();
                 Some((archive, entry, path.path().to_path_buf()))
@@ -1250,4 +1251,65 @@ fn a_land_file_only_the_terrain_loader_rejects_fails_the_mission() {
     assert!(!world.contains_resource::<iron3d_render::terrain::SceneTerrain>());
     assert!(terrain_layers(world).is_empty());
     assert!(!world.contains_resource::<SceneBuilt>());
+}
+
+/// Each (origin, parsed type) of a source's parse statistics, with how
+/// many times it was parsed.
+fn parse_runs(source: &iron3d_assets::source::IronSource) -> Vec<(String, &'static str, u32)> {
+    let runs = source.parse_stats().runs();
+    runs.into_iter()
+        .map(|(origin, ty, n)| (origin.to_string(), ty, n))
+        .collect()
+}
+
+/// The mission loader's checks and the renderer's asset loads share one
+/// parse per entry: with both reading, every entry is parsed once per type,
+/// and every parse the loader alone makes (its MSH, WEAR, MAT0, Texm,
+/// Land.msh and registry checks) is among them, not made a second time by
+/// the renderer's loaders.
+#[test]
+fn the_loader_and_the_renderer_share_one_parse_per_entry() {
+    let dir = demo_install();
+    let both = built_app(dir.path(), &[]);
+    let shared = both.world().resource::<iron3d_assets::IronSourceHandle>();
+    let with_renderer = parse_runs(&shared.0);
+    let twice: Vec<_> = with_renderer.iter().filter(|r| r.2 != 1).collect();
+    assert!(twice.is_empty(), "parsed more than once: {twice:?}");
+
+    // The loader alone, over a source the test holds.
+    let alone =
+        std::sync::Arc::new(iron3d_assets::source::IronSource::new(dir.path(), &[]).unwrap());
+    let mut app = headless_app(
+        Some(MissionRequest {
+            game_dir: dir.path().to_path_buf(),
+            mission: None,
+            mod_dirs: Vec::new(),
+        }),
+        0,
+    );
+    app.insert_resource(iron3d_assets::IronSourceHandle(alone.clone()));
+    while *app.world().resource::<State<MissionPhase>>().get() != MissionPhase::Running {
+        app.update();
+    }
+    let loader_only = parse_runs(&alone);
+    for kind in ["Msh", "Wear", "Mat0", "Texm", "LandMsh", "Registry"] {
+        let count = loader_only.iter().filter(|r| r.1.ends_with(kind)).count();
+        assert!(count > 0, "the loader parses no {kind}: {loader_only:?}");
+    }
+    for run in &loader_only {
+        assert!(
+            with_renderer.contains(run),
+            "{run:?} not shared: {with_renderer:?}"
+        );
+    }
+    // What the renderer adds is what the loader does not read: the
+    // terrain's layer tables and their textures.
+    let added: Vec<_> = with_renderer
+        .iter()
+        .filter(|r| !loader_only.contains(r))
+        .collect();
+    let terrain = |r: &&(String, &str, u32)| {
+        r.0.to_ascii_lowercase().ends_with(".wea") || r.1.ends_with("Texm")
+    };
+    assert!(!added.is_empty() && added.iter().all(terrain), "{added:?}");
 }

@@ -9,6 +9,7 @@ use iron3d_formats::archive::nres::Nres;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::graph::{Graph, MATERIAL_LIB, TEXTURE_LIB};
 use iron3d_formats::mat0::Mat0;
+use iron3d_formats::source::Source;
 use iron3d_formats::unitdat::PartClass;
 use iron3d_formats::wear::Wear;
 use iron3d_world::mission::*;
@@ -131,7 +132,8 @@ fn close(a: &Transform, b: &Transform) -> bool {
 fn texture_of_first_object(root: &Path) -> (String, String) {
     let dir = GameDir::open(root).unwrap();
     let mission = dir.missions().unwrap().remove(0);
-    let graph = Graph::new(&dir);
+    let source = Source::new(root, &[]).unwrap();
+    let graph = Graph::new(&source);
     let walked = graph.mission(&mission);
     assert!(walked.failures.is_empty(), "the demo is clean");
     let wear = walked.objects[0].components[0]
@@ -141,10 +143,9 @@ fn texture_of_first_object(root: &Path) -> (String, String) {
         .unwrap();
     let (archive, entry) = wear.split_once("::").unwrap();
     let read = |archive: &[u8], entry: &[u8]| {
-        let lib = graph.libraries().get(archive).unwrap();
-        let index = lib.find(entry).unwrap();
-        let e = &lib.entries[index];
-        (lib.payload(index).unwrap().to_vec(), e.attr1, e.attr2)
+        let found = source.entry(archive, entry).unwrap().unwrap();
+        let info = found.info.clone().unwrap();
+        (found.bytes().to_vec(), info.attr1, info.attr2)
     };
     let (payload, _, _) = read(archive.as_bytes(), entry.as_bytes());
     let row = Wear::parse(&payload, Mode::Compatible).unwrap().materials[0]
@@ -245,7 +246,8 @@ fn the_loaded_mission_is_published_once_with_names_and_resource_chains() {
     assert_eq!(count, on_disk.objects.len());
 
     // Every part: its name, and the resource chain the graph gives.
-    let graph = Graph::new(&dir);
+    let source = Source::new(dir.root(), &[]).unwrap();
+    let graph = Graph::new(&source);
     let mut parts = world.query::<(&Name, &UnitPartInfo, &PartResources)>();
     let mut textured = 0;
     for (name, part, resources) in parts.iter(world) {
@@ -297,10 +299,9 @@ fn a_broken_model_in_a_mod_directory_fails_the_loaders_own_checks() {
         .find_map(|r| r.0.mesh.clone())
         .expect("a part with a model");
     let (archive, entry) = mesh.split_once("::").unwrap();
-    let dir = GameDir::open(&game).unwrap();
-    let lib = iron3d_formats::graph::library::Libraries::new(&dir);
-    let lib = lib.get(archive.as_bytes()).unwrap();
-    let whole = lib.payload(lib.find(entry.as_bytes()).unwrap()).unwrap();
+    let source = Source::new(&game, &[]).unwrap();
+    let found = source.entry(archive.as_bytes(), entry.as_bytes()).unwrap();
+    let whole = found.unwrap().bytes().to_vec();
 
     // The mod replaces the entry with half of it (a loose file in a
     // directory named like the archive).

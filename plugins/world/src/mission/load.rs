@@ -1,16 +1,21 @@
 //! The Bevy-free work of each loader phase (tome IV "Фазы loader-а"): read
 //! and check everything a mission reaches through the formats crate, and
 //! plan the entities to build. Nothing here touches the ECS world, so a
-//! failure leaves no trace in it.
+//! failure leaves no trace in it. Every file and entry is read through the
+//! game's one [`Source`] (the one the `iron://` asset source serves, when
+//! the app has it), so mods apply and each parse is shared with the asset
+//! loaders.
 
 use super::MissionPhase;
 use super::chain::ResourceChain;
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
-use iron3d_formats::gamedir::{GameDir, Mission};
+use iron3d_formats::error::FormatError;
+use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
 use iron3d_formats::msh::Pose;
-use iron3d_formats::registry::{Geometry, Registry, Resolved};
+use iron3d_formats::registry::{Geometry, Resolved};
+use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::tma::{self, ResourceRef, Tma};
@@ -28,8 +33,7 @@ pub struct MissionRequest {
     /// the first mission of the install.
     pub mission: Option<String>,
     /// Mod directories layered over the install, later ones winning (the
-    /// rules of the `iron://` asset source, see
-    /// [`GameDir::with_mods`]).
+    /// rules of [`Source`]).
     pub mod_dirs: Vec<PathBuf>,
 }
 
@@ -151,11 +155,15 @@ pub(crate) struct NodePlan {
 pub(crate) struct Loader {
     pub request: MissionRequest,
     pub mission_name: String,
-    game: Option<GameDir>,
+    source: Option<Arc<Source>>,
     mission: Option<Mission>,
+    /// The mission directory relative to the layer roots.
+    mission_dir: PathBuf,
+    /// Where the TMA was found.
+    tma_file: PathBuf,
     pub tma: Option<Tma>,
-    land_files: Option<(PathBuf, PathBuf)>,
-    pub land: Option<(LandMsh, LandMap)>,
+    land_files: Option<(Found, Found)>,
+    pub land: Option<(Arc<LandMsh>, LandMap)>,
     pub build_dat: Option<BuildDat>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
@@ -177,8 +185,10 @@ impl Loader {
         Self {
             request,
             mission_name,
-            game: None,
+            source: None,
             mission: None,
+            mission_dir: PathBuf::new(),
+            tma_file: PathBuf::new(),
             tma: None,
             land_files: None,
             land: None,
@@ -205,31 +215,40 @@ impl Loader {
     /// The files the context phase found, once it ran.
     pub fn files(&self) -> Option<MissionFiles> {
         let mission = self.mission.as_ref()?;
-        let (land_msh, land_map) = self.land_files.clone()?;
+        let (land_msh, land_map) = self.land_files.as_ref()?;
         Some(MissionFiles {
             dir: mission.dir.clone(),
-            tma: mission.tma.clone(),
-            land_msh,
-            land_map,
+            tma: self.tma_file.clone(),
+            land_msh: land_msh.origin.file().to_path_buf(),
+            land_map: land_map.origin.file().to_path_buf(),
         })
     }
 
-    fn game(&self) -> &GameDir {
-        self.game.as_ref().expect("the context phase ran")
+    /// Drops the parses the source kept for the load's other readers.
+    pub fn release_parsed(self) {
+        if let Some(source) = &self.source {
+            source.release_parsed();
+        }
     }
 
-    fn mission(&self) -> &Mission {
-        self.mission.as_ref().expect("the context phase ran")
+    /// What every phase reads through.
+    pub fn source(&self) -> &Arc<Source> {
+        self.source.as_ref().expect("the context phase ran")
     }
 
     /// Phase 1: the install, the mission directory, its `data.tma`, and the
-    /// map it names.
-    pub fn context(&mut self) -> Result<(), LoadError> {
+    /// map it names. `shared` is the app's source (the `iron://` one); it is
+    /// used when it layers the request's directories, else the loader opens
+    /// its own.
+    pub fn context(&mut self, shared: Option<Arc<Source>>) -> Result<(), LoadError> {
         let phase = MissionPhase::Context;
         let err = |s: &Self, e: &dyn fmt::Display| s.error(phase, Edge::default(), e);
-        let game = GameDir::open(&self.request.game_dir)
-            .and_then(|g| g.with_mods(&self.request.mod_dirs))
-            .map_err(|e| err(self, &e))?;
+        let (game_dir, mod_dirs) = (&self.request.game_dir, &self.request.mod_dirs);
+        let source = match shared.filter(|s| s.is_over(game_dir, mod_dirs)) {
+            Some(source) => source,
+            None => Arc::new(Source::new(game_dir, mod_dirs).map_err(|e| err(self, &e))?),
+        };
+        let game = GameDir::open(game_dir).map_err(|e| err(self, &e))?;
         let mission = match &self.request.mission {
             Some(name) => game.mission(name),
             None => game.missions().and_then(|m| {
@@ -240,11 +259,17 @@ impl Loader {
         }
         .map_err(|e| err(self, &e))?;
         self.mission_name = mission.name.clone();
-        let bytes = std::fs::read(&mission.tma)
-            .map_err(|e| err(self, &format!("{}: {e}", mission.tma.display())))?;
-        let tma = tma::parse(&bytes, MODE)
+        let mission_dir = source
+            .relative(&mission.dir)
+            .unwrap_or(&mission.dir)
+            .to_path_buf();
+        let found = source
+            .read_in_mission(&mission_dir, MISSION_FILE.as_bytes())
+            .and_then(|f| f.ok_or_else(|| FormatError::missing("TMA", "the mission's data.tma")))
             .map_err(|e| err(self, &e.in_file(mission.tma.display().to_string())))?;
-        let land = land_files(&game, &mission.dir, &tma.land_path).map_err(|e| {
+        let tma =
+            tma::parse(found.bytes(), MODE).map_err(|e| err(self, &found.origin.annotate(e)))?;
+        let land = land_files(&source, &mission_dir, &tma.land_path).map_err(|e| {
             let edge = Edge {
                 entry: Some(lossy(&tma.land_path)),
                 ..Edge::default()
@@ -253,7 +278,9 @@ impl Loader {
         })?;
         self.land_files = Some(land);
         self.tma = Some(tma);
-        self.game = Some(game);
+        self.tma_file = found.origin.file().to_path_buf();
+        self.source = Some(source);
+        self.mission_dir = mission_dir;
         self.mission = Some(mission);
         Ok(())
     }
@@ -261,31 +288,15 @@ impl Loader {
     /// Phase 2: `Land.msh`, `Land.map` and `BuildDat.lst`.
     pub fn foundation(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Foundation;
-        let (msh_path, map_path) = self.land_files.clone().expect("the context phase ran");
-        let read = |path: &Path| {
-            let edge = Edge {
-                archive: Some(format!("'{}'", path.display())),
-                ..Edge::default()
-            };
-            std::fs::read(path).map_err(|e| self.error(phase, edge, e))
-        };
-        let in_file = |path: &Path| {
-            let path = path.display().to_string();
-            move |e: iron3d_formats::error::FormatError| e.in_file(path)
-        };
-        let land_msh = LandMsh::parse(&read(&msh_path)?, MODE)
-            .map_err(in_file(&msh_path))
-            .map_err(|e| self.error(phase, Edge::default(), e))?;
-        let land_map = LandMap::parse(&read(&map_path)?, MODE)
-            .map_err(in_file(&map_path))
-            .map_err(|e| self.error(phase, Edge::default(), e))?;
-        let build_path = self
-            .game()
-            .resolve(b"BuildDat.lst")
-            .map_err(|e| self.error(phase, Edge::default(), e))?;
-        let build_dat = BuildDat::parse(&read(&build_path)?, MODE)
-            .map_err(in_file(&build_path))
-            .map_err(|e| self.error(phase, Edge::default(), e))?;
+        let fail = |e: FormatError| self.error(phase, Edge::default(), e);
+        let (msh, map) = self.land_files.as_ref().expect("the context phase ran");
+        // The renderer's terrain asset shares this parse.
+        let land_msh = msh.parsed(0, |b| LandMsh::parse(b, MODE)).map_err(fail)?;
+        let land_map =
+            LandMap::parse(map.bytes(), MODE).map_err(|e| fail(map.origin.annotate(e)))?;
+        let build = read_required(self.source(), b"BuildDat.lst").map_err(fail)?;
+        let build_dat =
+            BuildDat::parse(build.bytes(), MODE).map_err(|e| fail(build.origin.annotate(e)))?;
         self.land = Some((land_msh, land_map));
         self.build_dat = Some(build_dat);
         Ok(())
@@ -299,13 +310,9 @@ impl Loader {
             archive: Some("'objects.rlb'".into()),
             ..Edge::default()
         };
-        let path = self
-            .game()
-            .resolve(b"objects.rlb")
+        // The dependency graph of phase 5 shares this parse.
+        let registry = iron3d_formats::graph::registry(self.source())
             .map_err(|e| self.error(phase, registry_edge(), e))?;
-        let bytes = std::fs::read(&path).map_err(|e| self.error(phase, registry_edge(), e))?;
-        let registry = Registry::parse(&bytes, MODE)
-            .map_err(|e| self.error(phase, registry_edge(), e.in_file("objects.rlb")))?;
         let tma = self.tma.as_ref().expect("the context phase ran");
         let mut all = Vec::with_capacity(tma.objects.len());
         for (i, placed) in tma.objects.iter().enumerate() {
@@ -375,11 +382,12 @@ impl Loader {
         Ok(())
     }
 
-    fn read_unit(&self, path: &[u8]) -> Result<UnitDat, iron3d_formats::error::FormatError> {
-        let file = self.game().resolve_in_mission(&self.mission().dir, path)?;
-        let bytes =
-            std::fs::read(&file).map_err(|e| iron3d_formats::error::FormatError::io(&file, &e))?;
-        UnitDat::parse(&bytes, MODE).map_err(|e| e.in_file(file.display().to_string()))
+    fn read_unit(&self, path: &[u8]) -> Result<Arc<UnitDat>, FormatError> {
+        let found = self
+            .source()
+            .read_in_mission(&self.mission_dir, path)?
+            .ok_or_else(|| missing_file(self.source(), path))?;
+        found.parsed(0, |b| UnitDat::parse(b, MODE))
     }
 
     /// Phase 5 (tome IV "Resource preparation"): every resource a reached
@@ -390,12 +398,9 @@ impl Loader {
     pub fn resources(&mut self) -> Result<(), LoadError> {
         let tma = self.tma.take().expect("the context phase ran");
         let parts = std::mem::take(&mut self.parts);
-        // The graph borrows the install while the loader fills its models.
-        let game = self.game.take().expect("the context phase ran");
-        let graph = Graph::new(&game);
+        let source = self.source().clone();
+        let graph = Graph::new(&source);
         let result = self.prepare_all(&graph, &tma, &parts);
-        drop(graph);
-        self.game = Some(game);
         self.tma = Some(tma);
         self.parts = parts;
         result
@@ -517,37 +522,55 @@ fn prepare(
 }
 
 /// `Land.msh` and `Land.map` of a TMA land path: a map directory, a
-/// `Land.msh` file, or a stem (`...\Land`) of both; empty: the mission
-/// directory.
+/// `Land.msh` file, or a stem (`...\Land`) of both, each looked up below
+/// the mission directory first; empty: the mission directory.
 fn land_files(
-    game: &GameDir,
+    source: &Source,
     mission_dir: &Path,
     land_path: &[u8],
-) -> Result<(PathBuf, PathBuf), iron3d_formats::error::FormatError> {
-    let found = if land_path.is_empty() {
-        Ok(mission_dir.to_path_buf())
+) -> Result<(Found, Found), FormatError> {
+    let mission = mission_dir.as_os_str().as_encoded_bytes();
+    let in_mission = |p: &[u8]| [mission, b"/", p].concat();
+    let dir = if land_path.is_empty() {
+        Some(mission.to_vec())
     } else {
-        game.resolve_in_mission(mission_dir, land_path)
-            .or_else(|e| {
-                let mut with_ext = land_path.to_vec();
-                with_ext.extend_from_slice(b".msh");
-                game.resolve_in_mission(mission_dir, &with_ext)
-                    .map_err(|_| e)
-            })
-    }?;
-    if found.is_dir() {
-        return Ok((
-            game.resolve_from(&found, b"Land.msh")?,
-            game.resolve_from(&found, b"Land.map")?,
-        ));
+        [in_mission(land_path), land_path.to_vec()]
+            .into_iter()
+            .find(|p| source.is_dir_legacy(p))
+    };
+    if let Some(dir) = dir {
+        let msh = read_required(source, &[&dir[..], b"/Land.msh"].concat())?;
+        let map = read_required(source, &[&dir[..], b"/Land.map"].concat())?;
+        return Ok((msh, map));
     }
-    let dir = found.parent().unwrap_or(mission_dir);
-    let stem = found
-        .file_stem()
-        .map(|s| s.as_encoded_bytes().to_vec())
-        .unwrap_or_else(|| b"Land".to_vec());
-    let mut map = stem;
-    map.extend_from_slice(b".map");
-    let map = game.resolve_from(dir, &map)?;
-    Ok((found, map))
+    let with_msh = [land_path, b".msh"].concat();
+    let file = [land_path, &with_msh]
+        .into_iter()
+        .flat_map(|p| [in_mission(p), p.to_vec()])
+        .find(|p| source.is_file_legacy(p))
+        .ok_or_else(|| missing_file(source, land_path))?;
+    let msh = read_required(source, &file)?;
+    // The map beside it, of the same stem.
+    let cut = file
+        .iter()
+        .rposition(|&b| b == b'.')
+        .filter(|&dot| !file[dot..].iter().any(|&b| b == b'/' || b == b'\\'));
+    let map = [&file[..cut.unwrap_or(file.len())], b".map"].concat();
+    Ok((msh, read_required(source, &map)?))
+}
+
+/// A legacy path below the layer roots that must be there.
+fn read_required(source: &Source, legacy: &[u8]) -> Result<Found, FormatError> {
+    source
+        .read_legacy(legacy)?
+        .ok_or_else(|| missing_file(source, legacy))
+}
+
+/// The error of a file no layer has.
+fn missing_file(source: &Source, legacy: &[u8]) -> FormatError {
+    FormatError::missing(
+        iron3d_formats::gamedir::FORMAT,
+        format!("{:?} in any layer", String::from_utf8_lossy(legacy)),
+    )
+    .in_file(source.game_dir().display().to_string())
 }

@@ -6,7 +6,8 @@
 //! construction -> registration -> running
 //!
 //! Phases up to resource preparation only read and check files (through the
-//! formats crate and its dependency graph) and touch no entity. Resource
+//! game's one `Source`, shared with the `iron://` asset source, and the
+//! formats crate's dependency graph) and touch no entity. Resource
 //! preparation then waits, as long as it takes, for the work other plugins
 //! registered in the [`ResourceGate`] (the renderer's asset loads; they read
 //! the resolved prototypes from [`PlannedObjects`]); a failure reported
@@ -291,8 +292,12 @@ fn finish_phase(
             MissionPhase::Failed
         }
     };
-    if next == MissionPhase::Running {
-        world.remove_resource::<MissionLoader>();
+    if matches!(next, MissionPhase::Running | MissionPhase::Failed)
+        && let Some(MissionLoader(loader)) = world.remove_resource::<MissionLoader>()
+    {
+        // Every reader of the load (the renderer's assets included: the
+        // gate waited for them) holds what it took; the source keeps none.
+        loader.release_parsed();
     }
     world.resource_mut::<NextState<MissionPhase>>().set(next);
 }
@@ -303,7 +308,10 @@ fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> 
         return Ok(());
     };
     let result = match phase {
-        MissionPhase::Context => loader.context(),
+        MissionPhase::Context => {
+            let shared = world.get_resource::<iron3d_assets::IronSourceHandle>();
+            loader.context(shared.map(|s| s.0.clone()))
+        }
         MissionPhase::Foundation => loader.foundation(),
         MissionPhase::Description => {
             describe(world, &loader);
