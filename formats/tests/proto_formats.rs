@@ -371,3 +371,69 @@ fn opaque_resources_round_trip() {
     let s = Sund::parse(b"\x01\x02\x03");
     assert_eq!(s.to_bytes(), b"\x01\x02\x03");
 }
+
+/// The engine's default parameter block (openparkan `docs/13-control.md`:
+/// the value `Control.dll` writes into every slot, the commonest one in the
+/// shipped files), with a flyer's top speed and a 2000 ms delete delay.
+fn ctld_frame() -> Vec<u8> {
+    let mut data = words(&[0; 5]);
+    data.extend(floats(&[2.5; 3]));
+    data.extend(floats(&[0.0; 3]));
+    data.extend(floats(&[100.0, 100.0, 100.0]));
+    data.extend(floats(&[6.28, 0.6, 6.28]));
+    data.extend(floats(&[1.0; 3]));
+    data.extend(floats(&[6.28; 3]));
+    data.extend(words(&[2000]));
+    data.extend(floats(&[0.0, 0.0]));
+    data.extend(words(&[2]));
+    data.extend(floats(&[-1.0, 1.57079]));
+    data.extend(words(&[0b1_0001]));
+    data.extend(floats(&[-1.0, f32::MAX]));
+    data.extend([0xFF; 84]);
+    data
+}
+
+#[test]
+fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
+    use iron3d_formats::proto::ctld::ControlMode;
+    let data = ctld_frame();
+    let c = Ctld::parse(&data).unwrap();
+    let p = c.control();
+    assert_eq!(p.acceleration, [2.5; 3]);
+    assert_eq!(p.unread_32, [0.0; 3]);
+    assert_eq!(p.top_speed, [100.0; 3]);
+    assert_eq!(p.turn_rate, [6.28, 0.6, 6.28]);
+    assert_eq!(p.righting, [1.0; 3]);
+    assert_eq!(p.lean_limit, [6.28; 3]);
+    assert_eq!(p.delete_delay_ms, 2000);
+    assert_eq!(p.unknown_96, [0.0, 0.0]);
+    assert_eq!(p.mode, ControlMode::BrakeOnSlopes);
+    assert_eq!((p.unknown_108, p.slope_cone), (-1.0, 1.57079));
+    assert_eq!(p.flags_116, 0b1_0001);
+    assert_eq!((p.unknown_120, p.payload_kg), (-1.0, f32::MAX));
+
+    // Written back bit for bit: each field lands at its offset, nothing
+    // else moves, and values outside the known set survive.
+    let mut edited = c.clone();
+    let mut q = p;
+    q.top_speed[1] = 14.0;
+    q.delete_delay_ms = 5000;
+    q.mode = ControlMode::Other(7);
+    q.payload_kg = f32::from_bits(0x7FC0_1234); // a NaN with a payload
+    edited.set_control(&q);
+    assert_eq!(edited.control().mode, ControlMode::Other(7));
+    assert_eq!(edited.control().payload_kg.to_bits(), 0x7FC0_1234);
+    let bytes = edited.to_bytes().unwrap();
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(f32::from_bits(word(48)), 14.0);
+    assert_eq!((word(92), word(104), word(124)), (5000, 7, 0x7FC0_1234));
+    let changed: Vec<usize> = (0..bytes.len() / 4)
+        .filter(|&w| bytes[w * 4..w * 4 + 4] != data[w * 4..w * 4 + 4])
+        .map(|w| w * 4)
+        .collect();
+    assert_eq!(changed, [48, 92, 104, 124]);
+    edited.set_control(&p);
+    assert_eq!(edited.to_bytes().unwrap(), data, "the original block again");
+    assert_eq!(ControlMode::from_raw(0), ControlMode::Plain);
+    assert_eq!(ControlMode::from_raw(3), ControlMode::Gravity);
+}

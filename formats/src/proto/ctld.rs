@@ -89,6 +89,92 @@ pub struct Action {
     pub resource: ResourceRef,
 }
 
+/// How the controller integrates motion (`+104`; GAMEPLAY.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControlMode {
+    /// 0: the default.
+    Plain,
+    /// 2: brakes on slopes.
+    BrakeOnSlopes,
+    /// 3: gravity inside the integrator.
+    Gravity,
+    /// A value no shipped controller carries, kept as stored.
+    Other(i32),
+}
+
+impl ControlMode {
+    pub fn from_raw(raw: i32) -> Self {
+        match raw {
+            0 => Self::Plain,
+            2 => Self::BrakeOnSlopes,
+            3 => Self::Gravity,
+            other => Self::Other(other),
+        }
+    }
+
+    pub fn raw(self) -> i32 {
+        match self {
+            Self::Plain => 0,
+            Self::BrakeOnSlopes => 2,
+            Self::Gravity => 3,
+            Self::Other(raw) => raw,
+        }
+    }
+}
+
+/// The 27-dword parameter block (file `+20..+128`) as typed fields, by file
+/// offset. The triples hold one value per axis (tangential, normal, world;
+/// usually equal). Names and units: GAMEPLAY.md sections 2 and 10 and
+/// openparkan `docs/13-control.md` / `docs/24-motion.md`; the slots they do
+/// not name keep their offset in the name. [`Ctld::params`] stays the stored
+/// words: [`Ctld::set_control`] writes these fields back bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ControlParams {
+    /// `+20`: acceleration (the live value is twice this).
+    pub acceleration: [f32; 3],
+    /// `+32`: never read by the engine.
+    pub unread_32: [f32; 3],
+    /// `+44`: top speed, m/s (y forward).
+    pub top_speed: [f32; 3],
+    /// `+56`: turn rate, rad/s.
+    pub turn_rate: [f32; 3],
+    /// `+68`: righting, multiplied into the spin integrator.
+    pub righting: [f32; 3],
+    /// `+80`: the most the body leans about each axis, rad.
+    pub lean_limit: [f32; 3],
+    /// `+92`: milliseconds before a dead object is deleted.
+    pub delete_delay_ms: i32,
+    /// `+96`: unnamed.
+    pub unknown_96: [f32; 2],
+    /// `+104`: the integration mode.
+    pub mode: ControlMode,
+    /// `+108`: unnamed (the engine's default is -1).
+    pub unknown_108: f32,
+    /// `+112`: the slope cone, rad (the default is 1.57079).
+    pub slope_cone: f32,
+    /// `+116`: a bit field; the engine tests bit 0.
+    pub flags_116: u32,
+    /// `+120`: unnamed (the engine's default is -1).
+    pub unknown_120: f32,
+    /// `+124`: payload, kg (the default is `f32::MAX`).
+    pub payload_kg: f32,
+}
+
+/// The word index in [`Ctld::params`] of file offset `at`.
+const fn slot(at: usize) -> usize {
+    (at - 20) / 4
+}
+
+fn triple(params: &[u32; 27], at: usize) -> [f32; 3] {
+    std::array::from_fn(|k| f32::from_bits(params[slot(at) + k]))
+}
+
+fn put_triple(params: &mut [u32; 27], at: usize, value: [f32; 3]) {
+    for (k, v) in value.iter().enumerate() {
+        params[slot(at) + k] = v.to_bits();
+    }
+}
+
 /// A parsed controller.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ctld {
@@ -111,6 +197,48 @@ pub struct Ctld {
 }
 
 impl Ctld {
+    /// The parameter block as typed fields.
+    pub fn control(&self) -> ControlParams {
+        let p = &self.params;
+        let float = |at: usize| f32::from_bits(p[slot(at)]);
+        ControlParams {
+            acceleration: triple(p, 20),
+            unread_32: triple(p, 32),
+            top_speed: triple(p, 44),
+            turn_rate: triple(p, 56),
+            righting: triple(p, 68),
+            lean_limit: triple(p, 80),
+            delete_delay_ms: p[slot(92)] as i32,
+            unknown_96: [float(96), float(100)],
+            mode: ControlMode::from_raw(p[slot(104)] as i32),
+            unknown_108: float(108),
+            slope_cone: float(112),
+            flags_116: p[slot(116)],
+            unknown_120: float(120),
+            payload_kg: float(124),
+        }
+    }
+
+    /// Writes `control` into the parameter block (every bit as given).
+    pub fn set_control(&mut self, control: &ControlParams) {
+        let p = &mut self.params;
+        put_triple(p, 20, control.acceleration);
+        put_triple(p, 32, control.unread_32);
+        put_triple(p, 44, control.top_speed);
+        put_triple(p, 56, control.turn_rate);
+        put_triple(p, 68, control.righting);
+        put_triple(p, 80, control.lean_limit);
+        p[slot(92)] = control.delete_delay_ms as u32;
+        p[slot(96)] = control.unknown_96[0].to_bits();
+        p[slot(100)] = control.unknown_96[1].to_bits();
+        p[slot(104)] = control.mode.raw() as u32;
+        p[slot(108)] = control.unknown_108.to_bits();
+        p[slot(112)] = control.slope_cone.to_bits();
+        p[slot(116)] = control.flags_116;
+        p[slot(120)] = control.unknown_120.to_bits();
+        p[slot(124)] = control.payload_kg.to_bits();
+    }
+
     /// Parses a CTLD payload (exact end).
     pub fn parse(data: &[u8]) -> Result<Self> {
         let mut c = Cursor::new(data, FORMAT);
