@@ -291,3 +291,110 @@ fn a_mod_dir_changes_what_a_headless_run_loads() {
         "the modded mission simulates other objects"
     );
 }
+
+/// `--report FILE.json`: the end state of the run, every documented field,
+/// one object per placed record sorted by id, at its placed position.
+#[test]
+fn the_headless_report_holds_the_end_state_of_every_object() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let path = tmp.path().join("report.json");
+    let out = iron3d(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        "30",
+        "--report",
+        &path.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let printed = stdout(&out);
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("report written")).expect("JSON");
+    let mission = report["mission"].as_str().expect("mission");
+    assert!(
+        printed.contains(&format!("mission: {mission}")),
+        "{printed}"
+    );
+    assert_eq!(report["ticks"], 30);
+    let game_time = report["game_time_s"].as_f64().unwrap();
+    assert!(
+        (game_time - 1.0).abs() < 1e-6,
+        "30 ticks at 30 Hz: {game_time}"
+    );
+    let hash = report["state_hash"].as_str().unwrap();
+    assert!(
+        printed.contains(&format!("state hash: {hash}")),
+        "{printed}"
+    );
+
+    let objects = report["objects"].as_array().unwrap();
+    let tma = placed_objects(&game, mission);
+    assert_eq!(objects.len(), tma.objects.len());
+    let ids: Vec<u64> = objects.iter().map(|o| o["id"].as_u64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted by id: {ids:?}");
+    let key = |p: [f64; 3]| p.map(|v| (v * 1000.0).round() as i64);
+    let mut reported: Vec<_> = objects
+        .iter()
+        .map(|o| {
+            let p: Vec<f64> = o["position"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            key([p[0], p[1], p[2]])
+        })
+        .collect();
+    let mut placed: Vec<_> = tma
+        .objects
+        .iter()
+        .map(|o| key(o.position.map(f64::from)))
+        .collect();
+    reported.sort();
+    placed.sort();
+    assert_eq!(
+        reported, placed,
+        "nothing moves yet: every object at its placed position"
+    );
+    for o in objects {
+        for field in [
+            "logical_id",
+            "clan",
+            "prototype",
+            "heading_deg",
+            "controller",
+        ] {
+            assert!(o.get(field).is_some(), "{field} missing in {o}");
+        }
+        let heading = o["heading_deg"].as_f64().unwrap();
+        assert!((0.0..360.0).contains(&heading), "{o}");
+    }
+    let controllers: Vec<_> = objects.iter().map(|o| o["controller"].as_str()).collect();
+    assert!(
+        controllers
+            .iter()
+            .any(|c| c.is_some_and(|c| c.ends_with(".ctl"))),
+        "a unit"
+    );
+    assert!(controllers.iter().any(Option::is_none), "a static body");
+    assert!(objects.iter().any(|o| o["clan"].is_string()), "a clan name");
+
+    let bad = iron3d(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        "1",
+        "--report",
+        &tmp.path().join("no/such/dir/r.json").to_string_lossy(),
+    ]);
+    assert_eq!(bad.status.code(), Some(1), "{bad:?}");
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("cannot write the report"),
+        "{bad:?}"
+    );
+}

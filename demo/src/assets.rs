@@ -3,7 +3,7 @@
 //! registry (`objects.rlb`) that ties them together.
 //!
 //! Every name a file references resolves: registry -> `*.msh`/`*.wea` in
-//! `system.rlb`/`static.rlb` -> WEAR rows -> `Material.lib` -> phase
+//! `system.rlb`/`static.rlb` (and a moving kind's `*.ctl` controller) -> WEAR rows -> `Material.lib` -> phase
 //! textures in `Textures.lib`; WEAR `LIGHTMAPS` rows -> `LightMap.lib`;
 //! effect commands -> `sounds.lib`, `Material.lib`, `sprites.lib`,
 //! `static.rlb`. Content comes from integer noise and `+ - * / sqrt` on
@@ -25,6 +25,7 @@ use iron3d_formats::error::Result;
 use iron3d_formats::fxid::FXID_TYPE_ID;
 use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::proto::base::Base;
+use iron3d_formats::proto::ctld::{CTLD_TYPE_ID, ControlParams, Ctld};
 use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
 use iron3d_formats::texm::{FLAG5_ALPHA_SURFACE, PixelFormat, Texm};
@@ -285,7 +286,30 @@ fn model_entries(
     if let Some(fx) = kind.effect {
         refs.push(ObjectRef::new(files::EFFECTS.as_bytes(), fx.as_bytes())?);
     }
+    if let Some(motion) = kind.motion {
+        let ctl_name = format!("{stem}.ctl");
+        archive.push(&ctl_name, CTLD_TYPE_ID, controller(&motion)?);
+        refs.push(ObjectRef::new(
+            kind.archive.as_bytes(),
+            ctl_name.as_bytes(),
+        )?);
+    }
     Ok(refs)
+}
+
+/// A controller in the original layout: the engine's defaults with the
+/// kind's motion (the triples equal on every axis, as most shipped files
+/// have them).
+fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
+    let control = ControlParams {
+        acceleration: [motion.acceleration; 3],
+        top_speed: [motion.top_speed; 3],
+        turn_rate: [motion.turn_rate; 3],
+        delete_delay_ms: motion.delete_delay_ms,
+        payload_kg: motion.payload_kg,
+        ..ControlParams::ENGINE_DEFAULT
+    };
+    Ctld::frame(&control).to_bytes()
 }
 
 /// A fortification's ground plan: a closed square ring.

@@ -12,8 +12,9 @@ use iron3d_formats::fxid::{FXID_TYPE_ID, Fxid};
 use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Resolution, resolve_material};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
+use iron3d_formats::proto::ctld::Ctld;
 use iron3d_formats::proto::tfnt::Tfnt;
-use iron3d_formats::registry::{Geometry, Registry};
+use iron3d_formats::registry::{EffectiveRef, Geometry, Registry};
 use iron3d_formats::sound::{FORMAT_MS_ADPCM, FORMAT_PCM, Wave};
 use iron3d_formats::texm::{PixelFormat, Texm};
 use iron3d_formats::wear::{WEAR_TYPE_ID, Wear};
@@ -138,11 +139,20 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
         let base = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         Base::parse(&base.unwrap_or_else(|| panic!("{who}: BASE"))).unwrap();
     }
-    for r in resolved
-        .refs
-        .iter()
-        .filter(|r| !r.has_extension("msh") && !r.has_extension("wea") && !r.has_extension("bas"))
-    {
+    if let Some(r) = resolved.controller() {
+        let ctl = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
+        let ctl = Ctld::parse(&ctl.unwrap_or_else(|| panic!("{who}: controller"))).unwrap();
+        assert!(
+            ctl.control().top_speed[1] > 0.0,
+            "{who}: a controller that moves"
+        );
+    }
+    let effects = |r: &&EffectiveRef| {
+        ["msh", "wea", "bas", "ctl"]
+            .iter()
+            .all(|e| !r.has_extension(e))
+    };
+    for r in resolved.refs.iter().filter(effects) {
         let fx = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource)
             .unwrap_or_else(|| panic!("{who}: effect"));
         for (i, c) in Fxid::parse(&fx).unwrap().commands.iter().enumerate() {

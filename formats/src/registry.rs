@@ -113,6 +113,11 @@ impl Resolved {
         self.refs.iter().find(|r| r.has_extension(ext))
     }
 
+    /// The controller (`.ctl`, a CTLD resource): first wins.
+    pub fn controller(&self) -> Option<&EffectiveRef> {
+        self.first_with("ctl")
+    }
+
     /// The model: first `.msh` wins.
     pub fn mesh(&self) -> Option<&EffectiveRef> {
         self.first_with("msh")

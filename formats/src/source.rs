@@ -16,8 +16,10 @@
 //!   `Textures.lib/T_GRASS.texm` addresses entry `T_GRASS` (the extension
 //!   selects a Bevy loader);
 //! - inside a directory named like an archive (`MOD/Textures.lib/`), the last
-//!   component also matches a file of the same stem with any extension, so
-//!   `MOD/Textures.lib/T_GRASS.texm` overrides entry `T_GRASS`.
+//!   component also matches a file named it plus an extension, or it
+//!   without its extension, so `MOD/Textures.lib/T_GRASS.texm` overrides
+//!   entry `T_GRASS` (and `MOD/static.rlb/X.ctl` does not override
+//!   `X.msh`).
 //!
 //! A layer that misses (no such file, or the archive lacks the entry) falls
 //! through to the next one, so mods override single entries.
@@ -776,7 +778,7 @@ impl Source {
             Step::Dir(at) => {
                 let found = match layer.dir.resolve_from(&at, last) {
                     Ok(p) => Some(p),
-                    Err(_) if is_archive_name(&at) => stem_match(&at, last),
+                    Err(_) if is_archive_name(&at) => entry_file(&at, last),
                     Err(_) => None,
                 };
                 match found {
@@ -878,16 +880,21 @@ fn is_archive_file(path: &Path) -> bool {
         .is_ok_and(|()| &magic == b"NRes" || magic.starts_with(b"NL"))
 }
 
-/// The file of `dir` whose stem equals `name`'s stem (ASCII
-/// case-insensitive), first in byte order.
-fn stem_match(dir: &Path, name: &[u8]) -> Option<PathBuf> {
-    let want = stem(name);
+/// The file of `dir` (a directory named like an archive) that gives entry
+/// `name`: one named the entry plus any extension (`T_GRASS.texm` for
+/// `T_GRASS`), or the entry without the loader's extension a request adds
+/// (`T_GRASS` for `T_GRASS.texm`), ASCII case-insensitively, first in byte
+/// order. Two entries of one stem (`X.msh`, `X.ctl`) stay apart.
+fn entry_file(dir: &Path, name: &[u8]) -> Option<PathBuf> {
     let mut hits: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok())
         .filter(|e| {
             let file = e.file_name();
-            stem(file.as_encoded_bytes()).eq_ignore_ascii_case(want) && e.path().is_file()
+            let file = file.as_encoded_bytes();
+            let gives = stem(file).eq_ignore_ascii_case(name)
+                || (stem(name) != name && file.eq_ignore_ascii_case(stem(name)));
+            gives && e.path().is_file()
         })
         .map(|e| e.path())
         .collect();
@@ -1106,5 +1113,41 @@ mod tests {
         );
         assert_eq!(source.mod_dirs(), std::slice::from_ref(&mods));
         assert!(source.is_over(&game, &[mods]));
+    }
+
+    #[test]
+    fn a_loose_entry_file_overrides_its_own_name_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (game, mods) = (tmp.path().join("game"), tmp.path().join("mod"));
+        std::fs::create_dir_all(mods.join("static.rlb")).unwrap();
+        std::fs::create_dir_all(&game).unwrap();
+        let lib = build(&[entry("X.msh", 0, b"model"), entry("T", 0, b"texture")]).unwrap();
+        std::fs::write(game.join("static.rlb"), lib).unwrap();
+        std::fs::write(mods.join("static.rlb/x.CTL"), b"controller").unwrap();
+        std::fs::write(mods.join("static.rlb/t.texm"), b"new texture").unwrap();
+        let source = Source::new(&game, std::slice::from_ref(&mods)).unwrap();
+        let bytes = |name: &[u8]| {
+            source
+                .entry(b"static.rlb", name)
+                .unwrap()
+                .map(|f| f.bytes().to_vec())
+        };
+        assert_eq!(
+            bytes(b"X.msh").as_deref(),
+            Some(&b"model"[..]),
+            "another entry of the stem"
+        );
+        assert_eq!(bytes(b"x.ctl").as_deref(), Some(&b"controller"[..]));
+        assert_eq!(
+            bytes(b"T").as_deref(),
+            Some(&b"new texture"[..]),
+            "the entry plus an extension"
+        );
+        let texm = source
+            .read(Path::new("static.rlb/T.texm"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(texm.bytes(), b"new texture", "the loader's request");
+        assert_eq!(bytes(b"Y"), None);
     }
 }

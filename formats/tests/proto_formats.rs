@@ -395,7 +395,7 @@ fn ctld_frame() -> Vec<u8> {
 
 #[test]
 fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
-    use iron3d_formats::proto::ctld::ControlMode;
+    use iron3d_formats::proto::ctld::{ControlMode, ControlParams};
     let data = ctld_frame();
     let c = Ctld::parse(&data).unwrap();
     let p = c.control();
@@ -435,5 +435,15 @@ fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
     edited.set_control(&p);
     assert_eq!(edited.to_bytes().unwrap(), data, "the original block again");
     assert_eq!(ControlMode::from_raw(0), ControlMode::Plain);
+    let mut defaults = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
+    let bytes = defaults.to_bytes().unwrap();
+    assert_eq!(bytes.len(), 212, "the smallest shipped shape");
+    assert_eq!(Ctld::parse(&bytes).unwrap(), defaults);
+    assert!(
+        bytes[128..].iter().all(|&b| b == 0xFF),
+        "the unset group block"
+    );
+    defaults.set_control(&p);
+    assert_eq!(defaults.to_bytes().unwrap(), data);
     assert_eq!(ControlMode::from_raw(3), ControlMode::Gravity);
 }

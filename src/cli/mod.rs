@@ -15,6 +15,7 @@ mod mission;
 mod model;
 mod output;
 mod play;
+mod report;
 mod sound;
 mod terrain;
 mod texture;

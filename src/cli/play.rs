@@ -10,7 +10,7 @@ use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `println!` that ignores a closed stdout (`iron3d play ... | head`).
@@ -50,6 +50,10 @@ pub struct PlayArgs {
     /// With --headless, also print the state hash every K ticks.
     #[arg(long, value_name = "K", requires = "headless")]
     hash_every: Option<u64>,
+    /// With --headless, write the end state as one JSON object to FILE
+    /// (see the README, "The headless report").
+    #[arg(long, value_name = "FILE", requires = "headless")]
+    report: Option<PathBuf>,
     /// Run without a window or renderer (requires --ticks).
     #[arg(long, requires = "ticks")]
     headless: bool,
@@ -128,6 +132,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             mission,
             args.ticks.unwrap_or_default(),
             args.hash_every,
+            args.report.as_deref(),
         );
     }
     if let Err(why) = display_available() {
@@ -160,28 +165,38 @@ pub fn run(args: PlayArgs) -> ExitCode {
 }
 
 /// Loads the mission (if any), runs `ticks` fixed steps and prints the
-/// load report, the hashes and the final state hash.
+/// load report, the hashes and the final state hash; with `report`, writes
+/// the end state there too.
 fn run_headless(
     rate: SimulationRate,
     mission: MissionPlugin,
     ticks: u64,
     every: Option<u64>,
+    report: Option<&Path>,
 ) -> ExitCode {
     let has_mission = mission.request.is_some();
     let mut app = app::headless(rate, mission);
-    match app::load_headless(&mut app) {
-        Ok(progress) if has_mission => print_load(&progress),
-        Ok(_) => {}
+    let progress = match app::load_headless(&mut app) {
+        Ok(progress) => progress,
         Err(error) => {
             eprintln!("iron3d: {error}");
             return ExitCode::from(1);
         }
+    };
+    if has_mission {
+        print_load(&progress);
     }
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
     });
     say!("ticks: {ticks}");
     say!("state hash: {hash:016x}");
+    if let Some(path) = report
+        && let Err(e) = super::report::write(app.world_mut(), path, &progress.mission, ticks, hash)
+    {
+        eprintln!("iron3d: cannot write the report {}: {e}", path.display());
+        return ExitCode::from(1);
+    }
     ExitCode::SUCCESS
 }
 

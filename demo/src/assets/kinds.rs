@@ -6,7 +6,7 @@ use super::materials::Paint;
 use super::models::{Anim, NodeSpec, Part, Prim};
 
 /// A geometric prototype kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Kind {
     pub key: &'static str,
     pub role: Role,
@@ -18,7 +18,35 @@ pub struct Kind {
     pub lightmapped: bool,
     /// An effect of `effects.rlb` the prototype references.
     pub effect: Option<&'static str>,
+    /// How it moves: a controller (`<stem>.ctl` beside its model); `None`
+    /// for what never moves on its own (a static body).
+    pub motion: Option<Motion>,
 }
+
+/// The controller parameters a moving kind authors (the rest keep the
+/// engine's defaults).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Motion {
+    /// m/s per s (the file's value; the engine doubles it).
+    pub acceleration: f32,
+    /// m/s.
+    pub top_speed: f32,
+    /// rad/s.
+    pub turn_rate: f32,
+    /// ms before a destroyed unit is deleted.
+    pub delete_delay_ms: i32,
+    /// kg.
+    pub payload_kg: f32,
+}
+
+/// The walking chassis: a slow, heavy machine.
+pub const WALKER_MOTION: Motion = Motion {
+    acceleration: 4.0,
+    top_speed: 8.0,
+    turn_rate: 1.2,
+    delete_delay_ms: 2000,
+    payload_kg: 1500.0,
+};
 
 use Paint::*;
 
@@ -42,6 +70,7 @@ pub const KINDS: [Kind; 12] = [
         paints: UNIT_PAINTS,
         lightmapped: false,
         effect: Some("FX_ENGINE"),
+        motion: Some(WALKER_MOTION),
     },
     Kind {
         key: "TR_LIGHT",
@@ -50,6 +79,7 @@ pub const KINDS: [Kind; 12] = [
         paints: UNIT_PAINTS,
         lightmapped: false,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "TR_HEAVY",
@@ -58,6 +88,7 @@ pub const KINDS: [Kind; 12] = [
         paints: UNIT_PAINTS,
         lightmapped: false,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "GN_LASER",
@@ -66,6 +97,7 @@ pub const KINDS: [Kind; 12] = [
         paints: GUN_PAINTS,
         lightmapped: false,
         effect: Some("FX_LASER"),
+        motion: None,
     },
     Kind {
         key: "GN_CANNON",
@@ -74,6 +106,7 @@ pub const KINDS: [Kind; 12] = [
         paints: GUN_PAINTS,
         lightmapped: false,
         effect: Some("FX_CANNON"),
+        motion: None,
     },
     Kind {
         key: "AM_SHELL",
@@ -82,6 +115,7 @@ pub const KINDS: [Kind; 12] = [
         paints: AMMO_PAINTS,
         lightmapped: false,
         effect: Some("FX_EXPLODE"),
+        motion: None,
     },
     Kind {
         key: "B_FACTORY",
@@ -92,6 +126,7 @@ pub const KINDS: [Kind; 12] = [
         ],
         lightmapped: true,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "B_TOWER",
@@ -100,6 +135,7 @@ pub const KINDS: [Kind; 12] = [
         paints: &[Concrete, Roof, Metal, Glass, Blink, Sign, Joint, Hull],
         lightmapped: true,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "T_PINE",
@@ -108,6 +144,7 @@ pub const KINDS: [Kind; 12] = [
         paints: &[Bark, Leaves],
         lightmapped: false,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "T_OAK",
@@ -116,6 +153,7 @@ pub const KINDS: [Kind; 12] = [
         paints: &[Bark, Leaves],
         lightmapped: false,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "R_ROCK1",
@@ -124,6 +162,7 @@ pub const KINDS: [Kind; 12] = [
         paints: &[Rock],
         lightmapped: false,
         effect: None,
+        motion: None,
     },
     Kind {
         key: "R_ROCK2",
@@ -132,6 +171,7 @@ pub const KINDS: [Kind; 12] = [
         paints: &[Rock, Metal],
         lightmapped: false,
         effect: None,
+        motion: None,
     },
 ];
 

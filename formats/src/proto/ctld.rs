@@ -21,6 +21,8 @@ use crate::error::{FormatError, Result};
 use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "CTLD";
+/// NRes type id of a controller (`"CTLD"`).
+pub const CTLD_TYPE_ID: u32 = u32::from_le_bytes(*b"CTLD");
 /// Fixed bytes of a state before its contacts.
 pub const STATE_BASE: usize = 156;
 /// Bytes of one contact inside a state.
@@ -160,6 +162,29 @@ pub struct ControlParams {
     pub payload_kg: f32,
 }
 
+impl ControlParams {
+    /// The values `Control.dll` writes into a controller it builds, the
+    /// commonest in the shipped files on every slot (openparkan
+    /// `docs/13-control.md`, "The frame is the live object's parameter
+    /// block").
+    pub const ENGINE_DEFAULT: ControlParams = ControlParams {
+        acceleration: [2.5; 3],
+        unread_32: [0.0; 3],
+        top_speed: [0.0; 3],
+        turn_rate: [6.28; 3],
+        righting: [1.0; 3],
+        lean_limit: [6.28; 3],
+        delete_delay_ms: 0,
+        unknown_96: [0.0; 2],
+        mode: ControlMode::Plain,
+        unknown_108: -1.0,
+        slope_cone: 1.57079,
+        flags_116: 0,
+        unknown_120: -1.0,
+        payload_kg: f32::MAX,
+    };
+}
+
 /// The word index in [`Ctld::params`] of file offset `at`.
 const fn slot(at: usize) -> usize {
     (at - 20) / 4
@@ -197,6 +222,24 @@ pub struct Ctld {
 }
 
 impl Ctld {
+    /// A controller of the smallest shipped shape (212 bytes: no states,
+    /// channels, components or groups, the group block unset) with
+    /// `control` as its parameter block.
+    pub fn frame(control: &ControlParams) -> Self {
+        let mut ctld = Ctld {
+            contacts_per_state: 0,
+            params: [0; 27],
+            states: Vec::new(),
+            costs: Vec::new(),
+            channels: Vec::new(),
+            components: Vec::new(),
+            group_block: [-1; 21],
+            groups: Vec::new(),
+        };
+        ctld.set_control(control);
+        ctld
+    }
+
     /// The parameter block as typed fields.
     pub fn control(&self) -> ControlParams {
         let p = &self.params;

@@ -8,6 +8,7 @@ use crate::fxid::{FXID_TYPE_ID, Fxid};
 use crate::graph::{MESH_TYPE_ID, TEXM_TYPE_ID};
 use crate::mat0::{MAT0_TYPE_ID, Mat0};
 use crate::msh::Msh;
+use crate::proto::ctld::CTLD_TYPE_ID;
 use crate::sound::{SoundOutcome, classify};
 use crate::texm::Texm;
 use crate::wear::{WEAR_TYPE_ID, Wear};
@@ -176,6 +177,7 @@ fn entry_family(type_id: u32, payload: &[u8], sound_lib: bool) -> &'static str {
         MAT0_TYPE_ID => "MAT0",
         TEXM_TYPE_ID => "Texm",
         FXID_TYPE_ID => "FXID",
+        CTLD_TYPE_ID => "CTLD",
         _ if payload.starts_with(b"Texm") => "Texm",
         _ if payload.starts_with(b"RIFF") || (sound_lib && payload.is_empty()) => "sound",
         _ => "other entry",
@@ -216,6 +218,11 @@ fn entry(c: &mut Collector, family: &str, payload: &[u8], attr1: u32, attr2: u32
             if t.page.is_some() {
                 c.variant(family, "Page", 1);
             }
+        }
+        "CTLD" => {
+            let ctl = crate::proto::ctld::Ctld::parse(payload)?;
+            let mode = ctl.control().mode;
+            c.variant(family, format!("mode {}", mode.raw()), 1);
         }
         "FXID" => {
             let fx = Fxid::parse(payload)?;

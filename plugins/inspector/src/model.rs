@@ -103,9 +103,7 @@ fn kind_text(kind: ObjectKind) -> String {
 
 /// The clan name by the identity word (a clan index), with the index.
 fn clan_text(clan: ObjectClan, clans: Option<&MissionClans>) -> String {
-    let name = clans
-        .and_then(|c| c.0.get(clan.identity_raw as usize))
-        .map(|c| lossy(&c.name));
+    let name = clans.and_then(|c| clan.name(&c.0)).map(lossy);
     match name {
         Some(name) => format!("{name} (#{})", clan.identity_raw),
         None => format!("#{}", clan.identity_raw),

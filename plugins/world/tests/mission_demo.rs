@@ -325,3 +325,84 @@ fn a_broken_model_in_a_mod_directory_fails_the_loaders_own_checks() {
     let world = app.world_mut();
     assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
 }
+
+/// Every demo unit moves by the controller its chassis names, read into
+/// typed parameters; structures and nature name none (static bodies).
+#[test]
+fn units_carry_the_controller_their_chassis_names_and_structures_none() {
+    let tmp = demo_install();
+    let mut app = app(&tmp.path().join("game"));
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let world = app.world_mut();
+    let mut roots = world.query::<(Entity, &MissionObject, Option<&Controller>)>();
+    let roots: Vec<_> = roots.iter(world).map(|(e, _, c)| (e, c.cloned())).collect();
+    let (mut moving, mut still) = (0, 0);
+    for (root, controller) in roots {
+        let parts: Vec<Vec<u8>> = world
+            .query::<(&UnitPartInfo, &ChildOf)>()
+            .iter(world)
+            .filter(|(_, parent)| parent.parent() == root)
+            .map(|(p, _)| p.key.clone())
+            .collect();
+        let walker = parts.iter().position(|k| k.starts_with(b"CH_WALKER"));
+        match (walker, controller) {
+            (Some(part), Some(c)) => {
+                moving += 1;
+                assert_eq!(c.part, part);
+                assert!(c.resource.ends_with(".ctl"), "{}", c.resource);
+                assert_eq!(c.params.top_speed, [8.0; 3]);
+                assert_eq!(c.params.acceleration, [4.0; 3]);
+                assert_eq!(c.params.turn_rate, [1.2; 3]);
+                assert_eq!(
+                    (c.params.delete_delay_ms, c.params.payload_kg),
+                    (2000, 1500.0)
+                );
+            }
+            (None, None) => still += 1,
+            (walker, controller) => panic!("parts {parts:?}: {walker:?} vs {controller:?}"),
+        }
+    }
+    assert!(
+        moving > 0 && still > 0,
+        "{moving} units, {still} static bodies"
+    );
+}
+
+/// A controller a prototype names that no longer parses fails the mission
+/// with its chain (object, prototype, archive, entry, cause), never a
+/// default body.
+#[test]
+fn a_malformed_controller_fails_the_mission_with_its_chain() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let source = Source::new(&game, &[]).unwrap();
+    let registry = iron3d_formats::graph::registry(&source).unwrap();
+    let walker = registry.resolve(b"CH_WALKER").unwrap();
+    let ctl = walker.controller().expect("the walker names a controller");
+    let (archive, entry) = (
+        String::from_utf8_lossy(&ctl.archive).into_owned(),
+        String::from_utf8_lossy(&ctl.resource).into_owned(),
+    );
+    let whole = source.entry(&ctl.archive, &ctl.resource).unwrap().unwrap();
+    let modded = tmp.path().join("mod");
+    let loose = modded.join(&archive).join(&entry);
+    std::fs::create_dir_all(loose.parent().unwrap()).unwrap();
+    std::fs::write(&loose, &whole.bytes()[..100]).unwrap();
+    let mut app = headless_app(
+        Some(MissionRequest {
+            game_dir: game,
+            mission: None,
+            mod_dirs: vec![modded],
+        }),
+        1,
+    );
+    let error = failed_load(&mut app);
+    assert_eq!(error.phase, MissionPhase::Resources, "{error}");
+    assert!(error.object.is_some(), "{error}");
+    assert_eq!(error.prototype.as_deref(), Some("'CH_WALKER'"), "{error}");
+    assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
+    assert_eq!(error.entry, Some(format!("'{entry}'")), "{error}");
+    assert!(error.cause.contains("CTLD"), "{error}");
+    let world = app.world_mut();
+    assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
+}

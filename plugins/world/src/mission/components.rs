@@ -47,6 +47,16 @@ pub struct ObjectClan {
     pub clan_id: Option<i32>,
 }
 
+impl ObjectClan {
+    /// The clan's name in the mission's clans (by the identity word), if
+    /// it names one.
+    pub fn name<'c>(&self, clans: &'c [iron3d_formats::tma::Clan]) -> Option<&'c [u8]> {
+        clans
+            .get(self.identity_raw as usize)
+            .map(|c| c.name.as_slice())
+    }
+}
+
 /// The ordered property bag: order, repeated names and raw values kept.
 #[derive(Component, Debug, Clone, PartialEq, Default)]
 pub struct PropertyBag(pub Vec<Property>);
@@ -82,6 +92,20 @@ impl PropertyBag {
 /// legacy spelling kept).
 #[derive(Component, Debug, Clone, PartialEq, Eq)]
 pub struct PrototypeKey(pub Vec<u8>);
+
+/// What moves an object (tome VI "CTLD и physical resources"): the
+/// controller the prototype of its first part (in part-tree order) naming
+/// one references, as the loader read it. An object without one is a static
+/// body.
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct Controller {
+    /// `archive::entry` of the CTLD resource.
+    pub resource: String,
+    /// The part whose prototype names it.
+    pub part: usize,
+    /// Its parameter block.
+    pub params: iron3d_formats::proto::ctld::ControlParams,
+}
 
 /// A part's resolved prototype: its key, the parent chain (nearest first)
 /// and the effective references of `objects.rlb`.

@@ -14,7 +14,8 @@ use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
 use iron3d_formats::msh::Pose;
-use iron3d_formats::registry::{Geometry, Resolved};
+use iron3d_formats::proto::ctld::{ControlParams, Ctld};
+use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::land_msh::LandMsh;
@@ -171,6 +172,9 @@ pub(crate) struct Loader {
     pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
     /// Upper-cased prototype key -> its checked resource chain.
     pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
+    /// Upper-cased prototype key -> the controller it names (`resource`,
+    /// parameters), none when it names none.
+    controllers: BTreeMap<Vec<u8>, Option<(String, ControlParams)>>,
 }
 
 /// What runtime readers accept: retail files with their known quirks.
@@ -196,6 +200,7 @@ impl Loader {
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
+            controllers: BTreeMap::new(),
         }
     }
 
@@ -439,10 +444,65 @@ impl Loader {
                 )?;
                 self.models.insert(upper.clone(), Arc::new(nodes));
                 let chain = ResourceChain::new(&checked, &part.resolved);
-                self.chains.insert(upper, Arc::new(chain));
+                self.chains.insert(upper.clone(), Arc::new(chain));
+                let controller = self.read_controller(&part.resolved).map_err(|(r, cause)| {
+                    let edge = Edge {
+                        object: object(),
+                        prototype: Some(lossy(&part.key)),
+                        archive: Some(lossy(&r.archive)),
+                        entry: Some(lossy(&r.resource)),
+                    };
+                    self.error(MissionPhase::Resources, edge, cause)
+                })?;
+                self.controllers.insert(upper, controller);
             }
         }
         Ok(())
+    }
+}
+
+impl Loader {
+    /// The controller a resolved prototype names, read strictly: `None`
+    /// when it names none; an error (the reference and the cause) when the
+    /// entry is missing or malformed, never a default body.
+    fn read_controller(
+        &self,
+        resolved: &Resolved,
+    ) -> Result<Option<(String, ControlParams)>, (EffectiveRef, String)> {
+        let Some(r) = resolved.controller() else {
+            return Ok(None);
+        };
+        let fail = |cause: String| (r.clone(), cause);
+        let found = self
+            .source()
+            .entry(&r.archive, &r.resource)
+            .map_err(|e| fail(e.to_string()))?
+            .ok_or_else(|| fail("the controller entry is missing".into()))?;
+        let ctld = found
+            .parsed(0, Ctld::parse)
+            .map_err(|e| fail(e.to_string()))?;
+        let resource = format!(
+            "{}::{}",
+            String::from_utf8_lossy(&r.archive),
+            String::from_utf8_lossy(&r.resource)
+        );
+        Ok(Some((resource, ctld.control())))
+    }
+
+    /// The controller of a placed object: the first part, in part-tree
+    /// order, whose prototype names one.
+    pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
+        parts.iter().find_map(|part| {
+            let (resource, params) = self
+                .controllers
+                .get(&part.key.to_ascii_uppercase())?
+                .clone()?;
+            Some(super::Controller {
+                resource,
+                part: part.index,
+                params,
+            })
+        })
     }
 }
 

@@ -31,9 +31,9 @@ mod rng;
 
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    InstanceName, Locality, MissionObject, ModelNode, ModelState, ObjectClan, ObjectKind,
-    ObjectState, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo,
-    z_up_to_y_up,
+    Controller, InstanceName, Locality, MissionObject, ModelNode, ModelState, ObjectClan,
+    ObjectKind, ObjectState, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey,
+    UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -443,6 +443,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                     Locality::Local,
                 ))
                 .id();
+            if let Some(controller) = loader.controller_of(object_parts) {
+                world.entity_mut(root).insert(controller);
+            }
             let frames = mount::part_frames(object_parts, &loader.models);
             for (part, (frame, socket)) in object_parts.iter().zip(frames) {
                 let upper = part.key.to_ascii_uppercase();

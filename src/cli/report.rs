@@ -1,0 +1,122 @@
+//! `iron3d play --headless --ticks N --report FILE.json`: the state a
+//! headless run ends in, as one JSON object other tools read (documented
+//! field by field in the README, "The headless report"; fields are added,
+//! never renamed).
+
+use bevy::prelude::*;
+use iron3d_formats::fsutil::write_atomic;
+use iron3d_schedules::GameClock;
+use iron3d_world::ObjectRegistry;
+use iron3d_world::mission::{Controller, MissionClans, ObjectClan, PropertyBag, PrototypeKey};
+use serde::Serialize;
+use std::path::Path;
+
+/// The report.
+#[derive(Debug, Serialize)]
+struct Report {
+    mission: String,
+    ticks: u64,
+    game_time_s: f64,
+    /// The 16 hex digits `state hash:` prints.
+    state_hash: String,
+    /// Every live object, by original id.
+    objects: Vec<ObjectReport>,
+}
+
+/// One live object.
+#[derive(Debug, Serialize)]
+struct ObjectReport {
+    id: u32,
+    /// The `LogicalID` property, when the object has an integer one.
+    logical_id: Option<i64>,
+    /// The owning clan's name, when its identity word names a clan.
+    clan: Option<String>,
+    /// The placed record's resource name: a prototype key or a unit DAT.
+    prototype: String,
+    /// Map frame, Z up.
+    position: [f32; 3],
+    /// The rotation about the map's Z axis, degrees in `[0, 360)`.
+    heading_deg: f32,
+    /// `archive::entry` of its controller; `None` for a static body.
+    controller: Option<String>,
+}
+
+/// Writes the report of `world` after `ticks` ticks ending in `hash` to
+/// `path` (write-then-rename).
+pub fn write(
+    world: &mut World,
+    path: &Path,
+    mission: &str,
+    ticks: u64,
+    hash: u64,
+) -> Result<(), String> {
+    let report = Report {
+        mission: mission.to_string(),
+        ticks,
+        game_time_s: world.resource::<GameClock>().elapsed_secs_f64(),
+        state_hash: format!("{hash:016x}"),
+        objects: objects(world),
+    };
+    let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
+    write_atomic(path, &json).map_err(|e| e.to_string())
+}
+
+fn objects(world: &mut World) -> Vec<ObjectReport> {
+    let clans = world
+        .get_resource::<MissionClans>()
+        .map(|c| c.0.clone())
+        .unwrap_or_default();
+    let live: Vec<_> = world.resource::<ObjectRegistry>().iter().collect();
+    let mut query = world.query::<(
+        &Transform,
+        &PrototypeKey,
+        &PropertyBag,
+        &ObjectClan,
+        Option<&Controller>,
+    )>();
+    live.into_iter()
+        .filter_map(|(id, entity)| {
+            let (transform, key, bag, clan, controller) = query.get(world, entity).ok()?;
+            let (position, heading_deg) = map_frame(transform);
+            Some(ObjectReport {
+                id: id.raw(),
+                logical_id: bag.int("LogicalID").map(i64::from),
+                clan: clan
+                    .name(&clans)
+                    .map(|n| String::from_utf8_lossy(n).into_owned()),
+                prototype: String::from_utf8_lossy(&key.0).into_owned(),
+                position,
+                heading_deg,
+                controller: controller.map(|c| c.resource.clone()),
+            })
+        })
+        .collect()
+}
+
+/// A Bevy (Y-up) transform in the map frame (Z up): the position and the
+/// heading, the inverse of `iron3d_world::mission::z_up_to_y_up`.
+fn map_frame(transform: &Transform) -> ([f32; 3], f32) {
+    let t = transform.translation;
+    let c = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let rotation = c.inverse() * transform.rotation * c;
+    let (z, _, _) = rotation.to_euler(EulerRot::ZYX);
+    ([t.x, -t.z, t.y], z.to_degrees().rem_euclid(360.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_world::mission::z_up_to_y_up;
+
+    #[test]
+    fn the_map_frame_undoes_the_one_conversion_to_y_up() {
+        let rotation = Quat::from_rotation_z(-1.0) * Quat::from_rotation_x(0.2);
+        let bevy = z_up_to_y_up(Vec3::new(3.0, -4.0, 5.0), rotation, Vec3::ONE);
+        let (position, heading) = map_frame(&bevy);
+        for (got, want) in position.iter().zip([3.0, -4.0, 5.0]) {
+            assert!((got - want).abs() < 1e-5, "{position:?}");
+        }
+        let want = (-1.0f32).to_degrees().rem_euclid(360.0);
+        assert!((heading - want).abs() < 1e-3, "{heading} vs {want}");
+    }
+}
