@@ -206,6 +206,16 @@ impl CachedFile {
         Ok(Some((index, stored, payload)))
     }
 
+    /// Whether this archive (NRes or RsLi) has an entry named `name`
+    /// exactly (ASCII case-insensitively); `false` when it does not parse.
+    fn has_entry(&self, path: &Path, name: &[u8]) -> bool {
+        if self.file.bytes().starts_with(b"NL") {
+            return self.rsli_table().is_ok_and(|t| t.find(name).is_some());
+        }
+        self.directory(path)
+            .is_ok_and(|d| d.by_name.contains_key(&name.to_ascii_lowercase()))
+    }
+
     fn rsli_table(&self) -> Result<Rsli<'_>> {
         Rsli::parse_named(self.file.bytes(), Mode::Compatible, &self.file.file_name())
     }
@@ -757,14 +767,14 @@ impl Source {
     fn read_parts(&self, parts: &[&[u8]]) -> Result<Option<Found>> {
         let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
         for layer in layers.iter() {
-            if let Some(found) = self.read_in(layer, parts)? {
+            if let Some(found) = self.read_in(&layers, layer, parts)? {
                 return Ok(Some(found));
             }
         }
         Ok(None)
     }
 
-    fn read_in(&self, layer: &Layer, parts: &[&[u8]]) -> Result<Option<Found>> {
+    fn read_in(&self, layers: &[Layer], layer: &Layer, parts: &[&[u8]]) -> Result<Option<Found>> {
         let Some((last, prefix)) = parts.split_last() else {
             return Ok(None);
         };
@@ -778,7 +788,10 @@ impl Source {
             Step::Dir(at) => {
                 let found = match layer.dir.resolve_from(&at, last) {
                     Ok(p) => Some(p),
-                    Err(_) if is_archive_name(&at) => entry_file(&at, last),
+                    Err(_) if is_archive_name(&at) => {
+                        let is_entry = |file: &[u8]| self.archive_has(layers, prefix, file);
+                        entry_file(&at, last, is_entry)
+                    }
                     Err(_) => None,
                 };
                 match found {
@@ -797,6 +810,25 @@ impl Source {
                 }
             }
         }
+    }
+
+    /// Whether the archive file at `archive` in some layer has an entry
+    /// named `name` exactly.
+    fn archive_has(&self, layers: &[Layer], archive: &[&[u8]], name: &[u8]) -> bool {
+        let joined = archive.join(&b'/');
+        layers.iter().any(|layer| {
+            let Some(path) = layer
+                .dir
+                .resolve(&joined)
+                .ok()
+                .filter(|p| is_archive_file(p))
+            else {
+                return false;
+            };
+            self.files
+                .get(&path)
+                .is_ok_and(|f| f.has_entry(&path, name))
+        })
     }
 
     fn found(
@@ -881,25 +913,41 @@ fn is_archive_file(path: &Path) -> bool {
 }
 
 /// The file of `dir` (a directory named like an archive) that gives entry
-/// `name`: one named the entry plus any extension (`T_GRASS.texm` for
-/// `T_GRASS`), or the entry without the loader's extension a request adds
-/// (`T_GRASS` for `T_GRASS.texm`), ASCII case-insensitively, first in byte
-/// order. Two entries of one stem (`X.msh`, `X.ctl`) stay apart.
-fn entry_file(dir: &Path, name: &[u8]) -> Option<PathBuf> {
-    let mut hits: Vec<PathBuf> = std::fs::read_dir(dir)
+/// `name`, ASCII case-insensitively, first in byte order: one named the
+/// entry plus an extension (`T_GRASS.texm` for `T_GRASS`); else, for a name
+/// with an extension (a loader's request, `T_GRASS.texm`), one that gives
+/// the name without it: named exactly that, or that plus another extension
+/// (`T_GRASS.tex`) unless its own name is an entry of the archive
+/// (`is_entry`: `X.ctl` overrides entry `X.ctl`, never `X.msh`).
+fn entry_file(dir: &Path, name: &[u8], is_entry: impl Fn(&[u8]) -> bool) -> Option<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok())
-        .filter(|e| {
-            let file = e.file_name();
-            let file = file.as_encoded_bytes();
-            let gives = stem(file).eq_ignore_ascii_case(name)
-                || (stem(name) != name && file.eq_ignore_ascii_case(stem(name)));
-            gives && e.path().is_file()
-        })
         .map(|e| e.path())
+        .filter(|p| p.is_file())
         .collect();
-    hits.sort();
-    hits.into_iter().next()
+    files.sort();
+    let name_of = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.as_encoded_bytes().to_vec())
+            .unwrap_or_default()
+    };
+    let own = files
+        .iter()
+        .find(|p| stem(&name_of(p)).eq_ignore_ascii_case(name));
+    let bare = stem(name);
+    let without_extension = || {
+        files.iter().find(|p| {
+            let file = name_of(p);
+            file.eq_ignore_ascii_case(bare)
+                || (stem(&file).eq_ignore_ascii_case(bare) && !is_entry(&file))
+        })
+    };
+    match own {
+        Some(hit) => Some(hit.clone()),
+        None if bare != name => without_extension().cloned(),
+        None => None,
+    }
 }
 
 #[cfg(test)]
@@ -1121,10 +1169,15 @@ mod tests {
         let (game, mods) = (tmp.path().join("game"), tmp.path().join("mod"));
         std::fs::create_dir_all(mods.join("static.rlb")).unwrap();
         std::fs::create_dir_all(&game).unwrap();
-        let lib = build(&[entry("X.msh", 0, b"model"), entry("T", 0, b"texture")]).unwrap();
+        let lib = build(&[
+            entry("X.msh", 0, b"model"),
+            entry("X.ctl", 0, b"old controller"),
+            entry("T", 0, b"texture"),
+        ])
+        .unwrap();
         std::fs::write(game.join("static.rlb"), lib).unwrap();
         std::fs::write(mods.join("static.rlb/x.CTL"), b"controller").unwrap();
-        std::fs::write(mods.join("static.rlb/t.texm"), b"new texture").unwrap();
+        std::fs::write(mods.join("static.rlb/t.tex"), b"new texture").unwrap();
         let source = Source::new(&game, std::slice::from_ref(&mods)).unwrap();
         let bytes = |name: &[u8]| {
             source

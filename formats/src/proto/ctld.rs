@@ -162,6 +162,14 @@ pub struct ControlParams {
     pub payload_kg: f32,
 }
 
+/// The "whole turn" the engine writes as a default (a typed decimal, not
+/// 2*pi: the file's bits are kept).
+#[allow(clippy::approx_constant)]
+pub const WHOLE_TURN: f32 = 6.28;
+/// The default slope cone the engine writes (a typed decimal, not pi/2).
+#[allow(clippy::approx_constant)]
+pub const HALF_CONE: f32 = 1.57079;
+
 impl ControlParams {
     /// The values `Control.dll` writes into a controller it builds, the
     /// commonest in the shipped files on every slot (openparkan
@@ -171,14 +179,14 @@ impl ControlParams {
         acceleration: [2.5; 3],
         unread_32: [0.0; 3],
         top_speed: [0.0; 3],
-        turn_rate: [6.28; 3],
+        turn_rate: [WHOLE_TURN; 3],
         righting: [1.0; 3],
-        lean_limit: [6.28; 3],
+        lean_limit: [WHOLE_TURN; 3],
         delete_delay_ms: 0,
         unknown_96: [0.0; 2],
         mode: ControlMode::Plain,
         unknown_108: -1.0,
-        slope_cone: 1.57079,
+        slope_cone: HALF_CONE,
         flags_116: 0,
         unknown_120: -1.0,
         payload_kg: f32::MAX,
