@@ -6,8 +6,8 @@
 use bevy::prelude::*;
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
-    InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag, PrototypeChain,
-    PrototypeKey, UnitPartInfo,
+    Controller, InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag,
+    PrototypeChain, PrototypeKey, UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -169,6 +169,9 @@ pub struct ObjectDetails {
     pub resource: String,
     pub properties: Vec<PropertyRow>,
     pub parts: Vec<PartRow>,
+    /// Its controller and the motion figures it gives; `None`: a static
+    /// body.
+    pub controller: Option<String>,
 }
 
 /// The details of a live object.
@@ -186,7 +189,25 @@ pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetai
             .map(property_rows)
             .unwrap_or_default(),
         parts: part_rows(world, entity),
+        controller: world.get::<Controller>(entity).map(controller_text),
     })
+}
+
+/// A controller as the panel prints it: where it is and what it gives.
+fn controller_text(c: &Controller) -> String {
+    let p = &c.params;
+    format!(
+        "{} (part #{}): top speed {} m/s, acceleration {}, turn rate {} rad/s, \
+         payload {} kg, deleted {} ms after death, mode {}",
+        c.resource,
+        c.part,
+        p.top_speed[1],
+        p.acceleration[1],
+        p.turn_rate[2],
+        p.payload_kg,
+        p.delete_delay_ms,
+        p.mode.raw()
+    )
 }
 
 /// The parts under an object root, in part-tree order, with their nodes.

@@ -171,6 +171,10 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
         "{}, {}, resource {}",
         details.row.kind, details.row.clan, details.resource
     ));
+    ui.label(match &details.controller {
+        Some(controller) => format!("controller {controller}"),
+        None => "static body (no controller)".into(),
+    });
     egui::CollapsingHeader::new(format!("Properties ({})", details.properties.len()))
         .default_open(true)
         .show(ui, |ui| {

@@ -197,6 +197,27 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
     assert!(chains.iter().any(|c| c.mesh.is_some() && c.wear.is_some()));
 
     let texts = painted_text(&model, &report, &mut String::new());
+    let controller = match &details.controller {
+        Some(c) => format!("controller {c}"),
+        None => "static body (no controller)".into(),
+    };
+    assert!(shown(&texts, &controller), "{controller}");
+    // A unit's controller: where it is and its figures.
+    let unit = model
+        .rows
+        .iter()
+        .find(|r| r.kind == "unit")
+        .expect("a unit")
+        .id;
+    apply_actions(world, &[PanelAction::Select(Some(unit))]);
+    let unit_model = panel_model(world);
+    let text = unit_model.details.as_ref().unwrap().controller.clone();
+    let text = text.expect("the unit's controller");
+    assert!(
+        text.contains(".ctl (part #") && text.contains("top speed 8 m/s"),
+        "{text}"
+    );
+    apply_actions(world, &[PanelAction::Select(Some(selected))]);
     for p in &details.properties {
         assert!(shown(&texts, &p.name), "property {} not drawn", p.name);
     }
