@@ -118,14 +118,6 @@ impl Terrain {
             layers: Vec::new(),
         }
     }
-
-    /// The terrain of a `Land.msh` payload, without render meshes.
-    pub fn parse(bytes: &[u8]) -> Result<Terrain, FormatError> {
-        Ok(Terrain::new(Arc::new(LandMsh::parse(
-            bytes,
-            Mode::Compatible,
-        )?)))
-    }
 }
 
 /// The label of a layer mesh: `layer1/<index>` or `layer2/<index>`.
