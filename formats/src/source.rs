@@ -601,16 +601,10 @@ impl Source {
     /// of that name overrides (no layer above the file has the entry, or
     /// the file would not have been found).
     fn overridden_fields(&self, archive: &[&[u8]], name: &[u8]) -> Option<EntryInfo> {
-        let joined = archive.join(&b'/');
         let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
-        layers.iter().find_map(|layer| {
-            let path = layer
-                .dir
-                .resolve(&joined)
-                .ok()
-                .filter(|p| is_archive_file(p))?;
-            let file = self.files.get(&path).ok()?;
-            let dir = file.directory(&path).ok()?;
+        archive_files(&layers, archive).iter().find_map(|path| {
+            let file = self.files.get(path).ok()?;
+            let dir = file.directory(path).ok()?;
             let index = dir
                 .by_name
                 .get(&name.to_ascii_lowercase())
@@ -707,26 +701,20 @@ impl Source {
     }
 
     fn directory_parts(&self, parts: &[&[u8]]) -> Result<Option<Vec<EntryInfo>>> {
-        let joined = parts.join(&b'/');
         let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
-        for layer in layers.iter() {
-            match layer.dir.resolve(&joined) {
-                Ok(found) if is_archive_file(&found) => {
-                    let file = self.files.get(&found)?;
-                    if file.file.bytes().starts_with(b"NL") {
-                        return Err(FormatError::missing(
-                            "NRes",
-                            "an NRes directory (an RsLi archive has no entry attributes)",
-                        )
-                        .in_file(found.display().to_string()));
-                    }
-                    let dir = file.directory(&found)?;
-                    return Ok(Some(dir.entries.iter().map(|(i, _)| i.clone()).collect()));
-                }
-                _ => continue,
-            }
+        let Some(found) = archive_files(&layers, parts).into_iter().next() else {
+            return Ok(None);
+        };
+        let file = self.files.get(&found)?;
+        if file.file.bytes().starts_with(b"NL") {
+            return Err(FormatError::missing(
+                "NRes",
+                "an NRes directory (an RsLi archive has no entry attributes)",
+            )
+            .in_file(found.display().to_string()));
         }
-        Ok(None)
+        let dir = file.directory(&found)?;
+        Ok(Some(dir.entries.iter().map(|(i, _)| i.clone()).collect()))
     }
 
     /// Whether `path` is a directory (not an archive) in some layer.
@@ -815,20 +803,9 @@ impl Source {
     /// Whether the archive file at `archive` in some layer has an entry
     /// named `name` exactly.
     fn archive_has(&self, layers: &[Layer], archive: &[&[u8]], name: &[u8]) -> bool {
-        let joined = archive.join(&b'/');
-        layers.iter().any(|layer| {
-            let Some(path) = layer
-                .dir
-                .resolve(&joined)
-                .ok()
-                .filter(|p| is_archive_file(p))
-            else {
-                return false;
-            };
-            self.files
-                .get(&path)
-                .is_ok_and(|f| f.has_entry(&path, name))
-        })
+        archive_files(layers, archive)
+            .iter()
+            .any(|path| self.files.get(path).is_ok_and(|f| f.has_entry(path, name)))
     }
 
     fn found(
@@ -887,6 +864,17 @@ impl Source {
             Payload::Span(range),
         )))
     }
+}
+
+/// The archive file at the place `archive` names in each layer that has one
+/// there, highest layer first.
+fn archive_files(layers: &[Layer], archive: &[&[u8]]) -> Vec<PathBuf> {
+    let joined = archive.join(&b'/');
+    layers
+        .iter()
+        .filter_map(|layer| layer.dir.resolve(&joined).ok())
+        .filter(|path| is_archive_file(path))
+        .collect()
 }
 
 /// Whether a component of `path` is one of `names` (lower-case file names),
