@@ -12,6 +12,9 @@
 //!   `iron://` asset source, the world and the renderer: the loader's checks
 //!   and the renderer's asset loads of the same entries, until the mission
 //!   runs with its scene's assets loaded);
+//! - Control: one tick with 900 moving units (each walking and turning on
+//!   the terrain, meeting the others) against the empty tick of the same
+//!   engine in the same run;
 //! - headless run speed: game seconds simulated per wall second over a run
 //!   of the demo mission at the default rate (the figure a replay verifier
 //!   or a batch of headless runs cares about), as a multiple of real time.
@@ -76,6 +79,7 @@ fn app(dir: &Path, mission: &str) -> App {
         }),
         1,
     );
+    app.add_plugins(iron3d_control::ControlPlugin);
     app.finish();
     app.cleanup();
     app
@@ -151,24 +155,74 @@ fn largest_mission(dir: &Path) -> String {
     best.1
 }
 
-/// Writes `MISSIONS/Bench/Large/data.tma`: the first mission's placed
-/// objects repeated, each copy shifted 1 unit along X, up to `count`.
-fn write_large_mission(dir: &Path, count: usize) -> String {
+/// Writes `MISSIONS/Bench/<name>/data.tma`: the install's first mission
+/// with its placed objects replaced by what `objects` makes of them.
+fn write_bench_mission(
+    dir: &Path,
+    name: &str,
+    objects: impl FnOnce(Vec<tma::PlacedObject>) -> Vec<tma::PlacedObject>,
+) -> String {
     let game = GameDir::open(dir).unwrap();
     let first = game.missions().unwrap().remove(0);
     let mut mission = tma::parse(&std::fs::read(&first.tma).unwrap(), Mode::Compatible).unwrap();
-    let source = std::mem::take(&mut mission.objects);
-    mission.objects = (0..count)
-        .map(|i| {
-            let mut object = source[i % source.len()].clone();
-            object.position[0] += (i / source.len()) as f32;
-            object
-        })
-        .collect();
-    let out = dir.join("MISSIONS/Bench/Large");
+    mission.objects = objects(std::mem::take(&mut mission.objects));
+    let out = dir.join("MISSIONS/Bench").join(name);
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("data.tma"), mission.to_bytes().unwrap()).unwrap();
-    "Bench/Large".into()
+    format!("Bench/{name}")
+}
+
+/// `Bench/Large`: the first mission's placed objects repeated, each copy
+/// shifted 1 unit along X, up to `count`.
+fn write_large_mission(dir: &Path, count: usize) -> String {
+    write_bench_mission(dir, "Large", |source| {
+        (0..count)
+            .map(|i| {
+                let mut object = source[i % source.len()].clone();
+                object.position[0] += (i / source.len()) as f32;
+                object
+            })
+            .collect()
+    })
+}
+
+/// `Bench/Units900`: the first mission's units repeated up to `count`, on
+/// a square grid 20 m apart around the map's middle, 150 m up (they fall,
+/// land and walk).
+fn write_units_mission(dir: &Path, count: usize) -> String {
+    write_bench_mission(dir, "Units900", |source| {
+        let units: Vec<_> = source
+            .into_iter()
+            .filter(|o| o.kind() == Some(tma::ObjectKind::Unit))
+            .collect();
+        let side = (count as f64).sqrt().ceil() as usize;
+        let half = side as f32 / 2.0;
+        (0..count)
+            .map(|i| {
+                let mut object = units[i % units.len()].clone();
+                let (gx, gy) = ((i % side) as f32, (i / side) as f32);
+                object.position = [(gx - half) * 20.0, (gy - half) * 20.0, 150.0];
+                object
+            })
+            .collect()
+    })
+}
+
+/// Asks every mover to walk forward and turn (flyers also climb a little),
+/// then runs `ticks` so that they have landed and meet.
+fn set_units_moving(app: &mut App, ticks: u32) -> usize {
+    let world = app.world_mut();
+    let mut movers = world.query::<&mut iron3d_control::PhysicalState>();
+    let mut n = 0;
+    for mut state in movers.iter_mut(world) {
+        state.requested = Vec3::new(0.0, 1.0, 0.05);
+        state.turn = 0.2;
+        n += 1;
+    }
+    for _ in 0..ticks {
+        app.update();
+    }
+    n
 }
 
 /// One load of `mission`: its progress and the heap peak above the heap in
@@ -244,6 +298,7 @@ fn benches(c: &mut Criterion) {
         .clone();
     let retail_mission = largest_mission(&installs.retail);
     let large = write_large_mission(&installs.demo, LARGE);
+    let units = write_units_mission(&installs.demo, LARGE);
 
     report_phases("demo", &installs.demo, &demo_mission, 10);
     report_phases("retail largest", &installs.retail, &retail_mission, 10);
@@ -295,6 +350,21 @@ fn benches(c: &mut Criterion) {
         println!("tick {name}: {} objects", progress.registered);
         group.bench_function(name, |b| b.iter(|| app.update()));
     }
+    group.finish();
+
+    // Control: the empty engine tick (no mission), then 900 moving units.
+    let mut group = c.benchmark_group("control_tick");
+    let mut empty = headless_app(None, 1);
+    empty.add_plugins(iron3d_control::ControlPlugin);
+    empty.finish();
+    empty.cleanup();
+    empty.update();
+    group.bench_function("empty", |b| b.iter(|| empty.update()));
+    let mut moving = app(&installs.demo, &units);
+    load(&mut moving);
+    let n = set_units_moving(&mut moving, 200);
+    println!("control_tick units_900_moving: {n} moving units");
+    group.bench_function("units_900_moving", |b| b.iter(|| moving.update()));
     group.finish();
 
     let mut group = c.benchmark_group("headless_run");

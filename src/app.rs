@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_assets::IronAssetsPlugin;
+use iron3d_control::ControlPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
 use iron3d_render::IronRenderPlugin;
@@ -19,7 +20,7 @@ use iron3d_world::mission::{ErrorChain, LoadError, LoadProgress, MissionPhase, M
 /// The engine plugins shared by every form of the app; `mission` names
 /// the mission to load (none: an empty world).
 fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
-    app.add_plugins((SpinePlugin { rate }, WorldPlugin, mission));
+    app.add_plugins((SpinePlugin { rate }, WorldPlugin, mission, ControlPlugin));
 }
 
 /// A headless app: `MinimalPlugins`, no window, no renderer; once the

@@ -335,29 +335,45 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
     assert_eq!(objects.len(), tma.objects.len());
     let ids: Vec<u64> = objects.iter().map(|o| o["id"].as_u64().unwrap()).collect();
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted by id: {ids:?}");
-    let key = |p: [f64; 3]| p.map(|v| (v * 1000.0).round() as i64);
-    let mut reported: Vec<_> = objects
+    // Without requests nothing moves sideways: each object is found by its
+    // placed x, y. Static bodies keep their height; the walker the demo
+    // drops from 25 m fell 5t² = 5 m in the second; the rest stand.
+    let xy = |p: [f64; 3]| [p[0], p[1]].map(|v| (v * 1000.0).round() as i64);
+    let vec3 = |v: &serde_json::Value| -> [f64; 3] {
+        let a: Vec<f64> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        [a[0], a[1], a[2]]
+    };
+    let by_xy: std::collections::BTreeMap<_, _> = objects
         .iter()
-        .map(|o| {
-            let p: Vec<f64> = o["position"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
-                .collect();
-            key([p[0], p[1], p[2]])
-        })
+        .map(|o| (xy(vec3(&o["position"])), o))
         .collect();
-    let mut placed: Vec<_> = tma
-        .objects
-        .iter()
-        .map(|o| key(o.position.map(f64::from)))
-        .collect();
-    reported.sort();
-    placed.sort();
-    assert_eq!(
-        reported, placed,
-        "nothing moves yet: every object at its placed position"
+    assert_eq!(by_xy.len(), objects.len());
+    for placed in &tma.objects {
+        let o = by_xy
+            .get(&xy(placed.position.map(f64::from)))
+            .unwrap_or_else(|| panic!("{placed:?} moved"));
+        let (z, vz) = (vec3(&o["position"])[2], vec3(&o["velocity"])[2]);
+        let placed_z = f64::from(placed.position[2]);
+        assert_eq!(o["alive"], true, "{o}");
+        if placed.instance_name == b"Dropped walker" {
+            assert!((z - (placed_z - 5.0)).abs() < 1e-3, "fell 5 m: {o}");
+            assert!((vz + 10.0).abs() < 1e-3, "at 10 m/s: {o}");
+            assert_eq!(o["on_ground"], false, "{o}");
+        } else if o["controller"].is_null() {
+            assert!((z - placed_z).abs() < 1e-3, "a static body stays: {o}");
+            assert_eq!(o["on_ground"], false, "{o}");
+        } else {
+            assert!(z <= placed_z + 1e-3, "{o}");
+        }
+    }
+    assert!(
+        objects.iter().any(|o| o["on_ground"] == true),
+        "units stand on the ground"
     );
     for o in objects {
         for field in [
@@ -366,6 +382,9 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "prototype",
             "heading_deg",
             "controller",
+            "velocity",
+            "on_ground",
+            "alive",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }

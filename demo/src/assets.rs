@@ -25,7 +25,10 @@ use iron3d_formats::error::Result;
 use iron3d_formats::fxid::FXID_TYPE_ID;
 use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::proto::base::Base;
-use iron3d_formats::proto::ctld::{CTLD_TYPE_ID, ControlParams, Ctld};
+use iron3d_formats::proto::ctld::{
+    CONTACT_SIZE, CTLD_TYPE_ID, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_BASE,
+    STATE_GROUND_CONTACT,
+};
 use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
 use iron3d_formats::texm::{FLAG5_ALPHA_SURFACE, PixelFormat, Texm};
@@ -299,18 +302,41 @@ fn model_entries(
 
 /// A controller in the original layout: the engine's defaults with the
 /// kind's motion (the triples equal on every axis, as most shipped files
-/// have them).
+/// have them), and one standing state. A walker's state carries its feet as
+/// contact points and the ground-contact flag, and it brakes on slopes
+/// (mode 2, cone 0.6 rad, as the shipped walkers); a flyer's has neither
+/// (mode 0). Both keep the hull upright (state bits 0xC0).
 fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
+    let walks = motion.feet > 0;
     let control = ControlParams {
         acceleration: [motion.acceleration; 3],
         top_speed: [motion.top_speed; 3],
         turn_rate: [motion.turn_rate; 3],
         delete_delay_ms: motion.delete_delay_ms,
         payload_kg: motion.payload_kg,
+        mode: if walks {
+            ControlMode::BrakeOnSlopes
+        } else {
+            ControlMode::Plain
+        },
+        slope_cone: if walks { WALKER_SLOPE_CONE } else { HALF_CONE },
         ..ControlParams::ENGINE_DEFAULT
     };
-    Ctld::frame(&control).to_bytes()
+    let mut ctld = Ctld::frame(&control);
+    let feet = usize::from(motion.feet);
+    let mut stand = vec![0u8; STATE_BASE + CONTACT_SIZE * feet];
+    let flags = UPRIGHT | if walks { STATE_GROUND_CONTACT } else { 0 };
+    stand[4..8].copy_from_slice(&flags.to_le_bytes());
+    ctld.contacts_per_state = i32::from(motion.feet);
+    ctld.states = vec![stand];
+    ctld.costs = vec![0.0];
+    ctld.to_bytes()
 }
+
+/// State bits keeping the hull upright (righting about x and y).
+const UPRIGHT: u32 = 0xC0;
+/// The slope cone of the shipped mode-2 controllers, rad.
+const WALKER_SLOPE_CONE: f32 = 0.6;
 
 /// A fortification's ground plan: a closed square ring.
 fn fort_base(size: f32) -> Result<Vec<u8>> {
@@ -524,6 +550,7 @@ mod tests {
             .collect();
         let expected = [
             ("CH_WALKER", Role::Chassis),
+            ("CH_HOVER", Role::Chassis),
             ("TR_LIGHT", Role::Turret),
             ("TR_HEAVY", Role::Turret),
             ("GN_LASER", Role::Gun),
@@ -546,7 +573,7 @@ mod tests {
     #[test]
     fn the_retail_catalogue_adds_variants_of_every_kind() {
         let c = catalog(Scale::Retail);
-        assert_eq!(c.prototypes.len(), 14 + 13 * RETAIL_VARIANTS as usize);
+        assert_eq!(c.prototypes.len(), 15 + 14 * RETAIL_VARIANTS as usize);
         let find = |k: &str| c.prototypes.iter().find(|p| p.key == k).map(|p| p.role);
         assert_eq!(find("B_FACTORY_017"), Some(Role::Building));
         assert_eq!(find("B_FORT_047"), Some(Role::Fortification));

@@ -447,3 +447,24 @@ fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
     assert_eq!(defaults.to_bytes().unwrap(), data);
     assert_eq!(ControlMode::from_raw(3), ControlMode::Gravity);
 }
+
+#[test]
+fn a_controller_holds_ground_when_a_state_carries_the_contact_flag() {
+    use iron3d_formats::proto::ctld::{ControlParams, STATE_BASE, STATE_GROUND_CONTACT};
+    let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
+    assert!(!ctld.holds_ground(), "no state: no contact");
+    let state = |flags: u32| {
+        let mut s = vec![0u8; STATE_BASE + 16];
+        s[4..8].copy_from_slice(&flags.to_le_bytes());
+        s
+    };
+    ctld.contacts_per_state = 1;
+    ctld.states = vec![state(0xC0), state(0xC0)];
+    ctld.costs = vec![0.0; 4];
+    assert!(!ctld.holds_ground(), "righting bits only: a flyer");
+    ctld.states[1] = state(0xC0 | STATE_GROUND_CONTACT);
+    assert!(ctld.holds_ground());
+    // The flag survives the round trip through the file.
+    let again = Ctld::parse(&ctld.to_bytes().unwrap()).unwrap();
+    assert!(again.holds_ground());
+}

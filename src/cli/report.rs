@@ -4,10 +4,11 @@
 //! never renamed).
 
 use bevy::prelude::*;
+use iron3d_control::{MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
-use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{Controller, MissionClans, ObjectClan, PropertyBag, PrototypeKey};
+use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
 use std::path::Path;
 
@@ -35,8 +36,14 @@ struct ObjectReport {
     prototype: String,
     /// Map frame, Z up.
     position: [f32; 3],
+    /// Map frame, Z up, m/s (zero for a static body).
+    velocity: [f32; 3],
     /// The rotation about the map's Z axis, degrees in `[0, 360)`.
     heading_deg: f32,
+    /// Standing on a walkable face (false for static bodies and flyers).
+    on_ground: bool,
+    /// Not waiting for a deferred delete.
+    alive: bool,
     /// `archive::entry` of its controller; `None` for a static body.
     controller: Option<String>,
 }
@@ -73,10 +80,13 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         &PropertyBag,
         &ObjectClan,
         Option<&Controller>,
+        Option<&PhysicalState>,
+        Has<PendingDelete>,
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
-            let (transform, key, bag, clan, controller) = query.get(world, entity).ok()?;
+            let (transform, key, bag, clan, controller, state, pending) =
+                query.get(world, entity).ok()?;
             let (position, heading_deg) = map_frame(transform);
             Some(ObjectReport {
                 id: id.raw(),
@@ -86,7 +96,10 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                     .map(|n| String::from_utf8_lossy(n).into_owned()),
                 prototype: String::from_utf8_lossy(&key.0).into_owned(),
                 position,
+                velocity: state.map_or([0.0; 3], PhysicalState::map_velocity),
                 heading_deg,
+                on_ground: state.is_some_and(|s| s.flags.has(MotionFlags::ON_GROUND)),
+                alive: !pending,
                 controller: controller.map(|c| c.resource.clone()),
             })
         })

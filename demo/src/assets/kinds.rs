@@ -37,6 +37,8 @@ pub struct Motion {
     pub delete_delay_ms: i32,
     /// kg.
     pub payload_kg: f32,
+    /// Contact points (feet) per controller state; 0: a flyer.
+    pub feet: u8,
 }
 
 /// The walking chassis: a slow, heavy machine.
@@ -46,6 +48,17 @@ pub const WALKER_MOTION: Motion = Motion {
     turn_rate: 1.2,
     delete_delay_ms: 2000,
     payload_kg: 1500.0,
+    feet: 2,
+};
+
+/// The hover chassis: light and quick, no feet (it never falls).
+pub const HOVER_MOTION: Motion = Motion {
+    acceleration: 6.0,
+    top_speed: 20.0,
+    turn_rate: 1.5,
+    delete_delay_ms: 1500,
+    payload_kg: 800.0,
+    feet: 0,
 };
 
 use Paint::*;
@@ -62,7 +75,7 @@ const AMMO_PAINTS: &[Paint] = &[Metal, Exhaust, Hull, Plate, Joint, Decal, Glass
 pub const SYSTEM: &str = "system.rlb";
 pub const STATIC: &str = "static.rlb";
 
-pub const KINDS: [Kind; 12] = [
+pub const KINDS: [Kind; 13] = [
     Kind {
         key: "CH_WALKER",
         role: Role::Chassis,
@@ -71,6 +84,15 @@ pub const KINDS: [Kind; 12] = [
         lightmapped: false,
         effect: Some("FX_ENGINE"),
         motion: Some(WALKER_MOTION),
+    },
+    Kind {
+        key: "CH_HOVER",
+        role: Role::Chassis,
+        archive: SYSTEM,
+        paints: UNIT_PAINTS,
+        lightmapped: false,
+        effect: Some("FX_ENGINE"),
+        motion: Some(HOVER_MOTION),
     },
     Kind {
         key: "TR_LIGHT",
@@ -257,6 +279,40 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
                 nodes,
                 vec!["pelvis", "thigh_l", "shin_l", "thigh_r", "shin_r", "mount"],
             )
+        }
+        "CH_HOVER" => {
+            let rotor = |side: f32| {
+                node(
+                    Some(0),
+                    [side * 1.4, 0.0, 0.3],
+                    Anim::Yaw,
+                    vec![
+                        part(prism(8, 1.0), [0.0, 0.0, 0.0], [0.9, 0.9, 0.1], 7),
+                        part(BOX, [0.0, 0.0, -0.2], [0.15, 0.15, 0.4], 2),
+                    ],
+                )
+            };
+            let nodes = vec![
+                node(
+                    None,
+                    [0.0, 0.0, 0.0],
+                    Anim::Still,
+                    vec![
+                        part(BOX, [0.0, 0.0, 0.0], [1.8, 2.2, 0.6], 0),
+                        part(BOX, [0.0, 0.9, 0.3], [0.6, 0.4, 0.3], 3),
+                        part(BOX, [0.0, -1.1, 0.1], [1.0, 0.1, 0.3], 8),
+                    ],
+                ),
+                rotor(-1.0),
+                rotor(1.0),
+                node(
+                    Some(0),
+                    [0.0, 0.0, 0.4],
+                    Anim::Still,
+                    vec![part(BOX, [0.0, 0.0, 0.0], [0.7, 0.7, 0.15], 4)],
+                ),
+            ];
+            (nodes, vec!["hull", "rotor_l", "rotor_r", "mount"])
         }
         "TR_LIGHT" | "TR_HEAVY" => {
             let s = if key == "TR_HEAVY" { 1.4 } else { 1.0 };

@@ -42,6 +42,10 @@ const SITE_RADIUS: i64 = 96;
 const FLAT_BLEND: i64 = 40;
 /// Lattice step (vertices) and amplitude (world units) of the base noise.
 const NOISE_STEP: i64 = 8;
+/// The mesa: vertices per side and height, m (a side face rises
+/// `MESA_HEIGHT` over at most one quad's [`SPACING`], steeper than 80°).
+const MESA_SIDE: usize = 2;
+const MESA_HEIGHT: i64 = 120;
 const NOISE_AMPLITUDE: i64 = 10;
 /// The areal grid of every map (retail: always 128 x 128).
 pub const AREAL_GRID: [u32; 2] = [128; 2];
@@ -143,6 +147,14 @@ impl Field {
                 } else {
                     ground::ROAD
                 });
+            }
+        }
+        // A mesa off the roads, between the first and the last site: its
+        // sides rise more than tan 80° per quad, too steep to climb.
+        let mesa = [quads as usize * 12 / 100, quads as usize * 45 / 100];
+        for dy in 0..MESA_SIDE {
+            for dx in 0..MESA_SIDE {
+                heights[(mesa[1] + dy) * size + mesa[0] + dx] += MESA_HEIGHT * FIX;
             }
         }
         let cells = (size - 1) / AREAL_QUADS;

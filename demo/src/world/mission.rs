@@ -175,6 +175,36 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
             objects.place(rng, ObjectKind::Unit, path, true, clan, position);
         }
     }
+    // What Control shows at the player's site, placed from a stream of its
+    // own so the rest of the mission stays as it was: a flyer hovering, a
+    // walker dropped from the air, and a walker on the nearest slope.
+    let mut showcase = Rng::new(SHOWCASE_SEED);
+    let lifted = |v: [f32; 3], dz: f32| [v[0], v[1], v[2] + dz];
+    let walker = || units.robots[0].clone();
+    let show = [
+        (
+            units.flyer.clone(),
+            lifted(spot(0, [1, -1]), HOVER_HEIGHT),
+            "Hover",
+        ),
+        (
+            walker(),
+            lifted(spot(0, [-1, 1]), DROP_HEIGHT),
+            "Dropped walker",
+        ),
+    ];
+    let slope = slope_spot(field, site(0)).map(|v| (walker(), at(v), "Slope walker"));
+    for (path, position, name) in show.into_iter().chain(slope) {
+        let o = objects.place(
+            &mut showcase,
+            ObjectKind::Unit,
+            path,
+            true,
+            PLAYER,
+            position,
+        );
+        o.instance_name = name.as_bytes().to_vec();
+    }
     for (kind, count, families) in [
         (ObjectKind::Vegetation, spec.trees, ["T_PINE", "T_OAK"]),
         (ObjectKind::Rock, spec.rocks, ["R_ROCK1", "R_ROCK2"]),
@@ -274,6 +304,37 @@ impl Objects {
 }
 
 /// A random vertex on walkable ground away from sites and roads.
+/// The seed of the showcase placements' own stream.
+const SHOWCASE_SEED: u64 = 0x5348_4F57;
+/// How high the hover is placed above the ground, and the dropped walker.
+const HOVER_HEIGHT: f32 = 30.0;
+const DROP_HEIGHT: f32 = 25.0;
+/// The least rise, m, between a vertex's two neighbours along x or y that
+/// makes it a slope.
+const SLOPE_RISE: f32 = 4.0;
+
+/// The walkable vertex off the flat ground nearest to `site` (the first in
+/// row order among equals) whose neighbours differ by [`SLOPE_RISE`].
+fn slope_spot(field: &Field, site: [usize; 2]) -> Option<[usize; 2]> {
+    let n = field.size;
+    let rise = |x: usize, y: usize| {
+        let dx = (field.height(x + 1, y) - field.height(x - 1, y)).abs();
+        let dy = (field.height(x, y + 1) - field.height(x, y - 1)).abs();
+        dx.max(dy)
+    };
+    let d2 = |x: usize, y: usize| {
+        let (dx, dy) = (x as i64 - site[0] as i64, y as i64 - site[1] as i64);
+        dx * dx + dy * dy
+    };
+    (1..n - 1)
+        .flat_map(|y| (1..n - 1).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            field.flat[y * n + x] == 0 && field.vertex_walkable(x, y) && rise(x, y) >= SLOPE_RISE
+        })
+        .min_by_key(|&(x, y)| d2(x, y))
+        .map(|(x, y)| [x, y])
+}
+
 fn scenery_spot(field: &Field, rng: &mut Rng) -> Option<[usize; 2]> {
     (0..400).find_map(|_| {
         let x = 1 + rng.below(field.size as u64 - 2) as usize;

@@ -18,8 +18,9 @@ pub struct Pools {
 }
 
 /// The base keys the world uses, with the role each must have.
-const FAMILIES: [(&str, Role); 13] = [
+const FAMILIES: [(&str, Role); 14] = [
     ("CH_WALKER", Role::Chassis),
+    ("CH_HOVER", Role::Chassis),
     ("TR_LIGHT", Role::Turret),
     ("TR_HEAVY", Role::Turret),
     ("GN_LASER", Role::Gun),
@@ -85,8 +86,10 @@ fn is_family(key: &str, base: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Units {
     pub pools: Pools,
-    /// Legacy paths (`UNITS\ROBOTS\X.dat`) of the robot designs.
+    /// Legacy paths (`UNITS\ROBOTS\X.dat`) of the walking robot designs.
     pub robots: Vec<String>,
+    /// The flying design (`UNITS\ROBOTS\Hover_Scout.dat`).
+    pub flyer: String,
     /// Legacy paths of the building designs, by category.
     pub buildings: Vec<(BuildCategory, Vec<String>)>,
 }
@@ -132,6 +135,18 @@ pub fn write(
         robot_paths.push(format!("UNITS\\ROBOTS\\{name}.dat"));
     }
 
+    let hover = turret(&pools, rng, ("CH_HOVER", "mount"), false, 1, 0);
+    let hover = part(
+        pools.pick(rng, "CH_HOVER"),
+        "Парящее шасси",
+        PartClass::Chassis,
+        vec![hover],
+    );
+    install.add(
+        "UNITS/ROBOTS/Hover_Scout.dat",
+        UnitDat::build(CLASS_ROBOT, &[hover])?.to_bytes(),
+    )?;
+
     let mut buildings = Vec::new();
     for (category, count) in BuildCategory::ALL.into_iter().zip(BUILD_COUNTS) {
         let mut paths = Vec::new();
@@ -150,6 +165,7 @@ pub fn write(
     Ok(Units {
         pools,
         robots: robot_paths,
+        flyer: "UNITS\\ROBOTS\\Hover_Scout.dat".to_string(),
         buildings,
     })
 }

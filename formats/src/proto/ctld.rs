@@ -27,6 +27,9 @@ pub const CTLD_TYPE_ID: u32 = u32::from_le_bytes(*b"CTLD");
 pub const STATE_BASE: usize = 156;
 /// Bytes of one contact inside a state.
 pub const CONTACT_SIZE: usize = 16;
+/// The state flag (word `+4` of a state) of a body held on the ground by
+/// its contact points.
+pub const STATE_GROUND_CONTACT: u32 = 0x4;
 /// Bytes of one channel.
 pub const CHANNEL_SIZE: usize = 36;
 /// Fixed bytes of a component record.
@@ -246,6 +249,21 @@ impl Ctld {
         };
         ctld.set_control(control);
         ctld
+    }
+
+    /// Whether the controller holds its body on the ground: one of its
+    /// states carries [`STATE_GROUND_CONTACT`] in its flag word (state
+    /// `+4`). Controllers with contact points (walkers, wheels, tracks) set
+    /// it on every state; flyers have none and never fall (openparkan
+    /// `docs/24-motion.md`, "Holding the body on the ground"). A controller
+    /// without states holds no ground either.
+    pub fn holds_ground(&self) -> bool {
+        self.states.iter().any(|state| {
+            state
+                .get(4..8)
+                .and_then(|w| w.try_into().ok())
+                .is_some_and(|w| u32::from_le_bytes(w) & STATE_GROUND_CONTACT != 0)
+        })
     }
 
     /// The parameter block as typed fields.

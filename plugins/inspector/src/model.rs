@@ -4,6 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
+use iron3d_control::{Body, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
     Controller, InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag,
@@ -172,6 +173,9 @@ pub struct ObjectDetails {
     /// Its controller and the motion figures it gives; `None`: a static
     /// body.
     pub controller: Option<String>,
+    /// How it moves now (velocity, ground state, body); `None`: a static
+    /// body, or no body yet.
+    pub motion: Option<String>,
 }
 
 /// The details of a live object.
@@ -190,7 +194,38 @@ pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetai
             .unwrap_or_default(),
         parts: part_rows(world, entity),
         controller: world.get::<Controller>(entity).map(controller_text),
+        motion: motion_text(world, entity),
     })
+}
+
+/// A mover's physical state as the panel prints it (map frame, Z up).
+fn motion_text(world: &World, entity: Entity) -> Option<String> {
+    let state = world.get::<PhysicalState>(entity)?;
+    let body = world.get::<Body>(entity)?;
+    let [x, y, z] = state.map_velocity();
+    let flags = state.flags;
+    let how = if flags.has(MotionFlags::FLYER) {
+        "flying"
+    } else if flags.has(MotionFlags::ON_GROUND) {
+        "on the ground"
+    } else {
+        "falling"
+    };
+    Some(format!(
+        "velocity [{x:.2}, {y:.2}, {z:.2}] m/s, {how}{}{}, body radius {:.2} m, mass {:.0} kg",
+        if flags.has(MotionFlags::BLOCKED) {
+            ", blocked"
+        } else {
+            ""
+        },
+        if flags.has(MotionFlags::AT_EDGE) {
+            ", at the map edge"
+        } else {
+            ""
+        },
+        body.radius,
+        body.mass,
+    ))
 }
 
 /// A controller as the panel prints it: where it is and what it gives.

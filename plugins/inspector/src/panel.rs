@@ -175,6 +175,9 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
         Some(controller) => format!("controller {controller}"),
         None => "static body (no controller)".into(),
     });
+    if let Some(motion) = &details.motion {
+        ui.label(motion);
+    }
     egui::CollapsingHeader::new(format!("Properties ({})", details.properties.len()))
         .default_open(true)
         .show(ui, |ui| {

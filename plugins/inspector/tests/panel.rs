@@ -10,6 +10,7 @@
 //! object unless the pointer is over an egui window, also when the click
 //! comes from mouse input through bevy_picking's pipeline.
 
+use bevy::app::PluginsState;
 use bevy::camera::NormalizedRenderTarget;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::input::InputPlugin;
@@ -25,6 +26,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContext, EguiContextSettings, egui};
+use iron3d_control::ControlPlugin;
 use iron3d_demo::{self as demo, Scale};
 use iron3d_input::{CameraAction, IronInputPlugin, SelectedObject};
 use iron3d_inspector::model::{id_text, owning_object};
@@ -74,6 +76,7 @@ fn mission_app(dir: &Path) -> App {
             }),
             seed: 0,
         },
+        ControlPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app
@@ -81,6 +84,10 @@ fn mission_app(dir: &Path) -> App {
 
 /// Updates until the mission runs.
 fn run_to_running(app: &mut App) {
+    if app.plugins_state() == PluginsState::Ready {
+        app.finish();
+        app.cleanup();
+    }
     for _ in 0..64 {
         if *app.world().resource::<State<MissionPhase>>().get() == MissionPhase::Running {
             break;
@@ -128,6 +135,8 @@ fn shown(texts: &[String], needle: &str) -> bool {
 #[test]
 fn the_panel_lists_every_registered_object_and_details_the_selection() {
     let (_dir, mut app) = demo_app();
+    // One tick: Control gives every object its body.
+    app.update();
     let world = app.world_mut();
     let ids: Vec<OriginalObjectId> = world
         .resource::<ObjectRegistry>()
@@ -217,6 +226,16 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         text.contains(".ctl (part #") && text.contains("top speed 8 m/s"),
         "{text}"
     );
+    // And how it moves: standing, its body.
+    let motion = panel_model(world).details.unwrap().motion;
+    let motion = motion.expect("the unit's motion");
+    assert!(
+        motion.starts_with("velocity [0.00, 0.00, 0.00] m/s, on the ground")
+            && motion.contains("body radius"),
+        "{motion}"
+    );
+    let texts_unit = painted_text(&panel_model(world), &report, &mut String::new());
+    assert!(shown(&texts_unit, &motion), "{motion} not drawn");
     apply_actions(world, &[PanelAction::Select(Some(selected))]);
     for p in &details.properties {
         assert!(shown(&texts, &p.name), "property {} not drawn", p.name);

@@ -95,7 +95,10 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         // Walkers carry turrets on `mount`, towers and bunkers on `top`;
         // guns sit on their turret's `head`.
         let (socket_name, slot) = match info.class {
-            Some(PartClass::Turret) if parent_info.key.starts_with(b"CH_WALKER") => {
+            Some(PartClass::Turret)
+                if parent_info.key.starts_with(b"CH_WALKER")
+                    || parent_info.key.starts_with(b"CH_HOVER") =>
+            {
                 (&b"mount"[..], 0)
             }
             Some(PartClass::Turret) => (&b"top"[..], 0),
@@ -344,18 +347,27 @@ fn units_carry_the_controller_their_chassis_names_and_structures_none() {
             .filter(|(_, parent)| parent.parent() == root)
             .map(|(p, _)| p.key.clone())
             .collect();
-        let walker = parts.iter().position(|k| k.starts_with(b"CH_WALKER"));
-        match (walker, controller) {
+        let chassis = parts
+            .iter()
+            .position(|k| k.starts_with(b"CH_WALKER") || k.starts_with(b"CH_HOVER"));
+        match (chassis, controller) {
             (Some(part), Some(c)) => {
                 moving += 1;
                 assert_eq!(c.part, part);
                 assert!(c.resource.ends_with(".ctl"), "{}", c.resource);
-                assert_eq!(c.params.top_speed, [8.0; 3]);
-                assert_eq!(c.params.acceleration, [4.0; 3]);
-                assert_eq!(c.params.turn_rate, [1.2; 3]);
+                // The walker's figures, or the hover's (no ground contact).
+                let walks = parts[part].starts_with(b"CH_WALKER");
+                assert_eq!(c.holds_ground, walks);
+                let (top, accel, turn, delay, payload) = match walks {
+                    true => (8.0, 4.0, 1.2, 2000, 1500.0),
+                    false => (20.0, 6.0, 1.5, 1500, 800.0),
+                };
+                assert_eq!(c.params.top_speed, [top; 3]);
+                assert_eq!(c.params.acceleration, [accel; 3]);
+                assert_eq!(c.params.turn_rate, [turn; 3]);
                 assert_eq!(
                     (c.params.delete_delay_ms, c.params.payload_kg),
-                    (2000, 1500.0)
+                    (delay, payload)
                 );
             }
             (None, None) => still += 1,

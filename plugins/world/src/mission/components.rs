@@ -105,6 +105,36 @@ pub struct Controller {
     pub part: usize,
     /// Its parameter block.
     pub params: iron3d_formats::proto::ctld::ControlParams,
+    /// Whether it holds the body on the ground (contact points); a
+    /// controller without them flies ([`Ctld::holds_ground`]).
+    ///
+    /// [`Ctld::holds_ground`]: iron3d_formats::proto::ctld::Ctld::holds_ground
+    pub holds_ground: bool,
+}
+
+/// The box around an object's level-0 geometry (every part's nodes'
+/// state-0, LOD-0 slot boxes, in the construction pose) in the object's
+/// own frame, Bevy axes, before the placed scale. Objects without geometry
+/// have none.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct BodyBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl BodyBounds {
+    /// The smallest box around `points`, none when there are none.
+    pub fn around(points: impl IntoIterator<Item = Vec3>) -> Option<Self> {
+        points.into_iter().fold(None, |b: Option<Self>, p| {
+            Some(match b {
+                None => Self { min: p, max: p },
+                Some(b) => Self {
+                    min: b.min.min(p),
+                    max: b.max.max(p),
+                },
+            })
+        })
+    }
 }
 
 /// A part's resolved prototype: its key, the parent chain (nearest first)

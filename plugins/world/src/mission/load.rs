@@ -150,6 +150,9 @@ pub(crate) struct NodePlan {
     pub name: Option<Vec<u8>>,
     /// Engine-local rest pose (fallback keys), Z-up.
     pub local: Pose,
+    /// The box of its state-0, LOD-0 slot in the node's frame (Z-up
+    /// `min`, `max`), when it has one.
+    pub bounds: Option<([f32; 3], [f32; 3])>,
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -174,8 +177,12 @@ pub(crate) struct Loader {
     pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
     /// Upper-cased prototype key -> the controller it names (`resource`,
     /// parameters), none when it names none.
-    controllers: BTreeMap<Vec<u8>, Option<(String, ControlParams)>>,
+    controllers: BTreeMap<Vec<u8>, Option<ReadController>>,
 }
+
+/// A controller entry as the loader read it: `archive::entry`, its
+/// parameters, and whether it holds its body on the ground.
+type ReadController = (String, ControlParams, bool);
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -468,7 +475,7 @@ impl Loader {
     fn read_controller(
         &self,
         resolved: &Resolved,
-    ) -> Result<Option<(String, ControlParams)>, (EffectiveRef, String)> {
+    ) -> Result<Option<ReadController>, (EffectiveRef, String)> {
         let Some(r) = resolved.controller() else {
             return Ok(None);
         };
@@ -486,14 +493,14 @@ impl Loader {
             String::from_utf8_lossy(&r.archive),
             String::from_utf8_lossy(&r.resource)
         );
-        Ok(Some((resource, ctld.control())))
+        Ok(Some((resource, ctld.control(), ctld.holds_ground())))
     }
 
     /// The controller of a placed object: the first part, in part-tree
     /// order, whose prototype names one.
     pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
         parts.iter().find_map(|part| {
-            let (resource, params) = self
+            let (resource, params, holds_ground) = self
                 .controllers
                 .get(&part.key.to_ascii_uppercase())?
                 .clone()?;
@@ -501,6 +508,7 @@ impl Loader {
                 resource,
                 part: part.index,
                 params,
+                holds_ground,
             })
         })
     }
@@ -577,6 +585,10 @@ fn prepare(
             parent: node.parent().filter(|&p| p < n),
             name: names.get(n).cloned().flatten(),
             local,
+            bounds: node
+                .slot(0, 0)
+                .and_then(|s| model.slots.slots.get(usize::from(s)))
+                .map(|slot| (slot.aabb_min, slot.aabb_max)),
         })
         .collect())
 }

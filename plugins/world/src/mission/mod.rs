@@ -31,9 +31,9 @@ mod rng;
 
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    Controller, InstanceName, Locality, MissionObject, ModelNode, ModelState, ObjectClan,
-    ObjectKind, ObjectState, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey,
-    UnitPartInfo, z_up_to_y_up,
+    BodyBounds, Controller, InstanceName, Locality, MissionObject, ModelNode, ModelState,
+    ObjectClan, ObjectKind, ObjectState, PlacedTransform, PropertyBag, PrototypeChain,
+    PrototypeKey, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -118,6 +118,12 @@ pub struct LoadProgress {
 /// The mission's routes, by stored id order of the file.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct MissionPaths(pub Vec<MissionPath>);
+
+/// The mission's terrain, `Land.msh` as the loader read it (shared with
+/// the renderer's terrain asset), published in the description phase:
+/// Control builds the ground from it.
+#[derive(Resource, Debug, Clone)]
+pub struct MissionLand(pub Arc<iron3d_formats::terrain::land_msh::LandMsh>);
 
 /// The mission's clans in file order.
 #[derive(Resource, Debug, Clone, Default)]
@@ -363,6 +369,9 @@ fn describe(world: &mut World, loader: &Loader) {
             tma: Arc::new(tma.clone()),
         });
     }
+    if let Some((land, _)) = &loader.land {
+        world.insert_resource(MissionLand(land.clone()));
+    }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));
     let logical: Vec<u32> = tma
@@ -447,6 +456,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 world.entity_mut(root).insert(controller);
             }
             let frames = mount::part_frames(object_parts, &loader.models);
+            if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
+                world.entity_mut(root).insert(bounds);
+            }
             for (part, (frame, socket)) in object_parts.iter().zip(frames) {
                 let upper = part.key.to_ascii_uppercase();
                 let key = String::from_utf8_lossy(&part.key);

@@ -3,7 +3,7 @@
 //! named by its unit DAT record's attachment word; its root node takes the
 //! socket's rest pose. Every other part sits at its parent part's origin.
 
-use super::components::z_up_to_y_up;
+use super::components::{BodyBounds, z_up_to_y_up};
 use super::load::{NodePlan, PartPlan};
 use bevy::prelude::*;
 use iron3d_formats::unitdat::PartClass;
@@ -84,4 +84,39 @@ pub(crate) fn part_frames(
         });
     }
     frames
+}
+
+/// The box around an object's level-0 geometry in its own frame: the
+/// corners of every node's slot box, through the node's rest pose and its
+/// part's frame (`frames` from [`part_frames`]).
+pub(crate) fn body_bounds(
+    parts: &[PartPlan],
+    models: &BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    frames: &[(Transform, Option<usize>)],
+) -> Option<BodyBounds> {
+    let mut corners = Vec::new();
+    for (part, (frame, _)) in parts.iter().zip(frames) {
+        let Some(nodes) = models.get(&part.key.to_ascii_uppercase()) else {
+            continue;
+        };
+        for (index, node) in nodes.iter().enumerate() {
+            let (Some((min, max)), Some(pose)) = (node.bounds, model_pose(nodes, index)) else {
+                continue;
+            };
+            let to_object = frame.mul_transform(pose);
+            for k in 0..8 {
+                let pick = |axis: usize| {
+                    if k >> axis & 1 == 0 {
+                        min[axis]
+                    } else {
+                        max[axis]
+                    }
+                };
+                // The box is in the node's Z-up frame.
+                let corner = Vec3::new(pick(0), pick(2), -pick(1));
+                corners.push(to_object.transform_point(corner));
+            }
+        }
+    }
+    BodyBounds::around(corners)
 }

@@ -1,0 +1,224 @@
+//! The one boundary to the collision backend, avian3d 0.7: its plugins run
+//! in [`BackendSchedule`], which [`ControlStep::Backend`](crate::ControlStep)
+//! runs once per simulation tick (so avian never steps on its own clock),
+//! with its transform sync turned off: Control writes each body's
+//! `Position`/`Rotation` from the object's `Transform` itself, and avian
+//! moves nothing (every body is kinematic or static, with no velocity of its
+//! own: motion is the controller's). What Control takes back is plain data:
+//! [`Contact`]s and [`GroundHit`]s. No avian type leaves this module.
+
+use avian3d::physics_transform::PhysicsTransformConfig;
+use avian3d::prelude::*;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+/// The schedule avian's plugins live in, run from Control's backend step.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BackendSchedule;
+
+/// The collision layers of tome VI's categories.
+#[derive(PhysicsLayer, Clone, Copy, Debug, Default)]
+pub enum Layer {
+    #[default]
+    Terrain,
+    Buildings,
+    Units,
+    /// Rounds in flight (the combat issue).
+    Rounds,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    // Read while the plugins build: set first.
+    app.insert_resource(PhysicsTransformConfig {
+        propagate_before_physics: false,
+        transform_to_position: false,
+        position_to_transform: false,
+        transform_to_collider_scale: false,
+    })
+    .init_schedule(BackendSchedule)
+    .add_plugins(PhysicsPlugins::new(BackendSchedule))
+    .insert_resource(Gravity(Vec3::ZERO))
+    .add_systems(
+        FixedUpdate,
+        step_backend.in_set(crate::ControlStep::Backend),
+    );
+}
+
+/// Runs avian's schedule once: bounds, broad phase, narrow phase.
+fn step_backend(world: &mut World) {
+    world.run_schedule(BackendSchedule);
+}
+
+/// What a body collides as.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// A sphere around `centre` (object frame).
+    Sphere { centre: Vec3, radius: f32 },
+    /// A box between `min` and `max` (object frame).
+    Box { min: Vec3, max: Vec3 },
+}
+
+/// Where a body's collider sits in its object's frame: the backend places
+/// the shape at the object's transform applied to this point.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+struct ShapeOffset(Vec3);
+
+/// Gives `entity` (an object root at `transform`) a body of `shape`: a
+/// kinematic unit that collides with units and buildings, or a static
+/// building that collides with units (and rounds). Called again, it
+/// replaces the shape. Bodies never sleep: Control moves them every tick.
+pub fn attach(
+    commands: &mut Commands,
+    entity: Entity,
+    transform: &Transform,
+    shape: Shape,
+    mover: bool,
+) {
+    let (collider, offset) = match shape {
+        Shape::Sphere { centre, radius } => (Collider::sphere(radius), centre),
+        Shape::Box { min, max } => {
+            let size = (max - min).max(Vec3::splat(0.01));
+            (Collider::cuboid(size.x, size.y, size.z), (min + max) / 2.0)
+        }
+    };
+    let (body, layers) = if mover {
+        (
+            RigidBody::Kinematic,
+            CollisionLayers::new(Layer::Units, [Layer::Units, Layer::Buildings]),
+        )
+    } else {
+        (
+            RigidBody::Static,
+            CollisionLayers::new(Layer::Buildings, [Layer::Units, Layer::Rounds]),
+        )
+    };
+    let offset = ShapeOffset(offset);
+    commands.entity(entity).insert((
+        body,
+        collider,
+        layers,
+        SleepingDisabled,
+        offset,
+        pose(transform, offset).0,
+        pose(transform, offset).1,
+    ));
+}
+
+/// The backend pose of a shape at `offset` in an object at `transform`.
+fn pose(transform: &Transform, offset: ShapeOffset) -> (Position, Rotation) {
+    (
+        Position(transform.translation + transform.rotation * offset.0),
+        Rotation(transform.rotation),
+    )
+}
+
+/// The static ground: one triangle mesh (world frame) on the terrain
+/// layer, found by [`ground_below`] and not in contact pairs.
+pub fn terrain_bundle(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> impl Bundle {
+    (
+        RigidBody::Static,
+        Collider::trimesh(vertices, triangles),
+        CollisionLayers::new(Layer::Terrain, [Layer::Rounds]),
+        Position(Vec3::ZERO),
+        Rotation(Quat::IDENTITY),
+        // Avian sizes a collider by its entity's scale: without a
+        // transform the mesh would collapse to a point.
+        Transform::IDENTITY,
+    )
+}
+
+/// Moves a body to its object's transform for the next backend step.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct BodyPoses<'w, 's> {
+    poses: Query<
+        'w,
+        's,
+        (
+            &'static mut Position,
+            &'static mut Rotation,
+            &'static ShapeOffset,
+        ),
+    >,
+}
+
+impl BodyPoses<'_, '_> {
+    pub fn set(&mut self, entity: Entity, transform: &Transform) {
+        if let Ok((mut position, mut rotation, &offset)) = self.poses.get_mut(entity) {
+            (*position, *rotation) = pose(transform, offset);
+        }
+    }
+}
+
+/// A touching pair of bodies as the backend found it: `normal` points from
+/// `a` to `b`, `depth` is the deepest penetration (> 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    pub a: Entity,
+    pub b: Entity,
+    pub normal: Vec3,
+    pub depth: f32,
+}
+
+/// The touching pairs of the last backend step, in the backend's order
+/// (callers sort them by original id).
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Contacts<'w> {
+    collisions: Collisions<'w>,
+}
+
+impl Contacts<'_> {
+    pub fn touching(&self) -> Vec<Contact> {
+        self.collisions
+            .iter()
+            .filter(|pair| pair.is_touching())
+            .filter_map(|pair| {
+                let deepest = pair
+                    .manifolds
+                    .iter()
+                    .flat_map(|m| m.points.iter().map(move |p| (m.normal, p.penetration)))
+                    .max_by(|x, y| x.1.total_cmp(&y.1))?;
+                let (normal, depth) = deepest;
+                (depth > 0.0).then_some(Contact {
+                    a: pair.body1.unwrap_or(pair.collider1),
+                    b: pair.body2.unwrap_or(pair.collider2),
+                    normal,
+                    depth,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The terrain under a point: the height of the first face a vertical ray
+/// meets and that face's normal (world frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroundHit {
+    pub height: f32,
+    pub normal: Vec3,
+}
+
+/// Terrain queries.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Ground<'w, 's> {
+    query: SpatialQuery<'w, 's>,
+}
+
+impl Ground<'_, '_> {
+    /// The terrain face straight below `from` within `reach`, if any.
+    pub fn below(&self, from: Vec3, reach: f32) -> Option<GroundHit> {
+        let filter = SpatialQueryFilter::from_mask(Layer::Terrain);
+        let hit = self
+            .query
+            .cast_ray(from, Dir3::NEG_Y, reach, false, &filter)?;
+        // A ray that met a face from below sees its normal flipped.
+        let normal = if hit.normal.y < 0.0 {
+            -hit.normal
+        } else {
+            hit.normal
+        };
+        Some(GroundHit {
+            height: from.y - hit.distance,
+            normal,
+        })
+    }
+}

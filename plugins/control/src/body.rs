@@ -1,0 +1,266 @@
+//! Bodies: what each object collides as, and the physical state of the
+//! ones that move.
+//!
+//! Rules (docs/facts.md "Control"):
+//! - An object whose root carries a [`Controller`] is a mover: a sphere
+//!   around its level-0 geometry ([`BodyBounds`]), centred on the box,
+//!   radius half its diagonal, held to 7.5 when under 20 (openparkan
+//!   `docs/24-motion.md`). Ground-bound movers stand on their origin (the
+//!   foot point of their models).
+//! - Every other object is a static body: the box of its level-0
+//!   geometry. The original's separate physical model
+//!   (`LoadPhysicalModel`) has no proven layout yet, so the visible model's
+//!   own slot boxes stand for it.
+
+use crate::backend::{self, Shape};
+use bevy::prelude::*;
+use iron3d_formats::proto::ctld::{ControlMode, ControlParams};
+use iron3d_schedules::StateHasher;
+use iron3d_world::mission::{BodyBounds, Controller};
+use iron3d_world::{ObjectRegistry, PendingDelete};
+
+/// The state bits of a mover.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct MotionFlags(pub u32);
+
+impl MotionFlags {
+    /// Standing on a walkable face.
+    pub const ON_GROUND: u32 = 1;
+    /// In the air under gravity.
+    pub const FALLING: u32 = 2;
+    /// Its controller has no ground contact: it never falls.
+    pub const FLYER: u32 = 4;
+    /// Its last move was stopped (a cliff, no ground ahead).
+    pub const BLOCKED: u32 = 8;
+    /// Inside the soft band of the map edge.
+    pub const AT_EDGE: u32 = 16;
+
+    pub fn has(self, bit: u32) -> bool {
+        self.0 & bit != 0
+    }
+    pub fn set(&mut self, bit: u32, on: bool) {
+        if on {
+            self.0 |= bit;
+        } else {
+            self.0 &= !bit;
+        }
+    }
+}
+
+/// The one input and output of Control for a moving object (tome VI
+/// `PhysicalState`): velocities in the world frame (Bevy axes, m/s and
+/// rad/s), the request in the body's own axes as the original counts them
+/// (`x` right, `y` forward, `z` up, each -1..1; `turn` -1..1, + turns the
+/// nose left), and the state bits. The transform is the object's own.
+/// Behavior and the player write only `requested` and `turn`.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
+#[reflect(Component)]
+pub struct PhysicalState {
+    pub linear_velocity: Vec3,
+    pub angular_velocity: Vec3,
+    pub requested: Vec3,
+    pub turn: f32,
+    pub flags: MotionFlags,
+    /// The normal of the face it stands on (world frame), `Y` off ground.
+    pub ground_normal: Vec3,
+}
+
+impl PhysicalState {
+    /// The linear velocity in the map frame (Z up), as reports print it
+    /// (the axis swap of `z_up_to_y_up` undone; no negative zeros).
+    pub fn map_velocity(&self) -> [f32; 3] {
+        let v = self.linear_velocity;
+        // Adding +0 turns -0 into +0.
+        [v.x, -v.z, v.y].map(|c| c + 0.0)
+    }
+}
+
+/// The live limits of a controller (GAMEPLAY §2 "Live limits"): `E` the
+/// engines' drive times condition, `r` the spare payload over the payload.
+/// Per body axis (`x` right, `y` forward, `z` up).
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+pub struct LiveLimits {
+    /// m/s per s: twice the file's acceleration.
+    pub acceleration: Vec3,
+    /// m/s: top × ground factor × E × (1 + r) / 2, capped at the file's top.
+    pub top_speed: Vec3,
+    /// rad/s: turn × E × (1.5 r + 0.5).
+    pub turn_rate: Vec3,
+}
+
+/// Every shipped surface has ground speed factor 1.
+const GROUND_FACTOR: f32 = 1.0;
+
+impl LiveLimits {
+    /// The limits of `params` for drive `engines` (E) and spare payload
+    /// ratio `spare` (r, held to 0..1).
+    pub fn new(params: &ControlParams, engines: f32, spare: f32) -> Self {
+        let r = spare.clamp(0.0, 1.0);
+        let top = Vec3::from(params.top_speed);
+        Self {
+            acceleration: Vec3::from(params.acceleration) * 2.0,
+            top_speed: (top * GROUND_FACTOR * engines * (1.0 + r) / 2.0).min(top),
+            turn_rate: Vec3::from(params.turn_rate) * engines * (1.5 * r + 0.5),
+        }
+    }
+}
+
+/// A mover's body.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    /// Collision sphere centre in the object's frame.
+    pub centre: Vec3,
+    pub radius: f32,
+    /// kg, for sharing push-outs.
+    pub mass: f32,
+    /// False for flyers.
+    pub holds_ground: bool,
+    pub limits: LiveLimits,
+    pub brakes_on_slopes: bool,
+    /// rad.
+    pub slope_cone: f32,
+}
+
+/// An object that never moves on its own but collides (`None`: no
+/// geometry, nothing to collide with).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct StaticBody(pub Option<BodyBounds>);
+
+/// The radius of a mover whose model has no geometry.
+const BARE_RADIUS: f32 = 0.5;
+/// Radii under [`RADIUS_KEPT`] are held to at most this.
+const RADIUS_HELD: f32 = 7.5;
+const RADIUS_KEPT: f32 = 20.0;
+/// Stand-in density for the push share until node masses (`.ndp`) are
+/// read: water's, kg per m³ of the body's box.
+const STAND_IN_DENSITY: f32 = 1000.0;
+
+impl Body {
+    /// The body of a controller over `bounds` (already scaled), at full
+    /// condition with no cargo: E = 1, r = 1 (the loader has no part
+    /// masses yet).
+    pub fn new(controller: &Controller, bounds: Option<BodyBounds>) -> Self {
+        let (centre, radius, volume) = match bounds {
+            Some(b) => {
+                let size = b.max - b.min;
+                let r = size.length() / 2.0;
+                let r = if r < RADIUS_KEPT {
+                    r.min(RADIUS_HELD)
+                } else {
+                    r
+                };
+                ((b.min + b.max) / 2.0, r.max(0.01), size.x * size.y * size.z)
+            }
+            None => (Vec3::ZERO, BARE_RADIUS, 1.0),
+        };
+        let params = &controller.params;
+        Self {
+            centre,
+            radius,
+            mass: (volume * STAND_IN_DENSITY).max(1.0),
+            holds_ground: controller.holds_ground,
+            limits: LiveLimits::new(params, 1.0, 1.0),
+            brakes_on_slopes: params.mode == ControlMode::BrakeOnSlopes,
+            slope_cone: params.slope_cone,
+        }
+    }
+}
+
+/// The bounds under the object's placed scale.
+fn scaled(bounds: BodyBounds, scale: Vec3) -> BodyBounds {
+    let (a, b) = (bounds.min * scale, bounds.max * scale);
+    BodyBounds {
+        min: a.min(b),
+        max: a.max(b),
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.register_type::<PhysicalState>().add_systems(
+        FixedUpdate,
+        attach_bodies.in_set(crate::ControlStep::Attach),
+    );
+}
+
+type Attachable<'a> = (
+    &'a Transform,
+    Option<&'a Controller>,
+    Option<Ref<'a, BodyBounds>>,
+    Has<Body>,
+    Has<StaticBody>,
+    Has<PendingDelete>,
+);
+
+/// Gives every registered object without one its body, in id order, and
+/// rebuilds the body of one whose geometry changed (a part lost or
+/// swapped): a mover keeps its physical state.
+fn attach_bodies(
+    registry: Res<ObjectRegistry>,
+    objects: Query<Attachable>,
+    mut commands: Commands,
+) {
+    for (_, entity) in registry.iter() {
+        let Ok((transform, controller, bounds, has_body, has_static, pending)) =
+            objects.get(entity)
+        else {
+            continue;
+        };
+        let changed = bounds.as_ref().is_some_and(|b| b.is_changed());
+        if pending || ((has_body || has_static) && !changed) {
+            continue;
+        }
+        let bounds = bounds.map(|b| scaled(*b, transform.scale));
+        match controller {
+            Some(controller) => {
+                let body = Body::new(controller, bounds);
+                let shape = Shape::Sphere {
+                    centre: body.centre,
+                    radius: body.radius,
+                };
+                backend::attach(&mut commands, entity, transform, shape, true);
+                let mut entity = commands.entity(entity);
+                entity.insert(body);
+                if !has_body {
+                    let mut state = PhysicalState::default();
+                    state.flags.set(MotionFlags::FLYER, !body.holds_ground);
+                    state.ground_normal = Vec3::Y;
+                    entity.insert((state, crate::motion::StepStart::default()));
+                }
+            }
+            None => {
+                if let Some(b) = bounds {
+                    let shape = Shape::Box {
+                        min: b.min,
+                        max: b.max,
+                    };
+                    backend::attach(&mut commands, entity, transform, shape, false);
+                }
+                commands.entity(entity).insert(StaticBody(bounds));
+            }
+        }
+    }
+}
+
+/// State-hash contributor: every mover's physical state in id order.
+pub(crate) fn hash_bodies(world: &World, hasher: &mut StateHasher) {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        let Some(state) = world.get::<PhysicalState>(entity) else {
+            continue;
+        };
+        hasher.write_u32(id.raw());
+        let vectors = [
+            state.linear_velocity,
+            state.angular_velocity,
+            state.requested,
+            state.ground_normal,
+        ];
+        for v in vectors.iter().flat_map(|v| v.to_array()) {
+            hasher.write_f32(v);
+        }
+        hasher.write_f32(state.turn);
+        hasher.write_u32(state.flags.0);
+    }
+}

@@ -1,0 +1,295 @@
+//! The controller's integrator and the terrain rules (GAMEPLAY §2,
+//! openparkan `docs/24-motion.md`; docs/facts.md "Control"):
+//!
+//! - each body axis moves toward `requested × live top` by at most
+//!   `live acceleration × dt`, then is held to the live top; the nose turns
+//!   at `turn × live turn rate` about the up axis;
+//! - a ground-bound body off the ground falls: each tick it drops
+//!   `(v − g·dt/2)·dt` and `v` loses `g·dt` (g = 10), so from rest the drop
+//!   is exactly `5t²`; it lands on the first face it reaches;
+//! - on the ground it keeps to the face below it (within its radius) and a
+//!   move onto a face whose normal's z is not above cos 80° (or where no
+//!   face is found) snaps back to where it started; mode 2 brakes uphill;
+//! - a flyer never falls: its vertical axis follows the request like the
+//!   others, and the ground only lifts it (its sphere stays above);
+//! - the map edge: hard clamp inset by the radius, a soft push back in the
+//!   last 80 m, and a ceiling 20 above the highest ground.
+
+use crate::backend::{BodyPoses, Ground};
+use crate::body::{Body, MotionFlags, PhysicalState};
+use crate::terrain::MapBounds;
+use bevy::prelude::*;
+use iron3d_schedules::GameClock;
+use iron3d_world::{ObjectRegistry, PendingDelete};
+
+/// m/s² for every body that is not a flyer.
+pub const GRAVITY: f32 = 10.0;
+/// A face is walkable when its normal's up component is above cos 80°.
+pub const WALKABLE_NORMAL_Z: f32 = 0.173_648_18;
+/// The soft band along each side of the map, m.
+const EDGE_BAND: f32 = 80.0;
+/// Soft edge push per m of depth into the band, m/s (3 × 0.0125).
+const EDGE_PUSH: f32 = 3.0 * 0.0125;
+/// Above the highest ground: a soft push down per m (3 × 0.05, m/s), and
+/// the hard ceiling this far above it, m.
+const CEILING: f32 = 20.0;
+const CEILING_PUSH: f32 = 3.0 * 0.05;
+/// How far a ground probe reaches down, m.
+const PROBE_REACH: f32 = 100_000.0;
+
+/// Where a mover stood before this tick's move (for a snap back).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct StepStart(pub Vec3);
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(FixedUpdate, integrate.in_set(crate::ControlStep::Integrate))
+        .add_systems(
+            FixedUpdate,
+            (follow_ground, crate::contact::push_apart, keep_inside_map)
+                .chain()
+                .in_set(crate::ControlStep::Resolve),
+        )
+        .add_systems(
+            FixedUpdate,
+            publish_poses.in_set(crate::ControlStep::Publish),
+        );
+}
+
+/// `value` moved toward `target` by at most `step`.
+fn approach(value: f32, target: f32, step: f32) -> f32 {
+    if value < target {
+        (value + step).min(target)
+    } else {
+        (value - step).max(target)
+    }
+}
+
+/// How much of its speed a mode-2 body keeps going up a face with normal
+/// `up` (its up component): 1 on flat ground, 0 past the slope cone.
+pub fn slope_factor(up: f32, cone: f32) -> f32 {
+    let edge = cone.cos();
+    if up <= edge || edge >= 1.0 {
+        return 0.0;
+    }
+    (2.0 * (up - edge) / (1.0 - edge)).min(1.0)
+}
+
+/// One integrator step: the new velocity and spin in `state`, the
+/// candidate transform returned.
+pub fn step(transform: &Transform, state: &mut PhysicalState, body: &Body, dt: f32) -> Transform {
+    let limits = &body.limits;
+    let turn = state.turn.clamp(-1.0, 1.0) * limits.turn_rate.z;
+    let rotation = (Quat::from_rotation_y(turn * dt) * transform.rotation).normalize();
+    let right = rotation * Vec3::X;
+    let forward = rotation * Vec3::NEG_Z;
+    let request = state.requested.clamp(Vec3::NEG_ONE, Vec3::ONE);
+    let v = state.linear_velocity;
+    let axis = |now: f32, request: f32, top: f32, accel: f32| {
+        approach(now, request * top, accel * dt).clamp(-top.abs(), top.abs())
+    };
+    let side = axis(
+        v.dot(right),
+        request.x,
+        limits.top_speed.x,
+        limits.acceleration.x,
+    );
+    let mut ahead = axis(
+        v.dot(forward),
+        request.y,
+        limits.top_speed.y,
+        limits.acceleration.y,
+    );
+    let on_ground = state.flags.has(MotionFlags::ON_GROUND);
+    if body.brakes_on_slopes && on_ground {
+        let downhill = Vec3::new(state.ground_normal.x, 0.0, state.ground_normal.z);
+        if (forward * ahead).dot(downhill) < 0.0 {
+            let cap = slope_factor(state.ground_normal.y, body.slope_cone) * limits.top_speed.y;
+            if ahead.abs() > cap {
+                let brake = 1.5 * limits.acceleration.y * dt;
+                ahead = approach(ahead, cap.copysign(ahead), brake);
+            }
+        }
+    }
+    let (vertical, rise) = if !body.holds_ground {
+        let up = axis(v.y, request.z, limits.top_speed.z, limits.acceleration.z);
+        (up, up * dt)
+    } else if on_ground {
+        (0.0, 0.0)
+    } else {
+        (v.y - GRAVITY * dt, (v.y - GRAVITY * dt / 2.0) * dt)
+    };
+    let horizontal = right * side + forward * ahead;
+    state.linear_velocity = horizontal + Vec3::Y * vertical;
+    state.angular_velocity = Vec3::Y * turn;
+    Transform {
+        translation: transform.translation + horizontal * dt + Vec3::Y * rise,
+        rotation,
+        scale: transform.scale,
+    }
+}
+
+pub(crate) type Mover<'a> = (
+    &'a mut Transform,
+    &'a mut PhysicalState,
+    &'a Body,
+    &'a mut StepStart,
+);
+
+/// Steps 1–2: every mover's candidate transform, in id order; the backend
+/// sees it.
+fn integrate(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    mut movers: Query<Mover, Without<PendingDelete>>,
+    mut poses: BodyPoses,
+) {
+    let dt = clock.timestep().as_secs_f32();
+    for (_, entity) in registry.iter() {
+        let Ok((mut transform, mut state, body, mut start)) = movers.get_mut(entity) else {
+            continue;
+        };
+        start.0 = transform.translation;
+        *transform = step(&transform, &mut state, body, dt);
+        poses.set(entity, &transform);
+    }
+}
+
+/// Step 6, terrain: cliffs stop, the ground holds, falls land, flyers are
+/// lifted.
+fn follow_ground(
+    registry: Res<ObjectRegistry>,
+    mut movers: Query<Mover, Without<PendingDelete>>,
+    ground: Ground,
+) {
+    for (_, entity) in registry.iter() {
+        let Ok((mut transform, mut state, body, start)) = movers.get_mut(entity) else {
+            continue;
+        };
+        if body.holds_ground {
+            stand(&mut transform, &mut state, body, start.0, &ground);
+        } else {
+            lift(&mut transform, &mut state, body, &ground);
+        }
+    }
+}
+
+/// A ground-bound body after its move.
+fn stand(
+    transform: &mut Transform,
+    state: &mut PhysicalState,
+    body: &Body,
+    start: Vec3,
+    ground: &Ground,
+) {
+    let was_on_ground = state.flags.has(MotionFlags::ON_GROUND);
+    let at = transform.translation;
+    let probe = |p: Vec3| ground.below(p + Vec3::Y * body.radius, PROBE_REACH);
+    let hit = probe(Vec3::new(at.x, at.y.max(start.y), at.z));
+    let walkable = hit.is_some_and(|g| g.normal.y > WALKABLE_NORMAL_Z);
+    let moved = Vec2::new(at.x - start.x, at.z - start.z) != Vec2::ZERO;
+    state.flags.set(MotionFlags::BLOCKED, false);
+    if was_on_ground && moved && !walkable {
+        // A cliff (or the end of the ground): back to the start.
+        transform.translation.x = start.x;
+        transform.translation.z = start.z;
+        state.flags.set(MotionFlags::BLOCKED, true);
+        return;
+    }
+    let Some(hit) = hit else {
+        state.flags.set(MotionFlags::ON_GROUND, false);
+        state.flags.set(MotionFlags::FALLING, true);
+        return;
+    };
+    let y = transform.translation.y;
+    let lands = if was_on_ground {
+        hit.height >= y - body.radius
+    } else {
+        y <= hit.height
+    };
+    if lands {
+        transform.translation.y = hit.height;
+        state.linear_velocity.y = 0.0;
+        state.ground_normal = hit.normal;
+    } else {
+        state.ground_normal = Vec3::Y;
+    }
+    state.flags.set(MotionFlags::ON_GROUND, lands);
+    state.flags.set(MotionFlags::FALLING, !lands);
+}
+
+/// A flyer: the ground only lifts its sphere.
+fn lift(transform: &mut Transform, state: &mut PhysicalState, body: &Body, ground: &Ground) {
+    let centre = transform.transform_point(body.centre);
+    state.flags.set(MotionFlags::ON_GROUND, false);
+    let Some(hit) = ground.below(centre + Vec3::Y * body.radius, PROBE_REACH) else {
+        return;
+    };
+    state.ground_normal = hit.normal;
+    let lowest = hit.height + body.radius;
+    if centre.y < lowest {
+        transform.translation.y += lowest - centre.y;
+        state.linear_velocity.y = state.linear_velocity.y.max(0.0);
+    }
+}
+
+/// Step 6, the map edge: hard clamp inset by the radius, soft push in the
+/// band along each side, the ceiling.
+fn keep_inside_map(
+    clock: Res<GameClock>,
+    map: Option<Res<MapBounds>>,
+    registry: Res<ObjectRegistry>,
+    mut movers: Query<(&mut Transform, &mut PhysicalState, &Body), Without<PendingDelete>>,
+) {
+    let Some(map) = map else { return };
+    let dt = clock.timestep().as_secs_f32();
+    for (_, entity) in registry.iter() {
+        let Ok((mut transform, mut state, body)) = movers.get_mut(entity) else {
+            continue;
+        };
+        let at_edge = edge_rule(&mut transform.translation, &map, body.radius, dt);
+        state.flags.set(MotionFlags::AT_EDGE, at_edge);
+    }
+}
+
+/// Applies the edge rules to a position; whether it is in a soft band.
+pub fn edge_rule(p: &mut Vec3, map: &MapBounds, radius: f32, dt: f32) -> bool {
+    let mut in_band = false;
+    for axis in [0, 2] {
+        let (low, high) = (map.min[axis], map.max[axis]);
+        let depth_low = EDGE_BAND - (p[axis] - low);
+        let depth_high = EDGE_BAND - (high - p[axis]);
+        if depth_low > 0.0 {
+            p[axis] += EDGE_PUSH * depth_low.min(EDGE_BAND) * dt;
+            in_band = true;
+        }
+        if depth_high > 0.0 {
+            p[axis] -= EDGE_PUSH * depth_high.min(EDGE_BAND) * dt;
+            in_band = true;
+        }
+        let (inner_low, inner_high) = (low + radius, high - radius);
+        p[axis] = if inner_low <= inner_high {
+            p[axis].clamp(inner_low, inner_high)
+        } else {
+            (low + high) / 2.0
+        };
+    }
+    let top = map.max.y;
+    if p.y > top {
+        let depth = p.y - top;
+        p.y = (p.y - CEILING_PUSH * depth.min(CEILING) * dt).min(top + CEILING);
+    }
+    in_band
+}
+
+/// Step 7: the backend's bodies take the final transforms.
+fn publish_poses(
+    registry: Res<ObjectRegistry>,
+    movers: Query<&Transform, (With<Body>, Without<PendingDelete>)>,
+    mut poses: BodyPoses,
+) {
+    for (_, entity) in registry.iter() {
+        if let Ok(transform) = movers.get(entity) {
+            poses.set(entity, transform);
+        }
+    }
+}

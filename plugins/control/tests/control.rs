@@ -1,0 +1,558 @@
+//! Control on the demo install, headless at the fixed step: free motion,
+//! terrain following, falls, cliffs, the map edge, pair collisions and
+//! their world messages (tome VI "Проверки Control").
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use iron3d_control::*;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_formats::terrain::land_msh::LandMsh;
+use iron3d_schedules::{GameClock, deny_simulation_ambiguities};
+use iron3d_world::mission::*;
+use iron3d_world::{
+    DeleteOutcome, GmsgKind, ObjectRegistry, OriginalObjectId, QueueStep, WorldMessage, WorldOps,
+};
+use std::path::Path;
+use std::sync::Arc;
+
+const DT: f32 = 1.0 / 30.0;
+
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
+/// The first demo mission running with Control, every simulation system
+/// explicitly ordered.
+fn app(dir: &Path) -> App {
+    let request = MissionRequest {
+        game_dir: dir.join("game"),
+        mission: None,
+        mod_dirs: Vec::new(),
+    };
+    let mut app = headless_app(Some(request), 1);
+    app.add_plugins(ControlPlugin);
+    deny_simulation_ambiguities(&mut app);
+    app.finish();
+    app.cleanup();
+    for _ in 0..20 {
+        app.update();
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        assert_ne!(phase, MissionPhase::Failed);
+        if phase == MissionPhase::Running {
+            return app;
+        }
+    }
+    panic!("the mission did not load");
+}
+
+fn entity(app: &App, id: OriginalObjectId) -> Entity {
+    app.world().resource::<ObjectRegistry>().entity(id).unwrap()
+}
+
+fn state(app: &App, id: OriginalObjectId) -> PhysicalState {
+    *app.world().get::<PhysicalState>(entity(app, id)).unwrap()
+}
+
+fn translation(app: &App, id: OriginalObjectId) -> Vec3 {
+    app.world()
+        .get::<Transform>(entity(app, id))
+        .unwrap()
+        .translation
+}
+
+/// Ground-bound movers, in id order (bodies are attached on the first tick).
+fn walkers(app: &mut App) -> Vec<OriginalObjectId> {
+    if app.world().resource::<GameClock>().tick() == 0 {
+        app.update();
+    }
+    let world = app.world();
+    world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter(|&(_, e)| world.get::<Body>(e).is_some_and(|b| b.holds_ground))
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The demo mission with one ground-bound mover left alone on the map.
+fn lone_walker() -> (tempfile::TempDir, App, OriginalObjectId) {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = walkers(&mut app)[0];
+    keep_only(&mut app, &[id]);
+    (tmp, app, id)
+}
+
+/// Deletes every object but `keep` (outside the calculation: at once).
+fn keep_only(app: &mut App, keep: &[OriginalObjectId]) {
+    let keep = keep.to_vec();
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for id in all.into_iter().filter(|id| !keep.contains(id)) {
+                ops.delete(id).unwrap();
+            }
+        })
+        .unwrap();
+    app.update();
+}
+
+/// Puts an object at `at` facing `facing` (world frame, horizontal), at
+/// rest and off the ground bits, and asks it to walk `forward`.
+fn place(app: &mut App, id: OriginalObjectId, at: Vec3, facing: Vec3, forward: f32) {
+    let e = entity(app, id);
+    let mut world = app.world_mut().entity_mut(e);
+    let mut t = world.get_mut::<Transform>().unwrap();
+    t.translation = at;
+    t.rotation = Transform::default().looking_to(facing, Vec3::Y).rotation;
+    let mut s = world.get_mut::<PhysicalState>().unwrap();
+    s.linear_velocity = Vec3::ZERO;
+    s.requested = Vec3::new(0.0, forward, 0.0);
+    s.turn = 0.0;
+    s.flags.set(MotionFlags::ON_GROUND, false);
+}
+
+fn land(app: &App) -> Arc<LandMsh> {
+    app.world().resource::<MissionLand>().0.clone()
+}
+
+/// The terrain under a world point, by the faces of `Land.msh` (not the
+/// backend): height and the face's up component.
+fn terrain_at(land: &LandMsh, x: f32, z: f32) -> Option<(f32, f32)> {
+    let (px, py) = (x, -z); // map frame
+    for f in land.lod_faces(0) {
+        let face = &land.faces[f as usize];
+        let [a, b, c] = face
+            .vertices
+            .map(|v| Vec3::from(land.positions[v as usize]));
+        let d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+        if d == 0.0 {
+            continue;
+        }
+        let l1 = ((b.y - c.y) * (px - c.x) + (c.x - b.x) * (py - c.y)) / d;
+        let l2 = ((c.y - a.y) * (px - c.x) + (a.x - c.x) * (py - c.y)) / d;
+        let l3 = 1.0 - l1 - l2;
+        if l1 >= -1e-6 && l2 >= -1e-6 && l3 >= -1e-6 {
+            let n = (b - a).cross(c - a).normalize();
+            return Some((l1 * a.z + l2 * b.z + l3 * c.z, n.z.abs()));
+        }
+    }
+    None
+}
+
+fn ground_point(app: &App, x: f32, z: f32) -> Vec3 {
+    let (h, _) = terrain_at(&land(app), x, z).expect("on the map");
+    Vec3::new(x, h, z)
+}
+
+#[test]
+fn free_motion_reaches_top_speed_with_the_controllers_acceleration() {
+    let (_tmp, mut app, id) = lone_walker();
+    let body = *app.world().get::<Body>(entity(&app, id)).unwrap();
+    // The demo walker: acceleration 4 (live 8), top speed 8 m/s, at full
+    // condition and no cargo.
+    assert_eq!(body.limits.acceleration, Vec3::splat(8.0));
+    assert_eq!(body.limits.top_speed, Vec3::splat(8.0));
+    assert_eq!(body.limits.turn_rate, Vec3::splat(2.4));
+    let start = translation(&app, id);
+    let facing = app
+        .world()
+        .get::<Transform>(entity(&app, id))
+        .unwrap()
+        .forward();
+    place(&mut app, id, start, *facing, 1.0);
+    let mut travelled = 0.0;
+    for tick in 1..=45 {
+        app.update();
+        let speed = state(&app, id).linear_velocity.length();
+        let expected = (8.0 * DT * tick as f32).min(8.0);
+        assert!(
+            (speed - expected).abs() < 1e-4,
+            "tick {tick}: {speed} vs {expected}"
+        );
+        travelled += expected * DT;
+    }
+    let moved = translation(&app, id) - start;
+    let flat = Vec2::new(moved.x, moved.z).length();
+    assert!((flat - travelled).abs() < 1e-2, "{flat} vs {travelled}");
+    assert!(state(&app, id).flags.has(MotionFlags::ON_GROUND));
+}
+
+#[test]
+fn a_walker_follows_hills_within_five_centimetres() {
+    let (_tmp, mut app, id) = lone_walker();
+    let start = translation(&app, id);
+    // Toward the middle of the map: off the flat site, over noise and hills.
+    let map = *app.world().resource::<MapBounds>();
+    let centre = (map.min + map.max) / 2.0;
+    let facing = Vec3::new(centre.x - start.x, 0.0, centre.z - start.z);
+    place(&mut app, id, start, facing, 1.0);
+    let land = land(&app);
+    let (mut grounded, mut low, mut high) = (0, f32::MAX, f32::MIN);
+    for tick in 0..1200 {
+        app.update();
+        let at = translation(&app, id);
+        if state(&app, id).flags.has(MotionFlags::ON_GROUND) {
+            grounded += 1;
+            let (h, _) = terrain_at(&land, at.x, at.z).unwrap();
+            assert!((at.y - h).abs() <= 0.05, "tick {tick}: {} above {h}", at.y);
+        }
+        low = low.min(at.y);
+        high = high.max(at.y);
+    }
+    assert!(grounded >= 1190, "on the ground {grounded} of 1200 ticks");
+    assert!(
+        high - low > 2.0,
+        "it went over uneven ground ({low}..{high})"
+    );
+    let gone = translation(&app, id) - start;
+    assert!(Vec2::new(gone.x, gone.z).length() > 100.0);
+}
+
+#[test]
+fn a_dropped_walker_falls_five_t_squared_then_rests_on_the_ground() {
+    let (_tmp, mut app, id) = lone_walker();
+    let ground = translation(&app, id);
+    let top = ground + Vec3::Y * 45.0;
+    place(&mut app, id, top, Vec3::NEG_Z, 0.0);
+    let mut landed = None;
+    for n in 1..=120u32 {
+        app.update();
+        let y = translation(&app, id).y;
+        let t = n as f32 * DT;
+        let free = top.y - 5.0 * t * t;
+        let s = state(&app, id);
+        if free > ground.y {
+            assert!((y - free).abs() < 1e-3, "tick {n}: {y} vs {free}");
+            assert!(s.flags.has(MotionFlags::FALLING));
+            assert!((s.linear_velocity.y + 10.0 * t).abs() < 1e-3);
+        } else {
+            landed.get_or_insert(n);
+            assert!((y - ground.y).abs() < 1e-4, "tick {n}: rests at {y}");
+            assert!(s.flags.has(MotionFlags::ON_GROUND));
+            assert_eq!(s.linear_velocity, Vec3::ZERO);
+        }
+    }
+    // 45 m take 3 s.
+    assert_eq!(landed, Some(90));
+}
+
+#[test]
+fn the_cliff_stops_a_walker() {
+    let (_tmp, mut app, id) = lone_walker();
+    let land = land(&app);
+    // The demo's mesa: the faces too steep to walk.
+    let steep: Vec<Vec3> = land
+        .lod_faces(0)
+        .into_iter()
+        .filter_map(|f| {
+            let face = &land.faces[f as usize];
+            let [a, b, c] = face
+                .vertices
+                .map(|v| Vec3::from(land.positions[v as usize]));
+            let n = (b - a).cross(c - a).normalize();
+            (n.z.abs() <= WALKABLE_NORMAL_Z).then_some((a + b + c) / 3.0)
+        })
+        .collect();
+    assert!(!steep.is_empty(), "the demo map has a cliff");
+    let mesa = steep.iter().sum::<Vec3>() / steep.len() as f32;
+    let (mx, mz) = (mesa.x, -mesa.y);
+    let start = ground_point(&app, mx + 60.0, mz);
+    place(&mut app, id, start, Vec3::NEG_X, 1.0);
+    let mut blocked = 0;
+    for _ in 0..300 {
+        app.update();
+        blocked += state(&app, id).flags.has(MotionFlags::BLOCKED) as u32;
+        let at = translation(&app, id);
+        assert!(at.y < start.y + 20.0, "climbed to {}", at.y);
+    }
+    assert!(blocked > 100, "stopped at the foot ({blocked} ticks)");
+    let at = translation(&app, id);
+    assert!(at.x > mx + 8.0, "still east of the mesa: {} vs {mx}", at.x);
+}
+
+#[test]
+fn the_map_edge_clamps_inset_by_the_radius() {
+    let (_tmp, mut app, id) = lone_walker();
+    let map = *app.world().resource::<MapBounds>();
+    let radius = app.world().get::<Body>(entity(&app, id)).unwrap().radius;
+    let at = Vec3::new(map.max.x + 50.0, map.max.y, (map.min.z + map.max.z) / 2.0);
+    place(&mut app, id, at, Vec3::X, 1.0);
+    app.update();
+    let x = translation(&app, id).x;
+    assert!(
+        x <= map.max.x - radius + 1e-3,
+        "{x} inside {}",
+        map.max.x - radius
+    );
+    for _ in 0..60 {
+        app.update();
+        let p = translation(&app, id);
+        assert!(p.x <= map.max.x - radius + 1e-3);
+        assert!(state(&app, id).flags.has(MotionFlags::AT_EDGE));
+    }
+}
+
+/// Two walkers `left` and `right` on flat ground 40 m apart walking into
+/// each other for 4 s; their end positions relative to the middle, and
+/// every GMSG_COLLISION_DETECTED read by a handler (tick, target, other).
+fn head_on(
+    tmp: &Path,
+    left_is_first: bool,
+) -> (
+    Vec3,
+    Vec3,
+    OriginalObjectId,
+    Vec<(u64, OriginalObjectId, u32)>,
+) {
+    let mut app = app(tmp);
+    let ids = walkers(&mut app);
+    let (a, b) = (ids[0], ids[1]);
+    keep_only(&mut app, &[a, b]);
+    app.init_resource::<Heard>()
+        .add_systems(FixedUpdate, listen.in_set(QueueStep::Traverse));
+    let middle = translation(&app, a);
+    let (left, right) = if left_is_first { (a, b) } else { (b, a) };
+    place(&mut app, left, middle - Vec3::X * 20.0, Vec3::X, 1.0);
+    place(&mut app, right, middle + Vec3::X * 20.0, Vec3::NEG_X, 1.0);
+    for _ in 0..120 {
+        app.update();
+    }
+    let heard = app.world().resource::<Heard>().0.clone();
+    (
+        translation(&app, a) - middle,
+        translation(&app, b) - middle,
+        a,
+        heard,
+    )
+}
+
+#[derive(Resource, Default)]
+struct Heard(Vec<(u64, OriginalObjectId, u32)>);
+
+fn listen(
+    mut messages: MessageReader<WorldMessage>,
+    clock: Res<GameClock>,
+    mut heard: ResMut<Heard>,
+) {
+    for m in messages.read() {
+        if m.kind == GmsgKind::CollisionDetected {
+            let other = u32::from_le_bytes(m.payload[..4].try_into().unwrap());
+            heard.0.push((clock.tick(), m.target.unwrap(), other));
+        }
+    }
+}
+
+#[test]
+fn a_symmetric_pair_collision_mirrors_with_the_ids_swapped() {
+    let tmp = demo_install();
+    let (a1, b1, _, _) = head_on(tmp.path(), true);
+    let (a2, b2, _, _) = head_on(tmp.path(), false);
+    let mirror = |v: Vec3| Vec3::new(-v.x, v.y, v.z);
+    for (one, two) in [(a1, a2), (b1, b2)] {
+        assert!((mirror(one) - two).length() < 1e-3, "{one} mirrors {two}");
+    }
+    // They met and stopped each other short of the middle.
+    assert!(a1.x < 0.0 && b1.x > 0.0, "{a1} {b1}");
+    assert!(b1.x - a1.x < 40.0);
+}
+
+#[test]
+fn the_contact_message_arrives_once_in_the_dispatch_of_the_next_tick() {
+    let tmp = demo_install();
+    let (_, _, first, heard) = head_on(tmp.path(), true);
+    assert_eq!(heard.len(), 1, "one message for the pair: {heard:?}");
+    let (tick, target, other) = heard[0];
+    assert_eq!(target, first, "addressed to the lower id");
+    assert_ne!(other, first.raw());
+    assert!(tick > 1 && tick < 120);
+}
+
+#[derive(Resource, Default)]
+struct Deleted(Vec<(OriginalObjectId, DeleteOutcome)>);
+
+fn delete_on_contact(
+    mut messages: MessageReader<WorldMessage>,
+    mut ops: WorldOps,
+    mut done: ResMut<Deleted>,
+) {
+    for m in messages.read() {
+        if m.kind == GmsgKind::CollisionDetected {
+            let target = m.target.unwrap();
+            let outcome = ops.delete(target).unwrap();
+            // The handler still sees the object: the delete waits.
+            assert!(ops.entity(target).is_ok());
+            done.0.push((target, outcome));
+        }
+    }
+}
+
+#[test]
+fn deleting_an_object_from_its_collision_handler_is_deferred_and_safe() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let ids = walkers(&mut app);
+    let (a, b) = (ids[0], ids[1]);
+    keep_only(&mut app, &[a, b]);
+    app.init_resource::<Deleted>()
+        .add_systems(FixedUpdate, delete_on_contact.in_set(QueueStep::Traverse));
+    let middle = translation(&app, a);
+    place(&mut app, a, middle - Vec3::X * 20.0, Vec3::X, 1.0);
+    place(&mut app, b, middle + Vec3::X * 20.0, Vec3::NEG_X, 1.0);
+    for _ in 0..120 {
+        app.update();
+    }
+    let deleted = &app.world().resource::<Deleted>().0;
+    assert_eq!(deleted.as_slice(), [(a, DeleteOutcome::Deferred)]);
+    let registry = app.world().resource::<ObjectRegistry>();
+    assert!(registry.entity(a).unwrap_err().was_deleted);
+    let touching = app.world().resource::<TouchingPairs>();
+    assert!(touching.now.iter().all(|&(x, y)| x != a && y != a));
+    // The survivor walked on through where the other stood.
+    assert!(
+        translation(&app, b).x < middle.x - 5.0,
+        "{}",
+        translation(&app, b)
+    );
+}
+
+#[test]
+fn a_changed_part_rebuilds_the_body() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = walkers(&mut app)[0];
+    let e = entity(&app, id);
+    let before = *app.world().get::<Body>(e).unwrap();
+    let mut bounds = *app.world().get::<BodyBounds>(e).unwrap();
+    // A part lost: the body's box is halved.
+    bounds.max = (bounds.min + bounds.max) / 2.0;
+    app.world_mut().entity_mut(e).insert(bounds);
+    app.update();
+    let after = *app.world().get::<Body>(e).unwrap();
+    assert!(
+        after.radius < before.radius,
+        "{} < {}",
+        after.radius,
+        before.radius
+    );
+    assert_ne!(after.centre, before.centre);
+}
+
+#[test]
+fn the_same_requests_give_the_same_state_hash_and_motion_changes_it() {
+    let tmp = demo_install();
+    let run = |forward: f32| {
+        let mut app = app(tmp.path());
+        for id in walkers(&mut app) {
+            let e = entity(&app, id);
+            app.world_mut()
+                .get_mut::<PhysicalState>(e)
+                .unwrap()
+                .requested
+                .y = forward;
+        }
+        for _ in 0..60 {
+            app.update();
+        }
+        iron3d_schedules::StateHash::compute(app.world())
+    };
+    assert_eq!(run(1.0), run(1.0));
+    assert_ne!(run(1.0), run(0.5));
+}
+
+/// The demo's showcase object placed under `name`.
+fn named(app: &mut App, name: &str) -> OriginalObjectId {
+    let world = app.world_mut();
+    let mut q = world.query::<(&InstanceName, &iron3d_world::OriginalObjectId)>();
+    q.iter(world)
+        .find(|(n, _)| n.0 == name)
+        .map(|(_, id)| *id)
+        .unwrap_or_else(|| panic!("the demo places '{name}'"))
+}
+
+#[test]
+fn the_demo_flyer_holds_its_altitude_climbs_on_request_and_never_falls() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hover = named(&mut app, "Hover");
+    app.update();
+    let body = *app.world().get::<Body>(entity(&app, hover)).unwrap();
+    assert!(!body.holds_ground, "its controller has no ground contact");
+    assert!(state(&app, hover).flags.has(MotionFlags::FLYER));
+    let start = translation(&app, hover);
+    let (ground, _) = terrain_at(&land(&app), start.x, start.z).unwrap();
+    assert!(start.y - ground > 25.0, "placed in the air");
+    for _ in 0..90 {
+        app.update();
+        assert_eq!(translation(&app, hover).y, start.y, "holds its height");
+        assert!(!state(&app, hover).flags.has(MotionFlags::FALLING));
+    }
+    // Up at full request: the vertical axis follows the controller (live
+    // acceleration 12, top 20 m/s).
+    let e = entity(&app, hover);
+    app.world_mut()
+        .get_mut::<PhysicalState>(e)
+        .unwrap()
+        .requested
+        .z = 1.0;
+    for tick in 1..=60 {
+        app.update();
+        let vy = state(&app, hover).linear_velocity.y;
+        assert!(
+            (vy - (12.0 * DT * tick as f32).min(20.0)).abs() < 1e-3,
+            "tick {tick}: {vy}"
+        );
+    }
+    // Down: the ground lifts it, it never lands or falls.
+    app.world_mut()
+        .get_mut::<PhysicalState>(e)
+        .unwrap()
+        .requested
+        .z = -1.0;
+    for _ in 0..300 {
+        app.update();
+        let at = translation(&app, hover);
+        let (ground, _) = terrain_at(&land(&app), at.x, at.z).unwrap();
+        let centre = at + body.centre;
+        assert!(centre.y >= ground + body.radius - 1e-3, "above the ground");
+    }
+}
+
+#[test]
+fn the_demo_walker_placed_in_the_air_lands_and_the_one_on_a_slope_stands() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let dropped = named(&mut app, "Dropped walker");
+    let slope = named(&mut app, "Slope walker");
+    app.update();
+    let land = land(&app);
+    let on_ground = |app: &App, id| {
+        let at = translation(app, id);
+        let (h, up) = terrain_at(&land, at.x, at.z).unwrap();
+        (
+            state(app, id).flags.has(MotionFlags::ON_GROUND),
+            at.y - h,
+            up,
+        )
+    };
+    let (grounded, above, _) = on_ground(&app, dropped);
+    assert!(!grounded && above > 20.0, "starts 25 m up ({above})");
+    let (grounded, above, up) = on_ground(&app, slope);
+    assert!(
+        grounded && above.abs() < 0.05,
+        "stands on the slope ({above})"
+    );
+    assert!(up < 0.99, "a face that is not flat ({up})");
+    for _ in 0..90 {
+        app.update();
+    }
+    let (grounded, above, _) = on_ground(&app, dropped);
+    assert!(grounded && above.abs() < 0.05, "landed ({above})");
+    let (grounded, above, _) = on_ground(&app, slope);
+    assert!(
+        grounded && above.abs() < 0.05,
+        "still on the slope ({above})"
+    );
+}
