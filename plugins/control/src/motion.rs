@@ -66,7 +66,7 @@ fn approach(value: f32, target: f32, step: f32) -> f32 {
 
 /// How much of its speed a mode-2 body keeps going up a face with normal
 /// `up` (its up component): 1 on flat ground, 0 past the slope cone.
-pub fn slope_factor(up: f32, cone: f32) -> f32 {
+pub(crate) fn slope_factor(up: f32, cone: f32) -> f32 {
     let edge = cone.cos();
     if up <= edge || edge >= 1.0 {
         return 0.0;
@@ -76,7 +76,12 @@ pub fn slope_factor(up: f32, cone: f32) -> f32 {
 
 /// One integrator step: the new velocity and spin in `state`, the
 /// candidate transform returned.
-pub fn step(transform: &Transform, state: &mut PhysicalState, body: &Body, dt: f32) -> Transform {
+pub(crate) fn step(
+    transform: &Transform,
+    state: &mut PhysicalState,
+    body: &Body,
+    dt: f32,
+) -> Transform {
     let limits = &body.limits;
     let turn = state.turn.clamp(-1.0, 1.0) * limits.turn_rate.z;
     let rotation = (Quat::from_rotation_y(turn * dt) * transform.rotation).normalize();
@@ -252,7 +257,7 @@ fn keep_inside_map(
 }
 
 /// Applies the edge rules to a position; whether it is in a soft band.
-pub fn edge_rule(p: &mut Vec3, map: &MapBounds, radius: f32, dt: f32) -> bool {
+pub(crate) fn edge_rule(p: &mut Vec3, map: &MapBounds, radius: f32, dt: f32) -> bool {
     let mut in_band = false;
     for axis in [0, 2] {
         let (low, high) = (map.min[axis], map.max[axis]);
@@ -291,5 +296,88 @@ fn publish_poses(
         if let Ok(transform) = movers.get(entity) {
             poses.set(entity, transform);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::LiveLimits;
+    use iron3d_formats::proto::ctld::ControlParams;
+
+    fn walker() -> Body {
+        let params = ControlParams {
+            acceleration: [4.0; 3],
+            top_speed: [8.0; 3],
+            turn_rate: [1.2; 3],
+            ..ControlParams::ENGINE_DEFAULT
+        };
+        Body {
+            centre: Vec3::Y,
+            radius: 2.0,
+            mass: 1000.0,
+            holds_ground: true,
+            limits: LiveLimits::new(&params, 1.0, 1.0),
+            brakes_on_slopes: true,
+            slope_cone: 0.6,
+        }
+    }
+
+    #[test]
+    fn the_slope_factor_is_one_on_flat_ground_and_zero_past_the_cone() {
+        assert_eq!(slope_factor(1.0, 0.6), 1.0);
+        assert_eq!(slope_factor(0.6f32.cos() - 1e-3, 0.6), 0.0);
+        // Halfway between cos(cone) and 1: min(1, 2 * 0.5) = 1; a quarter
+        // of the way: 0.5.
+        let quarter = 0.6f32.cos() + (1.0 - 0.6f32.cos()) / 4.0;
+        assert!((slope_factor(quarter, 0.6) - 0.5).abs() < 1e-5);
+    }
+
+    #[test]
+    fn mode_two_brakes_uphill_only() {
+        let body = walker();
+        let dt = 1.0 / 30.0;
+        // A face rising toward -Z (the nose's way): its normal leans +Z.
+        let quarter = 0.6f32.cos() + (1.0 - 0.6f32.cos()) / 4.0;
+        let normal = Vec3::new(0.0, quarter, (1.0 - quarter * quarter).sqrt());
+        let run = |facing: Vec3| {
+            let mut state = PhysicalState {
+                linear_velocity: facing * 8.0,
+                requested: Vec3::new(0.0, 1.0, 0.0),
+                ground_normal: normal,
+                ..Default::default()
+            };
+            state.flags.set(MotionFlags::ON_GROUND, true);
+            let t = Transform::default().looking_to(facing, Vec3::Y);
+            step(&t, &mut state, &body, dt);
+            state.linear_velocity.length()
+        };
+        // Uphill: pulled toward half the top speed at 1.5 x the live
+        // acceleration (8 m/s²).
+        assert!((run(Vec3::NEG_Z) - (8.0 - 1.5 * 8.0 * dt)).abs() < 1e-4);
+        // Downhill: no brake, still at top speed.
+        assert!((run(Vec3::Z) - 8.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn the_soft_edge_pushes_in_by_depth_and_the_hard_edge_clamps() {
+        let map = MapBounds {
+            min: Vec3::new(-500.0, 0.0, -500.0),
+            max: Vec3::new(500.0, 100.0, 500.0),
+        };
+        // 30 m from the +X side: 50 m deep in the band, 3 x 0.0125 x 50 m/s.
+        let mut p = Vec3::new(470.0, 10.0, 0.0);
+        assert!(edge_rule(&mut p, &map, 2.0, 1.0));
+        assert!((p.x - (470.0 - 1.875)).abs() < 1e-4, "{p}");
+        let mut p = Vec3::new(0.0, 10.0, 0.0);
+        assert!(!edge_rule(&mut p, &map, 2.0, 1.0));
+        assert_eq!(p, Vec3::new(0.0, 10.0, 0.0));
+        let mut p = Vec3::new(900.0, 10.0, -900.0);
+        edge_rule(&mut p, &map, 2.0, 1.0 / 30.0);
+        assert_eq!((p.x, p.z), (498.0, -498.0));
+        // Above the highest ground: pushed down, never over 20 m above it.
+        let mut p = Vec3::new(0.0, 200.0, 0.0);
+        edge_rule(&mut p, &map, 2.0, 1.0);
+        assert_eq!(p.y, 120.0);
     }
 }
