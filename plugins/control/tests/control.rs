@@ -295,6 +295,20 @@ fn the_map_edge_clamps_inset_by_the_radius() {
     }
 }
 
+/// The first two walkers left alone on the map, 40 m apart on flat ground
+/// (around where the first stood), walking into each other: the first on
+/// the left when `first_on_left`. Their ids and the middle.
+fn walking_pair(app: &mut App, first_on_left: bool) -> (OriginalObjectId, OriginalObjectId, Vec3) {
+    let ids = walkers(app);
+    let (a, b) = (ids[0], ids[1]);
+    keep_only(app, &[a, b]);
+    let middle = translation(app, a);
+    let (left, right) = if first_on_left { (a, b) } else { (b, a) };
+    place(app, left, middle - Vec3::X * 20.0, Vec3::X, 1.0);
+    place(app, right, middle + Vec3::X * 20.0, Vec3::NEG_X, 1.0);
+    (a, b, middle)
+}
+
 /// Two walkers `left` and `right` on flat ground 40 m apart walking into
 /// each other for 4 s; their end positions relative to the middle, and
 /// every GMSG_COLLISION_DETECTED read by a handler (tick, target, other).
@@ -308,15 +322,9 @@ fn head_on(
     Vec<(u64, OriginalObjectId, u32)>,
 ) {
     let mut app = app(tmp);
-    let ids = walkers(&mut app);
-    let (a, b) = (ids[0], ids[1]);
-    keep_only(&mut app, &[a, b]);
     app.init_resource::<Heard>()
         .add_systems(FixedUpdate, listen.in_set(QueueStep::Traverse));
-    let middle = translation(&app, a);
-    let (left, right) = if left_is_first { (a, b) } else { (b, a) };
-    place(&mut app, left, middle - Vec3::X * 20.0, Vec3::X, 1.0);
-    place(&mut app, right, middle + Vec3::X * 20.0, Vec3::NEG_X, 1.0);
+    let (a, b, middle) = walking_pair(&mut app, left_is_first);
     for _ in 0..120 {
         app.update();
     }
@@ -393,14 +401,9 @@ fn delete_on_contact(
 fn deleting_an_object_from_its_collision_handler_is_deferred_and_safe() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
-    let ids = walkers(&mut app);
-    let (a, b) = (ids[0], ids[1]);
-    keep_only(&mut app, &[a, b]);
     app.init_resource::<Deleted>()
         .add_systems(FixedUpdate, delete_on_contact.in_set(QueueStep::Traverse));
-    let middle = translation(&app, a);
-    place(&mut app, a, middle - Vec3::X * 20.0, Vec3::X, 1.0);
-    place(&mut app, b, middle + Vec3::X * 20.0, Vec3::NEG_X, 1.0);
+    let (a, b, middle) = walking_pair(&mut app, true);
     for _ in 0..120 {
         app.update();
     }
