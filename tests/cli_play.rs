@@ -385,9 +385,17 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "velocity",
             "on_ground",
             "alive",
+            "control_state",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
+        // A unit plays a state of its controller (the demo's all have
+        // states); a static body has none.
+        assert_eq!(
+            o["controller"].is_null(),
+            o["control_state"].is_null(),
+            "{o}"
+        );
         let heading = o["heading_deg"].as_f64().unwrap();
         assert!((0.0..360.0).contains(&heading), "{o}");
     }

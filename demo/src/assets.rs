@@ -26,8 +26,8 @@ use iron3d_formats::fxid::FXID_TYPE_ID;
 use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CONTACT_SIZE, CTLD_TYPE_ID, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_BASE,
-    STATE_GROUND_CONTACT,
+    CONTACT_SIZE, CTLD_TYPE_ID, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR,
+    STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateRecord,
 };
 use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
@@ -302,10 +302,11 @@ fn model_entries(
 
 /// A controller in the original layout: the engine's defaults with the
 /// kind's motion (the triples equal on every axis, as most shipped files
-/// have them), and one standing state. A walker's state carries its feet as
-/// contact points and the ground-contact flag, and it brakes on slopes
-/// (mode 2, cone 0.6 rad, as the shipped walkers); a flyer's has neither
-/// (mode 0). Both keep the hull upright (state bits 0xC0).
+/// have them) and its animation state graph ([`gait`]). A walker's states
+/// carry its feet as contact points and the ground-contact flag, and it
+/// brakes on slopes (mode 2, cone 0.6 rad, as the shipped walkers); a
+/// flyer's have neither (mode 0). Both keep the hull upright (state bits
+/// 0xC0).
 fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     let walks = motion.feet > 0;
     let control = ControlParams {
@@ -324,14 +325,74 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     };
     let mut ctld = Ctld::frame(&control);
     let feet = usize::from(motion.feet);
-    let mut stand = vec![0u8; STATE_BASE + CONTACT_SIZE * feet];
-    let flags = UPRIGHT | if walks { STATE_GROUND_CONTACT } else { 0 };
-    stand[4..8].copy_from_slice(&flags.to_le_bytes());
+    let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);
-    ctld.states = vec![stand];
-    ctld.costs = vec![0.0];
+    ctld.states = states
+        .iter()
+        .map(|state| {
+            let mut record = vec![0u8; STATE_BASE + CONTACT_SIZE * feet];
+            state.write(&mut record);
+            record
+        })
+        .collect();
+    // One step between any two states, none to stay: an anchor that still
+    // applies plays itself again.
+    let n = states.len();
+    ctld.costs = (0..n * n)
+        .map(|at| if at / n == at % n { 0.0 } else { 1.0 })
+        .collect();
     ctld.to_bytes()
 }
+
+/// The state graph of a kind's controller. Every state is an anchor
+/// playing a whole cycle of the model's timeline (frames 0 to
+/// [`models::FRAMES`]) in a step of fixed length. A walker stands within
+/// ±0.6 m/s forward (frame 0), walks to 5 m/s, runs above, and walks
+/// backward (the cycle reversed); a flyer has one state that always
+/// applies (its rotors turn).
+fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
+    let cycle = [0.0, models::FRAMES as f32];
+    let moving = |length_ms: f32, frames: [f32; 2], vy: [f32; 2]| StateRecord {
+        box_flags: FORWARD_BOX,
+        mode: STATE_ANCHOR | STATE_BY_VELOCITY | UPRIGHT | STATE_GROUND_CONTACT,
+        frames_a: frames,
+        frames_b: frames,
+        length_ms,
+        velocity: [[-f32::MAX, vy[0], -f32::MAX], [f32::MAX, vy[1], f32::MAX]],
+        engine_factor: 1.0,
+        ..StateRecord::IDLE
+    };
+    if motion.feet == 0 {
+        return vec![StateRecord {
+            mode: STATE_ANCHOR | UPRIGHT,
+            frames_a: cycle,
+            frames_b: cycle,
+            length_ms: 500.0,
+            engine_factor: 1.0,
+            ..StateRecord::IDLE
+        }];
+    }
+    let top = motion.top_speed + 1.0;
+    let stand = StateRecord {
+        mode: STATE_ANCHOR | UPRIGHT | STATE_GROUND_CONTACT,
+        length_ms: 250.0,
+        engine_factor: 0.0,
+        ..moving(0.0, [0.0; 2], [-STAND_SPEED, STAND_SPEED])
+    };
+    vec![
+        stand,
+        moving(640.0, cycle, [STAND_SPEED, RUN_SPEED]),
+        moving(400.0, cycle, [RUN_SPEED, top]),
+        moving(800.0, [cycle[1], cycle[0]], [-top, -STAND_SPEED]),
+    ]
+}
+
+/// The state box switched on the forward velocity only (bit 1, y).
+const FORWARD_BOX: u32 = 0x2;
+/// A walker stands below this forward speed, m/s.
+const STAND_SPEED: f32 = 0.6;
+/// A walker runs above this forward speed, m/s.
+const RUN_SPEED: f32 = 5.0;
 
 /// State bits keeping the hull upright (righting about x and y).
 const UPRIGHT: u32 = 0xC0;

@@ -5,6 +5,7 @@ mod msh_support;
 mod support;
 
 use iron3d_formats::archive::{Mode, nres};
+use iron3d_formats::error::Problem;
 use iron3d_formats::msh::{Msh, NONE, Nodes, Pose, kind};
 use msh_support::*;
 use support::{entry_of, expect_error};
@@ -310,6 +311,33 @@ fn pose_blend_between_two_states() {
     let one = m.blended_hierarchy(2.0, f32::NAN, 0.5).unwrap();
     assert_eq!(one, b);
     assert_eq!(Pose::IDENTITY.conjugated(), Pose::IDENTITY);
+}
+
+#[test]
+fn node_travel_is_the_translation_between_two_times() {
+    let m = built();
+    // The root moves x 0 -> 2 from t 0 to t 2; half of it by t 1.
+    assert!(close(
+        &m.node_travel(0, 0.0, 2.0).unwrap(),
+        &[2.0, 0.0, 0.0]
+    ));
+    assert!(close(
+        &m.node_travel(0, 2.0, 1.0).unwrap(),
+        &[-1.0, 0.0, 0.0]
+    ));
+    // The child only turns: no travel.
+    assert!(close(&m.node_travel(1, 0.0, 1.0).unwrap(), &[0.0; 3]));
+    let missing = m.node_travel(7, 0.0, 1.0).unwrap_err();
+    assert!(
+        matches!(&missing.problem, Problem::Missing { what } if what.contains("#7")),
+        "{missing}"
+    );
+    // The blended locals are what the hierarchy composes.
+    let locals = m.blended_locals(0.0, 2.0, 0.5).unwrap();
+    assert_eq!(
+        m.hierarchy(&locals).unwrap(),
+        m.blended_hierarchy(0.0, 2.0, 0.5).unwrap()
+    );
 }
 
 #[test]

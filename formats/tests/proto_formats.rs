@@ -468,3 +468,61 @@ fn a_controller_holds_ground_when_a_state_carries_the_contact_flag() {
     let again = Ctld::parse(&ctld.to_bytes().unwrap()).unwrap();
     assert!(again.holds_ground());
 }
+
+#[test]
+fn a_state_record_reads_and_writes_its_fields_and_keeps_the_rest() {
+    use iron3d_formats::proto::ctld::{
+        ControlParams, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY, StateRecord,
+    };
+    // Every byte distinct, so a field read from the wrong offset shows.
+    let raw: Vec<u8> = (0..STATE_BASE + 16).map(|i| (i * 7 + 3) as u8).collect();
+    let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
+    ctld.contacts_per_state = 1;
+    ctld.states = vec![raw.clone(), raw.clone()];
+    ctld.costs = vec![0.0, 1.5, 2.5, 1e6];
+    let read = ctld.state(0).unwrap();
+    let word = |at: usize| u32::from_le_bytes(raw[at..at + 4].try_into().unwrap());
+    assert_eq!(read.mode, word(4));
+    assert_eq!(read.frames_b[1].to_bits(), word(0x18));
+    assert_eq!(read.velocity[1][2].to_bits(), word(0x38));
+    assert_eq!(read.spin[0][0].to_bits(), word(0x3c));
+    assert_eq!(read.engine_factor.to_bits(), word(0x54));
+    assert_eq!(read.request as u32, word(0x98));
+    // Unchanged fields write back the same bytes.
+    let mut copy = raw.clone();
+    read.write(&mut copy);
+    assert_eq!(copy, raw);
+    // A walk state written over them changes only its own fields.
+    let walk = StateRecord {
+        mode: STATE_ANCHOR | STATE_BY_VELOCITY,
+        box_flags: 0x2,
+        frames_a: [0.0, 8.0],
+        length_ms: 500.0,
+        velocity: [[-1.0, 0.6, -1.0], [1.0, 5.0, 1.0]],
+        ..StateRecord::IDLE
+    };
+    walk.write(&mut ctld.states[1]);
+    let again = Ctld::parse(&ctld.to_bytes().unwrap()).unwrap();
+    assert_eq!(again.state(1), Some(walk));
+    assert_eq!(
+        again.states[1][0x08..0x0c],
+        raw[0x08..0x0c],
+        "the lean bytes"
+    );
+    assert_eq!(
+        again.states[1][0x58..0x90],
+        raw[0x58..0x90],
+        "the stride area"
+    );
+    assert_eq!(
+        again.states[1][STATE_BASE..],
+        raw[STATE_BASE..],
+        "the contact"
+    );
+    assert!(again.state(1).unwrap().has(STATE_BY_VELOCITY));
+    // Costs: the row is the destination.
+    assert_eq!(again.cost(0, 1), Some(1.5));
+    assert_eq!(again.cost(1, 0), Some(2.5));
+    assert_eq!(again.cost(2, 0), None);
+    assert_eq!(again.state(2), None);
+}

@@ -4,7 +4,7 @@
 //! never renamed).
 
 use bevy::prelude::*;
-use iron3d_control::{MotionFlags, PhysicalState};
+use iron3d_control::{Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{Controller, MissionClans, ObjectClan, PropertyBag, PrototypeKey};
@@ -46,6 +46,8 @@ struct ObjectReport {
     alive: bool,
     /// `archive::entry` of its controller; `None` for a static body.
     controller: Option<String>,
+    /// The index of the controller state it plays; `None` without states.
+    control_state: Option<usize>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -81,11 +83,12 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         &ObjectClan,
         Option<&Controller>,
         Option<&PhysicalState>,
+        Option<&Gait>,
         Has<PendingDelete>,
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
-            let (transform, key, bag, clan, controller, state, pending) =
+            let (transform, key, bag, clan, controller, state, gait, pending) =
                 query.get(world, entity).ok()?;
             let (position, heading_deg) = map_frame(transform);
             Some(ObjectReport {
@@ -101,6 +104,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 on_ground: state.is_some_and(|s| s.flags.has(MotionFlags::ON_GROUND)),
                 alive: !pending,
                 controller: controller.map(|c| c.resource.clone()),
+                control_state: gait.map(|g| g.current),
             })
         })
         .collect()

@@ -244,7 +244,7 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
             let mut nodes = vec![node(
                 None,
                 [0.0, 0.0, 2.0],
-                Anim::Still,
+                Anim::Bob(0.08),
                 vec![
                     part(BOX, [0.0, 0.0, 0.0], [1.6, 1.2, 0.8], 0),
                     part(BOX, [0.0, 0.6, 0.5], [0.4, 0.2, 0.2], 3),

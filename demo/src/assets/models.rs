@@ -47,6 +47,9 @@ pub enum Anim {
     Recoil(f32),
     /// Swinging about X by +-1/16 turn, phase in turns (legs).
     Swing(f32),
+    /// Rising and sinking along Z by up to the length, twice over the
+    /// timeline (a walker's pelvis, one bob a stride).
+    Bob(f32),
 }
 
 /// A node: its parent (earlier index or `None`), rest offset from the
@@ -272,8 +275,10 @@ impl Builder {
     }
 }
 
-/// The key of a node at `frame` (time = frame).
-fn key(anim: Anim, offset: [f32; 3], frame: u32) -> AnimKey24 {
+/// The key of a node at `time` (a frame number).
+fn key(anim: Anim, offset: [f32; 3], time: u32) -> AnimKey24 {
+    // The timeline repeats: frame FRAMES is frame 0 again.
+    let frame = time % FRAMES;
     let t = frame as f32 / FRAMES as f32;
     let (position, rotation) = match anim {
         Anim::Still => (offset, [0.0, 0.0, 0.0, 1.0]),
@@ -293,10 +298,18 @@ fn key(anim: Anim, offset: [f32; 3], frame: u32) -> AnimKey24 {
             offset,
             axis_turns([1.0, 0.0, 0.0], sin_turns(t + phase) / 16.0),
         ),
+        Anim::Bob(length) => (
+            [
+                offset[0],
+                offset[1],
+                offset[2] + length * sin_turns(2.0 * t).abs(),
+            ],
+            [0.0, 0.0, 0.0, 1.0],
+        ),
     };
     AnimKey24 {
         position,
-        time: frame as f32,
+        time: time as f32,
         rotation_wxyz: quat_i16(rotation),
     }
 }
@@ -326,10 +339,12 @@ pub fn build(nodes: &[NodeSpec], lightmapped: bool, names: &[&str]) -> Result<Ve
         } else {
             let first = keys.len() as u16;
             let start = b.parts.frame_map.len() as u16;
-            keys.extend((0..=FRAMES).map(|f| key(spec.anim, spec.offset, f)));
+            // Frame FRAMES closes the cycle on the pose of frame 0; one
+            // more key is what it interpolates toward.
+            keys.extend((0..=FRAMES + 1).map(|f| key(spec.anim, spec.offset, f)));
             b.parts
                 .frame_map
-                .extend((0..FRAMES as u16).map(|f| first + f));
+                .extend((0..=FRAMES as u16).map(|f| first + f));
             keys.push(key(Anim::Still, spec.offset, 0)); // the rest pose
             (start, keys.len() as u16 - 1)
         };
@@ -344,7 +359,7 @@ pub fn build(nodes: &[NodeSpec], lightmapped: bool, names: &[&str]) -> Result<Ve
     b.parts.frame_count = if b.parts.frame_map.is_empty() {
         0
     } else {
-        FRAMES
+        FRAMES + 1
     };
     b.parts.slot_header = Some(slot_header(&b.parts.slots));
     b.parts.names = names.iter().map(|n| Some(n.as_bytes().to_vec())).collect();

@@ -266,6 +266,12 @@ impl Msh {
     /// `weight` (a side that fails to sample is replaced by the other), then
     /// composed.
     pub fn blended_hierarchy(&self, time_a: f32, time_b: f32, weight: f32) -> Result<Vec<Pose>> {
+        self.hierarchy(&self.blended_locals(time_a, time_b, weight)?)
+    }
+
+    /// The engine-local poses of [`Msh::blended_hierarchy`], before they
+    /// are composed.
+    pub fn blended_locals(&self, time_a: f32, time_b: f32, weight: f32) -> Result<Vec<Pose>> {
         let n = self.nodes.node38().len();
         let mut locals = Vec::with_capacity(n);
         for i in 0..n {
@@ -282,7 +288,16 @@ impl Msh {
                 };
             locals.push(blended.conjugated());
         }
-        self.hierarchy(&locals)
+        Ok(locals)
+    }
+
+    /// How far node `index` moves between animation times `from` and `to`
+    /// (its source-local translation at `to` minus at `from`): a state's
+    /// stride when `index` is 0, the body (openparkan `docs/24-motion.md`).
+    pub fn node_travel(&self, index: usize, from: f32, to: f32) -> Result<[f32; 3]> {
+        let a = self.sample_source_local(index, Some(from))?.translation;
+        let b = self.sample_source_local(index, Some(to))?.translation;
+        Ok(std::array::from_fn(|k| b[k] - a[k]))
     }
 }
 

@@ -211,6 +211,128 @@ fn put_triple(params: &mut [u32; 27], at: usize, value: [f32; 3]) {
     }
 }
 
+/// State flag (`+4`): an anchor the planner chooses among.
+pub const STATE_ANCHOR: u32 = 0x1;
+/// State flag (`+4`): the state moves the body by velocity × step.
+pub const STATE_BY_VELOCITY: u32 = 0x1_0000;
+/// State flag (`+4`): a fixed step that integrates no motion.
+pub const STATE_FIXED: u32 = 0x10_0000;
+/// State flag (`+4`): the step length is jittered by up to ±12.5 %.
+pub const STATE_JITTER: u32 = 0x100_0000;
+
+/// The typed fields of a section-1 state (an animation state of the
+/// controller's state graph), by offset in the record (openparkan
+/// `docs/24-motion.md` "Section 1 is the animation state graph"). The bytes
+/// it does not name stay in [`Ctld::states`]: [`StateRecord::write`]
+/// changes only these fields.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateRecord {
+    /// `+0x00`: bits 0–2 switch on the velocity box per axis, bits 4–6
+    /// the spin box.
+    pub box_flags: u32,
+    /// `+0x04`: [`STATE_ANCHOR`], [`STATE_BY_VELOCITY`], [`STATE_FIXED`],
+    /// [`STATE_JITTER`], [`STATE_GROUND_CONTACT`] and the righting bits.
+    pub mode: u32,
+    /// `+0x0c`: frame pair A, first and last frame.
+    pub frames_a: [f32; 2],
+    /// `+0x14`: frame pair B, first and last frame.
+    pub frames_b: [f32; 2],
+    /// `+0x1c`: the blend base toward pair B.
+    pub blend: f32,
+    /// `+0x20`: the step's fixed length, ms; 0 lets speed and stride set it.
+    pub length_ms: f32,
+    /// `+0x24` / `+0x30`: the velocity box, min and max xyz (m/s, the
+    /// machine's frame, y forward).
+    pub velocity: [[f32; 3]; 2],
+    /// `+0x3c` / `+0x48`: the spin box, min and max xyz (rad/s, z yaw).
+    pub spin: [[f32; 3]; 2],
+    /// `+0x54`: the engine factor of the state.
+    pub engine_factor: f32,
+    /// `+0x90`: the section-5 action group entering the state runs.
+    pub action_group: i32,
+    /// `+0x94`: how many times the planner may still choose it, -1 for
+    /// unlimited.
+    pub use_count: i32,
+    /// `+0x98`: the request code it waits for, -1 for any.
+    pub request: i32,
+}
+
+impl StateRecord {
+    /// A state that applies always and plays frame 0: no box switched on,
+    /// no flags, blend 1, unlimited, no actions, any request.
+    pub const IDLE: StateRecord = StateRecord {
+        box_flags: 0,
+        mode: 0,
+        frames_a: [0.0; 2],
+        frames_b: [0.0; 2],
+        blend: 1.0,
+        length_ms: 0.0,
+        velocity: [[-f32::MAX; 3], [f32::MAX; 3]],
+        spin: [[-f32::MAX; 3], [f32::MAX; 3]],
+        engine_factor: 0.0,
+        action_group: -1,
+        use_count: -1,
+        request: -1,
+    };
+
+    /// The fields of a state record (at least [`STATE_BASE`] bytes).
+    pub fn read(record: &[u8]) -> Option<Self> {
+        let raw = record.get(..STATE_BASE)?;
+        let word = |at: usize| u32::from_le_bytes([raw[at], raw[at + 1], raw[at + 2], raw[at + 3]]);
+        let float = |at: usize| f32::from_bits(word(at));
+        let xyz = |at: usize| [float(at), float(at + 4), float(at + 8)];
+        Some(StateRecord {
+            box_flags: word(0x00),
+            mode: word(0x04),
+            frames_a: [float(0x0c), float(0x10)],
+            frames_b: [float(0x14), float(0x18)],
+            blend: float(0x1c),
+            length_ms: float(0x20),
+            velocity: [xyz(0x24), xyz(0x30)],
+            spin: [xyz(0x3c), xyz(0x48)],
+            engine_factor: float(0x54),
+            action_group: word(0x90) as i32,
+            use_count: word(0x94) as i32,
+            request: word(0x98) as i32,
+        })
+    }
+
+    /// Writes the fields into `record` (at least [`STATE_BASE`] bytes;
+    /// shorter records are left alone), every other byte kept.
+    pub fn write(&self, record: &mut [u8]) {
+        let Some(raw) = record.get_mut(..STATE_BASE) else {
+            return;
+        };
+        let mut put = |at: usize, bits: u32| raw[at..at + 4].copy_from_slice(&bits.to_le_bytes());
+        put(0x00, self.box_flags);
+        put(0x04, self.mode);
+        let floats = [
+            (0x0c, self.frames_a[0]),
+            (0x10, self.frames_a[1]),
+            (0x14, self.frames_b[0]),
+            (0x18, self.frames_b[1]),
+            (0x1c, self.blend),
+            (0x20, self.length_ms),
+            (0x54, self.engine_factor),
+        ];
+        let boxes = [(0x24, self.velocity), (0x3c, self.spin)];
+        let corners = boxes.iter().flat_map(|&(at, [lo, hi])| {
+            (0..3).flat_map(move |k| [(at + 4 * k, lo[k]), (at + 12 + 4 * k, hi[k])])
+        });
+        for (at, value) in floats.into_iter().chain(corners) {
+            put(at, value.to_bits());
+        }
+        put(0x90, self.action_group as u32);
+        put(0x94, self.use_count as u32);
+        put(0x98, self.request as u32);
+    }
+
+    /// A flag of [`StateRecord::mode`].
+    pub fn has(&self, flag: u32) -> bool {
+        self.mode & flag != 0
+    }
+}
+
 /// A parsed controller.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ctld {
@@ -264,6 +386,18 @@ impl Ctld {
                 .and_then(|w| w.try_into().ok())
                 .is_some_and(|w| u32::from_le_bytes(w) & STATE_GROUND_CONTACT != 0)
         })
+    }
+
+    /// The typed fields of state `index`.
+    pub fn state(&self, index: usize) -> Option<StateRecord> {
+        StateRecord::read(self.states.get(index)?)
+    }
+
+    /// The file's transition cost from state `from` to state `to` (the row
+    /// is the destination: `costs[to * A + from]`).
+    pub fn cost(&self, to: usize, from: usize) -> Option<f32> {
+        let n = self.states.len();
+        (to < n && from < n).then(|| self.costs.get(to * n + from).copied())?
     }
 
     /// The parameter block as typed fields.

@@ -13,6 +13,10 @@
 //! | [`ControlStep::Backend`] | 3–5: the collision backend (avian3d) updates bounds, pairs and contacts |
 //! | [`ControlStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, map edge |
 //! | [`ControlStep::Publish`] | 7–8: World3D gets the final transforms; new contact pairs post `GMSG_COLLISION_DETECTED` |
+//! | [`ControlStep::Animate`] | the controller's state graph steps on |
+//!
+//! When the frame is published, each mover's chassis model shows the step
+//! it plays and mounted parts follow their sockets ([`pose`]).
 //!
 //! Every object is processed in original-id order, contact pairs sorted by
 //! their two ids; avian3d runs its own schedule from [`ControlStep::Backend`]
@@ -22,11 +26,14 @@
 pub mod backend;
 mod body;
 mod contact;
+mod gait;
 mod motion;
+pub mod pose;
 mod terrain;
 
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
 pub use contact::TouchingPairs;
+pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
 
@@ -41,6 +48,7 @@ pub enum ControlStep {
     Backend,
     Resolve,
     Publish,
+    Animate,
 }
 
 /// The Control plugin. Needs the spine, the World3D plugin and the
@@ -57,6 +65,7 @@ impl Plugin for ControlPlugin {
                 ControlStep::Backend,
                 ControlStep::Resolve,
                 ControlStep::Publish,
+                ControlStep::Animate,
             )
                 .chain()
                 .in_set(Phase::UpdateWorld),
@@ -66,7 +75,10 @@ impl Plugin for ControlPlugin {
         body::plugin(app);
         motion::plugin(app);
         contact::plugin(app);
+        gait::plugin(app);
+        pose::plugin(app);
         app.add_state_hash("control", body::hash_bodies)
-            .add_state_hash("control_contacts", contact::hash_touching);
+            .add_state_hash("control_contacts", contact::hash_touching)
+            .add_state_hash("control_gait", gait::hash_gaits);
     }
 }

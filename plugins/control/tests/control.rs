@@ -559,3 +559,71 @@ fn the_demo_walker_placed_in_the_air_lands_and_the_one_on_a_slope_stands() {
         "still on the slope ({above})"
     );
 }
+
+/// The model-node entities of the part of `object` carrying `C`.
+fn part_with<C: Component>(app: &mut App, object: OriginalObjectId) -> Entity {
+    let root = entity(app, object);
+    let world = app.world();
+    world
+        .get::<Children>(root)
+        .unwrap()
+        .iter()
+        .find(|&c| world.get::<C>(c).is_some())
+        .unwrap()
+}
+
+#[test]
+fn a_walkers_model_plays_its_control_state_and_its_turret_follows_the_socket() {
+    let (_tmp, mut app, id) = lone_walker();
+    let root = entity(&app, id);
+    let chassis = part_with::<AnimatedModel>(&mut app, id);
+    let turret = part_with::<SocketMount>(&mut app, id);
+    let nodes = app.world().get::<PartNodes>(chassis).unwrap().0.clone();
+    let transform = |app: &App, e: Entity| *app.world().get::<Transform>(e).unwrap();
+    let (pelvis, thigh) = (nodes[0], nodes[1]);
+    let (pelvis_rest, turret_rest) = (transform(&app, pelvis), transform(&app, turret));
+    assert_eq!(
+        app.world().get::<Gait>(root).unwrap().current,
+        0,
+        "standing"
+    );
+    let at = translation(&app, id);
+    let facing = *transform(&app, root).forward();
+    place(&mut app, id, at, facing, 1.0);
+    let (mut states, mut swing, mut bob) = (vec![0], 0.0f32, 0.0f32);
+    for _ in 0..90 {
+        app.update();
+        let current = app.world().get::<Gait>(root).unwrap().current;
+        if states.last() != Some(&current) {
+            states.push(current);
+        }
+        swing = swing.max(
+            transform(&app, thigh)
+                .rotation
+                .angle_between(Quat::IDENTITY),
+        );
+        // The pelvis bobs; the turret on its socket rises and sinks with it.
+        let rise = transform(&app, pelvis).translation.y - pelvis_rest.translation.y;
+        let carried = transform(&app, turret).translation.y - turret_rest.translation.y;
+        assert!((rise - carried).abs() < 1e-4, "{rise} vs {carried}");
+        bob = bob.max(rise);
+    }
+    // Accelerating to 8 m/s: stand, walk (0.6 to 5 m/s), run (above 5).
+    assert_eq!(states, [0, 1, 2]);
+    assert!(swing > 0.2, "the legs swing: {swing} rad");
+    assert!(bob > 0.01, "the pelvis bobs: {bob}");
+    // Stopping: back to the standing state, frame 0 again.
+    app.world_mut()
+        .get_mut::<PhysicalState>(root)
+        .unwrap()
+        .requested = Vec3::ZERO;
+    for _ in 0..60 {
+        app.update();
+    }
+    let gait = app.world().get::<Gait>(root).unwrap().clone();
+    assert_eq!(gait.current, 0);
+    let now = app.world().resource::<GameClock>().elapsed().as_secs_f64();
+    assert_eq!(gait.frame(now).a, 0.0);
+    let settled = transform(&app, turret).translation - turret_rest.translation;
+    assert!(settled.length() < 1e-4, "{settled}");
+}

@@ -4,7 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
-use iron3d_control::{Body, MotionFlags, PhysicalState};
+use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
     Controller, InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag,
@@ -211,21 +211,39 @@ fn motion_text(world: &World, entity: Entity) -> Option<String> {
     } else {
         "falling"
     };
-    Some(format!(
-        "velocity [{x:.2}, {y:.2}, {z:.2}] m/s, {how}{}{}, body radius {:.2} m, mass {:.0} kg",
-        if flags.has(MotionFlags::BLOCKED) {
-            ", blocked"
-        } else {
-            ""
-        },
-        if flags.has(MotionFlags::AT_EDGE) {
-            ", at the map edge"
-        } else {
-            ""
-        },
-        body.radius,
-        body.mass,
-    ))
+    Some(
+        format!(
+            "velocity [{x:.2}, {y:.2}, {z:.2}] m/s, {how}{}{}, body radius {:.2} m, mass {:.0} kg",
+            if flags.has(MotionFlags::BLOCKED) {
+                ", blocked"
+            } else {
+                ""
+            },
+            if flags.has(MotionFlags::AT_EDGE) {
+                ", at the map edge"
+            } else {
+                ""
+            },
+            body.radius,
+            body.mass,
+        ) + &gait_text(world.get::<Gait>(entity)),
+    )
+}
+
+/// The controller state a mover plays, as the panel appends it.
+fn gait_text(gait: Option<&Gait>) -> String {
+    let Some(gait) = gait else {
+        return String::new();
+    };
+    let s = gait.state();
+    format!(
+        ", state {} of {} (frames {}→{}, step {:.0} ms)",
+        gait.current,
+        gait.graph.states.len(),
+        s.frames_b[0],
+        s.frames_b[1],
+        gait.step_length * 1000.0,
+    )
 }
 
 /// A controller as the panel prints it: where it is and what it gives.

@@ -231,7 +231,8 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
     let motion = motion.expect("the unit's motion");
     assert!(
         motion.starts_with("velocity [0.00, 0.00, 0.00] m/s, on the ground")
-            && motion.contains("body radius"),
+            && motion.contains("body radius")
+            && motion.contains(", state 0 of 4 (frames 0→0, step 250 ms)"),
         "{motion}"
     );
     let texts_unit = painted_text(&panel_model(world), &report, &mut String::new());

@@ -83,7 +83,7 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         .map(|(e, i, t, c)| (e, i.clone(), *t, c.parent()))
         .collect();
     let mut checked = [0usize; 2];
-    for (_, info, transform, root) in &parts {
+    for (e, info, transform, root) in &parts {
         // The parent part: the sibling of the same object with the parent's
         // part index.
         let Some((parent, parent_info, parent_transform, _)) = parts
@@ -117,8 +117,35 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
             "{info:?}: {transform:?} vs {expected:?}"
         );
         assert!(transform.translation.y > 0.0, "mounted above the ground");
+        // What the part follows when the socket moves: that node entity.
+        let mount = world.get::<SocketMount>(*e).expect("a socket mount");
+        assert_eq!((mount.parent_part, mount.socket_node), (*parent, socket));
+        assert_eq!(world.get::<PartNodes>(*parent).unwrap().0[index], socket);
         checked[slot] += 1;
     }
+    // Each unit's chassis carries the model its controller's states play;
+    // the walker's controller has its four states, each timed by a fixed
+    // length (its pelvis only bobs: no stride).
+    let mut units = world.query::<(&Controller, &Children)>();
+    let mut seen = 0;
+    for (controller, children) in units.iter(world) {
+        let chassis: Vec<&UnitPartInfo> = children
+            .iter()
+            .filter(|&c| world.get::<AnimatedModel>(c).is_some())
+            .filter_map(|c| world.get::<UnitPartInfo>(c))
+            .collect();
+        assert_eq!(chassis.len(), 1, "{}", controller.resource);
+        assert_eq!(chassis[0].index, controller.part);
+        if chassis[0].key.starts_with(b"CH_WALKER") {
+            let states = &controller.states;
+            assert_eq!(states.states.len(), 4);
+            assert_eq!(states.costs.len(), 16);
+            assert!(states.states.iter().all(|s| s.length_ms > 0.0));
+            assert!(states.strides.iter().flatten().all(|&s| s.abs() < 1e-4));
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "a walker");
     assert!(
         checked[0] > 0 && checked[1] > 0,
         "turrets and guns seen: {checked:?}"
@@ -341,12 +368,14 @@ fn units_carry_the_controller_their_chassis_names_and_structures_none() {
     let roots: Vec<_> = roots.iter(world).map(|(e, _, c)| (e, c.cloned())).collect();
     let (mut moving, mut still) = (0, 0);
     for (root, controller) in roots {
-        let parts: Vec<Vec<u8>> = world
+        let mut parts: Vec<(usize, Vec<u8>)> = world
             .query::<(&UnitPartInfo, &ChildOf)>()
             .iter(world)
             .filter(|(_, parent)| parent.parent() == root)
-            .map(|(p, _)| p.key.clone())
+            .map(|(p, _)| (p.index, p.key.clone()))
             .collect();
+        parts.sort();
+        let parts: Vec<Vec<u8>> = parts.into_iter().map(|(_, key)| key).collect();
         let chassis = parts
             .iter()
             .position(|k| k.starts_with(b"CH_WALKER") || k.starts_with(b"CH_HOVER"));

@@ -4,6 +4,8 @@
 //! Z-up frame to Bevy's Y-up frame.
 
 use bevy::prelude::*;
+use iron3d_formats::msh::Msh;
+use iron3d_formats::proto::ctld::StateRecord;
 use iron3d_formats::registry::Resolved;
 use iron3d_formats::tma::{self, PlacedObject, Property, PropertyValue};
 use iron3d_formats::unitdat::PartClass;
@@ -110,7 +112,46 @@ pub struct Controller {
     ///
     /// [`Ctld::holds_ground`]: iron3d_formats::proto::ctld::Ctld::holds_ground
     pub holds_ground: bool,
+    /// Its animation state graph (section 1), shared by every object using
+    /// the same controller on the same model.
+    pub states: Arc<ControllerStates>,
 }
+
+/// A controller's animation state graph (section 1 of the CTLD), typed,
+/// with every state's strides measured through the model of the part that
+/// names the controller.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControllerStates {
+    pub states: Vec<StateRecord>,
+    /// The file's transition costs, `states.len()²`, the row the
+    /// destination (`costs[to * n + from]`).
+    pub costs: Vec<f32>,
+    /// Per state, how far node 0 (the body) moves over frame pair A and
+    /// over pair B ([`Msh::node_travel`], its length); 0 without a model.
+    ///
+    /// [`Msh::node_travel`]: iron3d_formats::msh::Msh::node_travel
+    pub strides: Vec<[f32; 2]>,
+}
+
+/// The animated model of the part a controller moves (its chassis): the
+/// MSH whose node animation follows the control state.
+#[derive(Component, Debug, Clone)]
+pub struct AnimatedModel(pub Arc<Msh>);
+
+/// A part mounted on a socket node of its parent part's model: the
+/// entities its transform follows and its own model root's rest pose
+/// undone (`socket × own_root⁻¹`, as the loader mounts it).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct SocketMount {
+    pub parent_part: Entity,
+    pub socket_node: Entity,
+    /// The inverse of the part's own root node's rest pose.
+    pub own_root_inverse: Transform,
+}
+
+/// The model-node entities of a part, by node index.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Default)]
+pub struct PartNodes(pub Vec<Entity>);
 
 /// The box around an object's level-0 geometry (every part's nodes'
 /// state-0, LOD-0 slot boxes, in the construction pose) in the object's

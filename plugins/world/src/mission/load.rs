@@ -8,13 +8,14 @@
 
 use super::MissionPhase;
 use super::chain::ResourceChain;
+use super::components::ControllerStates;
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
-use iron3d_formats::msh::Pose;
-use iron3d_formats::proto::ctld::{ControlParams, Ctld};
+use iron3d_formats::msh::{Msh, Pose};
+use iron3d_formats::proto::ctld::{Ctld, StateRecord};
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
@@ -175,14 +176,12 @@ pub(crate) struct Loader {
     pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
     /// Upper-cased prototype key -> its checked resource chain.
     pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
-    /// Upper-cased prototype key -> the controller it names (`resource`,
-    /// parameters), none when it names none.
-    controllers: BTreeMap<Vec<u8>, Option<ReadController>>,
+    /// Upper-cased prototype key -> its parsed model, when it has one.
+    pub meshes: BTreeMap<Vec<u8>, Arc<Msh>>,
+    /// Upper-cased prototype key -> the controller it names (its `part`
+    /// set where an object uses it), none when it names none.
+    controllers: BTreeMap<Vec<u8>, Option<super::Controller>>,
 }
-
-/// A controller entry as the loader read it: `archive::entry`, its
-/// parameters, and whether it holds its body on the ground.
-type ReadController = (String, ControlParams, bool);
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -207,6 +206,7 @@ impl Loader {
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
+            meshes: BTreeMap::new(),
             controllers: BTreeMap::new(),
         }
     }
@@ -452,7 +452,12 @@ impl Loader {
                 self.models.insert(upper.clone(), Arc::new(nodes));
                 let chain = ResourceChain::new(&checked, &part.resolved);
                 self.chains.insert(upper.clone(), Arc::new(chain));
-                let controller = self.read_controller(&part.resolved).map_err(|(r, cause)| {
+                let model = graph.model(&part.key);
+                if let Some(msh) = &model {
+                    self.meshes.insert(upper.clone(), msh.clone());
+                }
+                let read = self.read_controller(&part.resolved, model.as_deref());
+                let controller = read.map_err(|(r, cause)| {
                     let edge = Edge {
                         object: object(),
                         prototype: Some(lossy(&part.key)),
@@ -469,13 +474,15 @@ impl Loader {
 }
 
 impl Loader {
-    /// The controller a resolved prototype names, read strictly: `None`
+    /// The controller a resolved prototype names, read strictly, its
+    /// states' strides measured through the prototype's `model`: `None`
     /// when it names none; an error (the reference and the cause) when the
     /// entry is missing or malformed, never a default body.
     fn read_controller(
         &self,
         resolved: &Resolved,
-    ) -> Result<Option<ReadController>, (EffectiveRef, String)> {
+        model: Option<&Msh>,
+    ) -> Result<Option<super::Controller>, (EffectiveRef, String)> {
         let Some(r) = resolved.controller() else {
             return Ok(None);
         };
@@ -493,22 +500,24 @@ impl Loader {
             String::from_utf8_lossy(&r.archive),
             String::from_utf8_lossy(&r.resource)
         );
-        Ok(Some((resource, ctld.control(), ctld.holds_ground())))
+        let states = controller_states(&ctld, model).map_err(fail)?;
+        Ok(Some(super::Controller {
+            resource,
+            part: 0,
+            params: ctld.control(),
+            holds_ground: ctld.holds_ground(),
+            states: Arc::new(states),
+        }))
     }
 
     /// The controller of a placed object: the first part, in part-tree
     /// order, whose prototype names one.
     pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
         parts.iter().find_map(|part| {
-            let (resource, params, holds_ground) = self
-                .controllers
-                .get(&part.key.to_ascii_uppercase())?
-                .clone()?;
+            let controller = self.controllers.get(&part.key.to_ascii_uppercase())?;
             Some(super::Controller {
-                resource,
                 part: part.index,
-                params,
-                holds_ground,
+                ..controller.clone()?
             })
         })
     }
@@ -548,6 +557,35 @@ fn graph_edge(object: Option<String>, key: &[u8], failure: &ChainError) -> (Edge
         entry,
     };
     (edge, cause)
+}
+
+/// A controller's state graph, typed, each state's strides measured
+/// through `model` (none: strides 0); a frame the model cannot play is an
+/// error naming the state.
+fn controller_states(ctld: &Ctld, model: Option<&Msh>) -> Result<ControllerStates, String> {
+    let states: Vec<StateRecord> = (0..ctld.states.len())
+        .filter_map(|i| ctld.state(i))
+        .collect();
+    let stride = |[first, last]: [f32; 2]| -> Result<f32, String> {
+        let Some(msh) = model.filter(|m| !m.nodes.node38().is_empty()) else {
+            return Ok(0.0);
+        };
+        let [x, y, z] = msh.node_travel(0, first, last).map_err(|e| e.to_string())?;
+        Ok((x * x + y * y + z * z).sqrt())
+    };
+    let strides = states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let pair = |frames| stride(frames).map_err(|e| format!("state {i}: {e}"));
+            Ok([pair(s.frames_a)?, pair(s.frames_b)?])
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(ControllerStates {
+        states,
+        costs: ctld.costs.clone(),
+        strides,
+    })
 }
 
 /// The model nodes of prototype `key` from the model the graph's check

@@ -31,9 +31,9 @@ mod rng;
 
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    BodyBounds, Controller, InstanceName, Locality, MissionObject, ModelNode, ModelState,
-    ObjectClan, ObjectKind, ObjectState, PlacedTransform, PropertyBag, PrototypeChain,
-    PrototypeKey, UnitPartInfo, z_up_to_y_up,
+    AnimatedModel, BodyBounds, Controller, ControllerStates, InstanceName, Locality, MissionObject,
+    ModelNode, ModelState, ObjectClan, ObjectKind, ObjectState, PartNodes, PlacedTransform,
+    PropertyBag, PrototypeChain, PrototypeKey, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -459,6 +459,15 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
                 world.entity_mut(root).insert(bounds);
             }
+            // The chassis whose model plays the controller's states.
+            let animated = world.get::<Controller>(root).and_then(|c| {
+                let part = object_parts.iter().find(|p| p.index == c.part)?;
+                Some((
+                    c.part,
+                    loader.meshes.get(&part.key.to_ascii_uppercase())?.clone(),
+                ))
+            });
+            let mut part_entities = Vec::with_capacity(object_parts.len());
             for (part, (frame, socket)) in object_parts.iter().zip(frames) {
                 let upper = part.key.to_ascii_uppercase();
                 let key = String::from_utf8_lossy(&part.key);
@@ -482,8 +491,28 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 }
                 let part_entity = part_entity.id();
                 parts += 1;
-                let model = loader.models.get(&upper);
-                nodes += spawn_nodes(world, part_entity, &label, model.map_or(&[][..], |m| m));
+                let model = loader.models.get(&upper).map_or(&[][..], |m| &m[..]);
+                let node_entities = spawn_nodes(world, part_entity, &label, model);
+                nodes += node_entities.len();
+                let mount = socket.and_then(|s| {
+                    let parent_part = part_entities.get(part.parent?).copied()?;
+                    let socket_node = *world.get::<PartNodes>(parent_part)?.0.get(s)?;
+                    let own_root = model.first().map_or(Transform::IDENTITY, mount::node_local);
+                    Some(SocketMount {
+                        parent_part,
+                        socket_node,
+                        own_root_inverse: mount::inverse(own_root),
+                    })
+                });
+                let mut entity = world.entity_mut(part_entity);
+                entity.insert(PartNodes(node_entities));
+                if let Some(mount) = mount {
+                    entity.insert(mount);
+                }
+                if let Some((_, msh)) = animated.as_ref().filter(|(i, _)| *i == part.index) {
+                    entity.insert(AnimatedModel(msh.clone()));
+                }
+                part_entities.push(part_entity);
             }
             pending.push((*id, root));
         }
@@ -496,9 +525,14 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
 }
 
 /// A model's nodes under `part` (named after the part's `label`), each
-/// under its parent node, with its rest-pose local transform; returns how
-/// many.
-fn spawn_nodes(world: &mut World, part: Entity, label: &str, model: &[load::NodePlan]) -> usize {
+/// under its parent node, with its rest-pose local transform; returns them
+/// by node index.
+fn spawn_nodes(
+    world: &mut World,
+    part: Entity,
+    label: &str,
+    model: &[load::NodePlan],
+) -> Vec<Entity> {
     let mut entities: Vec<Entity> = Vec::with_capacity(model.len());
     for (index, node) in model.iter().enumerate() {
         let parent = node
@@ -522,7 +556,7 @@ fn spawn_nodes(world: &mut World, part: Entity, label: &str, model: &[load::Node
             .id();
         entities.push(entity);
     }
-    entities.len()
+    entities
 }
 
 /// Phase 7: all roots enter the registry, or none does.

@@ -23,8 +23,12 @@ pub fn mounts_on_node(class: Option<PartClass>) -> bool {
 /// model root down to the socket) with the part's own model root undone,
 /// `socket * own_root^-1`, so the part's root node lands on the socket.
 pub fn mount_transform(socket: Transform, own_root: Transform) -> Transform {
-    let inverse = Transform::from_matrix(own_root.to_matrix().inverse());
-    socket.mul_transform(inverse)
+    socket.mul_transform(inverse(own_root))
+}
+
+/// The transform undoing `t`.
+pub(crate) fn inverse(t: Transform) -> Transform {
+    Transform::from_matrix(t.to_matrix().inverse())
 }
 
 /// A node's rest-pose local transform, in Bevy's frame.

@@ -1,0 +1,241 @@
+//! The ground as a unit walks it (openparkan `docs/24-motion.md` "Finding
+//! the ground"; GAMEPLAY §2 "Ground contact"): a ground-bound body keeps
+//! the face it stands on and, as it moves, walks from that face across the
+//! shared edges to the face under its new place, at most 24 faces; only a
+//! body that has no face (falling, just placed) or walks off its reach
+//! searches the whole ground, through a grid of the faces over the map.
+//!
+//! The faces are `Land.msh`'s level-0 triangles in the world frame; two
+//! faces are neighbours when they share an edge's two corner positions (not
+//! vertex indices: tiles may repeat their border vertices).
+
+use bevy::prelude::*;
+use std::collections::BTreeMap;
+
+/// Faces a body may walk across in one query.
+const WALK_LIMIT: usize = 24;
+/// Grid cells along the longer side of the map.
+const GRID_CELLS: f32 = 256.0;
+/// No neighbour across an edge.
+const NONE: u32 = u32::MAX;
+
+/// The terrain under a point: the height of the face found there, its
+/// normal (world frame, facing up) and its index.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroundHit {
+    pub height: f32,
+    pub normal: Vec3,
+    pub face: u32,
+}
+
+/// One ground face.
+#[derive(Debug, Clone, PartialEq)]
+struct Face {
+    corners: [Vec3; 3],
+    /// Facing up (y ≥ 0).
+    normal: Vec3,
+    /// The face across edge `k` (corners `k`, `k + 1`), or [`NONE`].
+    neighbours: [u32; 3],
+}
+
+impl Face {
+    /// The face's height at `(x, z)` when the point lies inside it seen
+    /// from above; otherwise the edge it lies beyond (the farthest out).
+    fn locate(&self, x: f32, z: f32) -> Result<f32, usize> {
+        let [a, b, c] = self.corners;
+        let area = cross(a, b, c);
+        if area == 0.0 {
+            // Seen edge-on from above: it holds no point; leave by edge 0.
+            return Err(0);
+        }
+        let p = Vec3::new(x, 0.0, z);
+        let sides = [cross(a, b, p), cross(b, c, p), cross(c, a, p)].map(|s| s / area);
+        match (0..3).filter(|&k| sides[k] < 0.0).min_by(|&i, &j| sides[i].total_cmp(&sides[j])) {
+            Some(edge) => Err(edge),
+            // Barycentric weights of a, b, c: the side opposite each corner.
+            None => Ok(sides[1] * a.y + sides[2] * b.y + sides[0] * c.y),
+        }
+    }
+}
+
+/// Twice the signed area of `a, b, c` seen from above (the XZ plane).
+fn cross(a: Vec3, b: Vec3, c: Vec3) -> f32 {
+    (b.x - a.x) * (c.z - a.z) - (b.z - a.z) * (c.x - a.x)
+}
+
+/// The mission's ground faces, their neighbours and the search grid.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct GroundFaces {
+    faces: Vec<Face>,
+    /// Grid origin (x, z) and cell size.
+    origin: Vec2,
+    cell: f32,
+    columns: usize,
+    rows: usize,
+    /// Per cell, the faces whose box (seen from above) touches it.
+    cells: Vec<Vec<u32>>,
+}
+
+impl GroundFaces {
+    /// The ground of `triangles` over `vertices` (world frame).
+    pub fn new(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Self {
+        let mut faces: Vec<Face> = triangles
+            .iter()
+            .map(|t| {
+                let corners = t.map(|i| vertices[i as usize]);
+                let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
+                let n = n.normalize_or_zero();
+                Face {
+                    corners,
+                    normal: if n.y < 0.0 { -n } else { n },
+                    neighbours: [NONE; 3],
+                }
+            })
+            .collect();
+        let key = |p: Vec3| p.to_array().map(f32::to_bits);
+        let mut edges: BTreeMap<([u32; 3], [u32; 3]), Vec<(u32, usize)>> = BTreeMap::new();
+        for (f, face) in faces.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (key(face.corners[k]), key(face.corners[(k + 1) % 3]));
+                edges.entry((a.min(b), a.max(b))).or_default().push((f as u32, k));
+            }
+        }
+        for sharing in edges.values() {
+            if let [(f, k), (g, l)] = sharing[..] {
+                faces[f as usize].neighbours[k] = g;
+                faces[g as usize].neighbours[l] = f;
+            }
+        }
+        let (lo, hi) = vertices.iter().fold(
+            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+            |(lo, hi), v| (lo.min(v.xz()), hi.max(v.xz())),
+        );
+        let size = (hi - lo).max(Vec2::ONE);
+        let cell = (size.max_element() / GRID_CELLS).max(1.0);
+        let (columns, rows) = ((size.x / cell) as usize + 1, (size.y / cell) as usize + 1);
+        let mut grid = Self {
+            faces: Vec::new(),
+            origin: lo,
+            cell,
+            columns,
+            rows,
+            cells: vec![Vec::new(); columns * rows],
+        };
+        for (f, face) in faces.iter().enumerate() {
+            let xz = face.corners.map(|c| c.xz());
+            let (a, b) = (xz[0].min(xz[1]).min(xz[2]), xz[0].max(xz[1]).max(xz[2]));
+            let ([c0, r0], [c1, r1]) = (grid.cell_of(a), grid.cell_of(b));
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    grid.cells[r * columns + c].push(f as u32);
+                }
+            }
+        }
+        grid.faces = faces;
+        grid
+    }
+
+    /// The cell of `p` (x, z), held to the grid.
+    fn cell_of(&self, p: Vec2) -> [usize; 2] {
+        let at = ((p - self.origin) / self.cell).max(Vec2::ZERO);
+        [
+            (at.x as usize).min(self.columns - 1),
+            (at.y as usize).min(self.rows - 1),
+        ]
+    }
+
+    fn hit(&self, face: u32, height: f32) -> GroundHit {
+        GroundHit {
+            height,
+            normal: self.faces[face as usize].normal,
+            face,
+        }
+    }
+
+    /// The first face a vertical ray from `from` down meets within
+    /// `reach`: the highest face under the point not above it (the lower
+    /// index on a tie).
+    pub fn below(&self, from: Vec3, reach: f32) -> Option<GroundHit> {
+        let [c, r] = self.cell_of(from.xz());
+        self.cells[r * self.columns + c]
+            .iter()
+            .filter_map(|&f| {
+                let height = self.faces[f as usize].locate(from.x, from.z).ok()?;
+                (height <= from.y && from.y - height <= reach).then_some((f, height))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(f, height)| self.hit(f, height))
+    }
+
+    /// The face under `from` reached by walking from `face` (at most 24
+    /// faces), when it lies within `reach` below `from`; otherwise
+    /// [`GroundFaces::below`].
+    pub fn walk(&self, face: Option<u32>, from: Vec3, reach: f32) -> Option<GroundHit> {
+        let mut at = face.filter(|&f| (f as usize) < self.faces.len());
+        for _ in 0..=WALK_LIMIT {
+            let Some(f) = at else {
+                break;
+            };
+            match self.faces[f as usize].locate(from.x, from.z) {
+                Ok(height) if height <= from.y && from.y - height <= reach => {
+                    return Some(self.hit(f, height));
+                }
+                Ok(_) => break,
+                Err(edge) => {
+                    let next = self.faces[f as usize].neighbours[edge];
+                    at = (next != NONE).then_some(next);
+                }
+            }
+        }
+        self.below(from, reach)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4 × 4 grid of unit squares, two faces each, rising 1 per x.
+    fn ramp() -> GroundFaces {
+        let vertex = |i: u32, j: u32| Vec3::new(i as f32, i as f32, j as f32);
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for i in 0..4 {
+            for j in 0..4 {
+                // Each square repeats its corners, as Land.msh tiles may.
+                let at = vertices.len() as u32;
+                vertices.extend([vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1), vertex(i, j + 1)]);
+                triangles.push([at, at + 1, at + 2]);
+                triangles.push([at, at + 2, at + 3]);
+            }
+        }
+        GroundFaces::new(&vertices, &triangles)
+    }
+
+    #[test]
+    fn faces_sharing_corner_positions_are_neighbours() {
+        let g = ramp();
+        // Inside a square the diagonal is shared; across squares the
+        // repeated border corners are.
+        let linked = g.faces.iter().flat_map(|f| f.neighbours).filter(|&n| n != NONE).count();
+        // 16 diagonals and 2 × 3 × 4 × 2 square borders, each counted twice.
+        assert_eq!(linked, 2 * (16 + 24));
+    }
+
+    #[test]
+    fn the_height_is_the_faces_plane_and_a_walk_finds_the_same_face() {
+        let g = ramp();
+        let hit = g.below(Vec3::new(2.25, 10.0, 1.5), 100.0).unwrap();
+        assert!((hit.height - 2.25).abs() < 1e-5);
+        assert!((hit.normal - Vec3::new(-1.0, 1.0, 0.0).normalize()).length() < 1e-5);
+        // From the far corner the walk crosses faces to the same one.
+        let start = g.below(Vec3::new(0.1, 10.0, 0.1), 100.0).unwrap();
+        let walked = g.walk(Some(start.face), Vec3::new(2.25, 10.0, 1.5), 100.0).unwrap();
+        assert_eq!(walked, hit);
+        // A point above its reach, or below the ground, finds nothing.
+        assert_eq!(g.below(Vec3::new(2.25, 10.0, 1.5), 1.0), None);
+        assert_eq!(g.below(Vec3::new(2.25, 2.0, 1.5), 100.0), None);
+        // Off the ground: nothing, even walking.
+        assert_eq!(g.walk(Some(start.face), Vec3::new(9.0, 10.0, 1.5), 100.0), None);
+    }
+}
