@@ -5,7 +5,7 @@
 //! `Position`/`Rotation` from the object's `Transform` itself, and avian
 //! moves nothing (every body is kinematic or static, with no velocity of its
 //! own: motion is the controller's). What Control takes back is plain data:
-//! [`Contact`]s and [`GroundHit`]s. No avian type leaves this module.
+//! [`Contact`]s. No avian type leaves this module.
 
 use avian3d::physics_transform::PhysicsTransformConfig;
 use avian3d::prelude::*;
@@ -40,8 +40,23 @@ pub(crate) fn plugin(app: &mut App) {
     .insert_resource(Gravity(Vec3::ZERO))
     .add_systems(
         FixedUpdate,
-        step_backend.in_set(crate::ControlStep::Backend),
+        (unscale_new_colliders, step_backend)
+            .chain()
+            .in_set(crate::ControlStep::Backend),
     );
+}
+
+/// Avian scales a collider by its entity's global scale when it is
+/// inserted; Control's shapes are already in world size (the placed scale
+/// applied), so a new or replaced collider is set back to scale 1 before
+/// its first step (a sphere scaled even by a rounding error off 1 would
+/// become a polyhedron).
+fn unscale_new_colliders(mut colliders: Query<&mut Collider, Changed<Collider>>) {
+    for mut collider in &mut colliders {
+        if collider.scale() != Vec3::ONE {
+            collider.set_scale(Vec3::ONE, 10);
+        }
+    }
 }
 
 /// Runs avian's schedule once: bounds, broad phase, narrow phase.
@@ -113,7 +128,8 @@ fn pose(transform: &Transform, offset: ShapeOffset) -> (Position, Rotation) {
 }
 
 /// The static ground: one triangle mesh (world frame) on the terrain
-/// layer, found by [`ground_below`] and not in contact pairs.
+/// layer, for rounds; units find the ground by walking its faces
+/// ([`crate::ground`]), and it is in no contact pair.
 pub fn terrain_bundle(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> impl Bundle {
     (
         RigidBody::Static,
@@ -186,39 +202,5 @@ impl Contacts<'_> {
                 })
             })
             .collect()
-    }
-}
-
-/// The terrain under a point: the height of the first face a vertical ray
-/// meets and that face's normal (world frame).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroundHit {
-    pub height: f32,
-    pub normal: Vec3,
-}
-
-/// Terrain queries.
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct Ground<'w, 's> {
-    query: SpatialQuery<'w, 's>,
-}
-
-impl Ground<'_, '_> {
-    /// The terrain face straight below `from` within `reach`, if any.
-    pub fn below(&self, from: Vec3, reach: f32) -> Option<GroundHit> {
-        let filter = SpatialQueryFilter::from_mask(Layer::Terrain);
-        let hit = self
-            .query
-            .cast_ray(from, Dir3::NEG_Y, reach, false, &filter)?;
-        // A ray that met a face from below sees its normal flipped.
-        let normal = if hit.normal.y < 0.0 {
-            -hit.normal
-        } else {
-            hit.normal
-        };
-        Some(GroundHit {
-            height: from.y - hit.distance,
-            normal,
-        })
     }
 }

@@ -63,6 +63,11 @@ pub struct PhysicalState {
     pub flags: MotionFlags,
     /// The normal of the face it stands on (world frame), `Y` off ground.
     pub ground_normal: Vec3,
+    /// The ground face it stands on (an index of [`GroundFaces`]); `None`
+    /// off the ground.
+    ///
+    /// [`GroundFaces`]: crate::GroundFaces
+    pub face: Option<u32>,
 }
 
 impl PhysicalState {
@@ -262,5 +267,6 @@ pub(crate) fn hash_bodies(world: &World, hasher: &mut StateHasher) {
         }
         hasher.write_f32(state.turn);
         hasher.write_u32(state.flags.0);
+        hasher.write_u32(state.face.unwrap_or(u32::MAX));
     }
 }

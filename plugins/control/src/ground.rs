@@ -50,7 +50,10 @@ impl Face {
         }
         let p = Vec3::new(x, 0.0, z);
         let sides = [cross(a, b, p), cross(b, c, p), cross(c, a, p)].map(|s| s / area);
-        match (0..3).filter(|&k| sides[k] < 0.0).min_by(|&i, &j| sides[i].total_cmp(&sides[j])) {
+        match (0..3)
+            .filter(|&k| sides[k] < 0.0)
+            .min_by(|&i, &j| sides[i].total_cmp(&sides[j]))
+        {
             Some(edge) => Err(edge),
             // Barycentric weights of a, b, c: the side opposite each corner.
             None => Ok(sides[1] * a.y + sides[2] * b.y + sides[0] * c.y),
@@ -61,6 +64,24 @@ impl Face {
 /// Twice the signed area of `a, b, c` seen from above (the XZ plane).
 fn cross(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     (b.x - a.x) * (c.z - a.z) - (b.z - a.z) * (c.x - a.x)
+}
+
+/// Ground queries of the mission's faces (none before the terrain is built).
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Ground<'w> {
+    faces: Option<Res<'w, GroundFaces>>,
+}
+
+impl Ground<'_> {
+    /// [`GroundFaces::below`].
+    pub fn below(&self, from: Vec3, reach: f32) -> Option<GroundHit> {
+        self.faces.as_ref()?.below(from, reach)
+    }
+
+    /// [`GroundFaces::walk`].
+    pub fn walk(&self, face: Option<u32>, from: Vec3, reach: f32) -> Option<GroundHit> {
+        self.faces.as_ref()?.walk(face, from, reach)
+    }
 }
 
 /// The mission's ground faces, their neighbours and the search grid.
@@ -93,11 +114,15 @@ impl GroundFaces {
             })
             .collect();
         let key = |p: Vec3| p.to_array().map(f32::to_bits);
-        let mut edges: BTreeMap<([u32; 3], [u32; 3]), Vec<(u32, usize)>> = BTreeMap::new();
+        // Edge (its two corner positions' bits, ordered) -> (face, edge).
+        let mut edges: BTreeMap<[[u32; 3]; 2], Vec<(u32, usize)>> = BTreeMap::new();
         for (f, face) in faces.iter().enumerate() {
             for k in 0..3 {
                 let (a, b) = (key(face.corners[k]), key(face.corners[(k + 1) % 3]));
-                edges.entry((a.min(b), a.max(b))).or_default().push((f as u32, k));
+                edges
+                    .entry([a.min(b), a.max(b)])
+                    .or_default()
+                    .push((f as u32, k));
             }
         }
         for sharing in edges.values() {
@@ -204,7 +229,12 @@ mod tests {
             for j in 0..4 {
                 // Each square repeats its corners, as Land.msh tiles may.
                 let at = vertices.len() as u32;
-                vertices.extend([vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1), vertex(i, j + 1)]);
+                vertices.extend([
+                    vertex(i, j),
+                    vertex(i + 1, j),
+                    vertex(i + 1, j + 1),
+                    vertex(i, j + 1),
+                ]);
                 triangles.push([at, at + 1, at + 2]);
                 triangles.push([at, at + 2, at + 3]);
             }
@@ -217,7 +247,12 @@ mod tests {
         let g = ramp();
         // Inside a square the diagonal is shared; across squares the
         // repeated border corners are.
-        let linked = g.faces.iter().flat_map(|f| f.neighbours).filter(|&n| n != NONE).count();
+        let linked = g
+            .faces
+            .iter()
+            .flat_map(|f| f.neighbours)
+            .filter(|&n| n != NONE)
+            .count();
         // 16 diagonals and 2 × 3 × 4 × 2 square borders, each counted twice.
         assert_eq!(linked, 2 * (16 + 24));
     }
@@ -230,12 +265,17 @@ mod tests {
         assert!((hit.normal - Vec3::new(-1.0, 1.0, 0.0).normalize()).length() < 1e-5);
         // From the far corner the walk crosses faces to the same one.
         let start = g.below(Vec3::new(0.1, 10.0, 0.1), 100.0).unwrap();
-        let walked = g.walk(Some(start.face), Vec3::new(2.25, 10.0, 1.5), 100.0).unwrap();
+        let walked = g
+            .walk(Some(start.face), Vec3::new(2.25, 10.0, 1.5), 100.0)
+            .unwrap();
         assert_eq!(walked, hit);
         // A point above its reach, or below the ground, finds nothing.
         assert_eq!(g.below(Vec3::new(2.25, 10.0, 1.5), 1.0), None);
         assert_eq!(g.below(Vec3::new(2.25, 2.0, 1.5), 100.0), None);
         // Off the ground: nothing, even walking.
-        assert_eq!(g.walk(Some(start.face), Vec3::new(9.0, 10.0, 1.5), 100.0), None);
+        assert_eq!(
+            g.walk(Some(start.face), Vec3::new(9.0, 10.0, 1.5), 100.0),
+            None
+        );
     }
 }

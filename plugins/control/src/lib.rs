@@ -27,6 +27,7 @@ pub mod backend;
 mod body;
 mod contact;
 mod gait;
+mod ground;
 mod motion;
 pub mod pose;
 mod terrain;
@@ -34,6 +35,7 @@ mod terrain;
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
 pub use contact::TouchingPairs;
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
+pub use ground::{GroundFaces, GroundHit};
 pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
 

@@ -15,8 +15,9 @@
 //! - the map edge: hard clamp inset by the radius, a soft push back in the
 //!   last 80 m, and a ceiling 20 above the highest ground.
 
-use crate::backend::{BodyPoses, Ground};
+use crate::backend::BodyPoses;
 use crate::body::{Body, MotionFlags, PhysicalState};
+use crate::ground::Ground;
 use crate::terrain::MapBounds;
 use bevy::prelude::*;
 use iron3d_schedules::GameClock;
@@ -188,7 +189,9 @@ fn stand(
 ) {
     let was_on_ground = state.flags.has(MotionFlags::ON_GROUND);
     let at = transform.translation;
-    let probe = |p: Vec3| ground.below(p + Vec3::Y * body.radius, PROBE_REACH);
+    // A body on the ground walks from the face it stands on.
+    let face = state.face.filter(|_| was_on_ground);
+    let probe = |p: Vec3| ground.walk(face, p + Vec3::Y * body.radius, PROBE_REACH);
     let hit = probe(Vec3::new(at.x, at.y.max(start.y), at.z));
     let walkable = hit.is_some_and(|g| g.normal.y > WALKABLE_NORMAL_Z);
     let moved = Vec2::new(at.x - start.x, at.z - start.z) != Vec2::ZERO;
@@ -203,6 +206,7 @@ fn stand(
     let Some(hit) = hit else {
         state.flags.set(MotionFlags::ON_GROUND, false);
         state.flags.set(MotionFlags::FALLING, true);
+        state.face = None;
         return;
     };
     let y = transform.translation.y;
@@ -215,8 +219,10 @@ fn stand(
         transform.translation.y = hit.height;
         state.linear_velocity.y = 0.0;
         state.ground_normal = hit.normal;
+        state.face = Some(hit.face);
     } else {
         state.ground_normal = Vec3::Y;
+        state.face = None;
     }
     state.flags.set(MotionFlags::ON_GROUND, lands);
     state.flags.set(MotionFlags::FALLING, !lands);

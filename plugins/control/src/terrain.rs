@@ -3,6 +3,7 @@
 //! bounds for the edge rules.
 
 use crate::backend;
+use crate::ground::GroundFaces;
 use bevy::prelude::*;
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_world::mission::{BodyBounds, MissionLand};
@@ -71,6 +72,7 @@ fn build_terrain(
         commands.entity(entity).despawn();
     }
     let (vertices, triangles, face_flags) = ground_mesh(&land.0);
+    commands.insert_resource(GroundFaces::new(&vertices, &triangles));
     let Some(bounds) = BodyBounds::around(vertices.iter().copied()) else {
         commands.remove_resource::<MapBounds>();
         return;

@@ -191,10 +191,14 @@ fn a_walker_follows_hills_within_five_centimetres() {
     place(&mut app, id, start, facing, 1.0);
     let land = land(&app);
     let (mut grounded, mut low, mut high) = (0, f32::MAX, f32::MIN);
+    let mut faces = std::collections::BTreeSet::new();
     for tick in 0..1200 {
         app.update();
         let at = translation(&app, id);
-        if state(&app, id).flags.has(MotionFlags::ON_GROUND) {
+        let now = state(&app, id);
+        if now.flags.has(MotionFlags::ON_GROUND) {
+            // It keeps the face it stands on, walking from face to face.
+            faces.insert(now.face.expect("the face it stands on"));
             grounded += 1;
             let (h, _) = terrain_at(&land, at.x, at.z).unwrap();
             assert!((at.y - h).abs() <= 0.05, "tick {tick}: {} above {h}", at.y);
@@ -203,6 +207,7 @@ fn a_walker_follows_hills_within_five_centimetres() {
         high = high.max(at.y);
     }
     assert!(grounded >= 1190, "on the ground {grounded} of 1200 ticks");
+    assert!(faces.len() > 20, "walked over {} faces", faces.len());
     assert!(
         high - low > 2.0,
         "it went over uneven ground ({low}..{high})"
@@ -626,4 +631,47 @@ fn a_walkers_model_plays_its_control_state_and_its_turret_follows_the_socket() {
     assert_eq!(gait.frame(now).a, 0.0);
     let settled = transform(&app, turret).translation - turret_rest.translation;
     assert!(settled.length() < 1e-4, "{settled}");
+}
+
+#[test]
+fn a_scaled_objects_collider_is_its_world_size_shape_unscaled() {
+    use avian3d::prelude::Collider;
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = walkers(&mut app)[0];
+    let e = entity(&app, id);
+    // Stretch the walker unevenly; a changed box rebuilds its body.
+    app.world_mut().get_mut::<Transform>(e).unwrap().scale = Vec3::new(2.0, 1.0, 3.0);
+    app.update();
+    let bounds = *app.world().get::<BodyBounds>(e).unwrap();
+    app.world_mut().entity_mut(e).insert(bounds);
+    app.update();
+    let body = *app.world().get::<Body>(e).unwrap();
+    let collider = app.world().get::<Collider>(e).unwrap();
+    // The body's sphere already holds the placed scale: avian must not
+    // scale it again (nor turn it into a polyhedron).
+    assert_eq!(collider.scale(), Vec3::ONE);
+    let ball = collider.shape().as_ball().expect("still a sphere");
+    assert_eq!(ball.radius, body.radius);
+    // The statics too: boxes of their world size.
+    let world = app.world();
+    let statics = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter(|&(_, e)| world.get::<StaticBody>(e).is_some_and(|s| s.0.is_some()))
+        .count();
+    let unscaled = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter(|&(_, e)| world.get::<StaticBody>(e).is_some_and(|s| s.0.is_some()))
+        .filter(|&(_, e)| {
+            world
+                .get::<Collider>(e)
+                .is_some_and(|c| c.scale() == Vec3::ONE)
+        })
+        .count();
+    assert!(
+        statics > 0 && unscaled == statics,
+        "{unscaled} of {statics}"
+    );
 }
