@@ -243,7 +243,7 @@ impl Gait {
     /// `jitter` gives a uniform value in 0..1 for a jittered step.
     pub fn advance(&mut self, now: f64, motion: &Motion, mut jitter: impl FnMut() -> f64) {
         while self.step_start + self.step_length <= now {
-            if self.state().mode & STATE_ANCHOR != 0 {
+            if self.state().has(STATE_ANCHOR) {
                 self.plan(motion);
             }
             if let Some(next) = self.queue.pop_front() {
@@ -267,7 +267,7 @@ impl Gait {
         } else {
             let target = (0..graph.states.len())
                 .filter(|&to| to != from && self.uses[to] != 0)
-                .filter(|&to| graph.states[to].mode & STATE_ANCHOR != 0)
+                .filter(|&to| graph.states[to].has(STATE_ANCHOR))
                 .filter(|&to| applies(&graph.states[to], motion))
                 .filter_map(|to| graph.path(from, to))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
@@ -288,7 +288,7 @@ impl Gait {
     /// velocity box.
     fn blend(&self, motion: &Motion) -> f32 {
         let s = self.state();
-        if s.mode & STATE_BY_VELOCITY != 0 || s.mode & STATE_FIXED != 0 || s.length_ms > 0.0 {
+        if s.has(STATE_BY_VELOCITY) || s.has(STATE_FIXED) || s.length_ms > 0.0 {
             return 1.0;
         }
         let axes: Vec<usize> = (0..3).filter(|&k| s.box_flags & (1 << k) != 0).collect();
@@ -316,7 +316,7 @@ impl Gait {
         let speed = f64::from(motion.speed());
         let mut length = if s.length_ms > 0.0 {
             let fixed = f64::from(s.length_ms) / 1000.0;
-            let cut = s.mode & STATE_BY_VELOCITY != 0 && s.mode & STATE_FIXED == 0;
+            let cut = s.has(STATE_BY_VELOCITY) && !s.has(STATE_FIXED);
             if cut && speed * fixed > FIXED_STEP_REACH {
                 FIXED_STEP_REACH / speed
             } else {
@@ -327,7 +327,7 @@ impl Gait {
             let q = f64::from(self.q);
             ((1.0 - q) * f64::from(a) + q * f64::from(b)) / speed
         };
-        if s.mode & STATE_JITTER != 0 {
+        if s.has(STATE_JITTER) {
             length *= 1.0 + JITTER * (2.0 * jitter() - 1.0);
         }
         if length.is_nan() {
@@ -367,23 +367,36 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Gives every mover whose controller has states its place in the graph,
-/// in id order.
+/// in id order. Movers sharing a controller share its planner's graph,
+/// built once (kept while some object still holds the controller).
 fn attach_gaits(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
     movers: Query<&Controller, (Without<Gait>, Without<PendingDelete>)>,
+    mut graphs: Local<Vec<(Arc<ControllerStates>, Arc<GaitGraph>)>>,
     mut commands: Commands,
 ) {
+    if movers.is_empty() {
+        return;
+    }
+    graphs.retain(|(states, _)| Arc::strong_count(states) > 1);
     let now = clock.elapsed().as_secs_f64();
     for (_, entity) in registry.iter() {
         let Ok(controller) = movers.get(entity) else {
             continue;
         };
-        if let Some(graph) = GaitGraph::new(&controller.states) {
-            commands
-                .entity(entity)
-                .insert(Gait::new(Arc::new(graph), now));
-        }
+        let states = &controller.states;
+        let graph = match graphs.iter().find(|(s, _)| Arc::ptr_eq(s, states)) {
+            Some((_, graph)) => graph.clone(),
+            None => {
+                let Some(graph) = GaitGraph::new(states) else {
+                    continue;
+                };
+                graphs.push((states.clone(), Arc::new(graph)));
+                graphs[graphs.len() - 1].1.clone()
+            }
+        };
+        commands.entity(entity).insert(Gait::new(graph, now));
     }
 }
 

@@ -5,19 +5,18 @@
 //! body that has no face (falling, just placed) or walks off its reach
 //! searches the whole ground, through a grid of the faces over the map.
 //!
-//! The faces are `Land.msh`'s level-0 triangles in the world frame; two
-//! faces are neighbours when they share an edge's two corner positions (not
-//! vertex indices: tiles may repeat their border vertices).
+//! The faces are `Land.msh`'s level-0 triangles in the world frame, with
+//! the neighbours the file links across their edges.
 
+use crate::terrain::GroundMesh;
 use bevy::prelude::*;
-use std::collections::BTreeMap;
 
 /// Faces a body may walk across in one query.
 const WALK_LIMIT: usize = 24;
 /// Grid cells along the longer side of the map.
 const GRID_CELLS: f32 = 256.0;
 /// No neighbour across an edge.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The terrain under a point: the height of the face found there, its
 /// normal (world frame, facing up) and its index.
@@ -98,39 +97,24 @@ pub struct GroundFaces {
 }
 
 impl GroundFaces {
-    /// The ground of `triangles` over `vertices` (world frame).
-    pub fn new(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Self {
-        let mut faces: Vec<Face> = triangles
+    /// The ground of a land's level-0 faces.
+    pub(crate) fn new(mesh: &GroundMesh) -> Self {
+        let vertices = &mesh.vertices;
+        let faces: Vec<Face> = mesh
+            .triangles
             .iter()
-            .map(|t| {
+            .zip(&mesh.neighbours)
+            .map(|(t, &neighbours)| {
                 let corners = t.map(|i| vertices[i as usize]);
                 let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
                 let n = n.normalize_or_zero();
                 Face {
                     corners,
                     normal: if n.y < 0.0 { -n } else { n },
-                    neighbours: [NONE; 3],
+                    neighbours,
                 }
             })
             .collect();
-        let key = |p: Vec3| p.to_array().map(f32::to_bits);
-        // Edge (its two corner positions' bits, ordered) -> (face, edge).
-        let mut edges: BTreeMap<[[u32; 3]; 2], Vec<(u32, usize)>> = BTreeMap::new();
-        for (f, face) in faces.iter().enumerate() {
-            for k in 0..3 {
-                let (a, b) = (key(face.corners[k]), key(face.corners[(k + 1) % 3]));
-                edges
-                    .entry([a.min(b), a.max(b)])
-                    .or_default()
-                    .push((f as u32, k));
-            }
-        }
-        for sharing in edges.values() {
-            if let [(f, k), (g, l)] = sharing[..] {
-                faces[f as usize].neighbours[k] = g;
-                faces[g as usize].neighbours[l] = f;
-            }
-        }
         let (lo, hi) = vertices.iter().fold(
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
             |(lo, hi), v| (lo.min(v.xz()), hi.max(v.xz())),
@@ -219,41 +203,34 @@ impl GroundFaces {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::terrain::ground_mesh;
+    use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield};
 
-    /// A 4 × 4 grid of unit squares, two faces each, rising 1 per x.
+    /// A land of 4 × 4 unit squares, two faces each, rising 1 per x
+    /// (world frame: x east, y up, z = −map y), its faces linked as the
+    /// file links them.
     fn ramp() -> GroundFaces {
-        let vertex = |i: u32, j: u32| Vec3::new(i as f32, i as f32, j as f32);
-        let mut vertices = Vec::new();
-        let mut triangles = Vec::new();
-        for i in 0..4 {
-            for j in 0..4 {
-                // Each square repeats its corners, as Land.msh tiles may.
-                let at = vertices.len() as u32;
-                vertices.extend([
-                    vertex(i, j),
-                    vertex(i + 1, j),
-                    vertex(i + 1, j + 1),
-                    vertex(i, j + 1),
-                ]);
-                triangles.push([at, at + 1, at + 2]);
-                triangles.push([at, at + 2, at + 3]);
-            }
-        }
-        GroundFaces::new(&vertices, &triangles)
+        let field = Heightfield {
+            cols: 5,
+            rows: 5,
+            origin: [0.0, -4.0],
+            spacing: 1.0,
+            heights: (0..25).map(|i| (i % 5) as f32).collect(),
+            block: 4,
+        };
+        GroundFaces::new(&ground_mesh(&land_from_heightfield(&field).unwrap()))
     }
 
     #[test]
-    fn faces_sharing_corner_positions_are_neighbours() {
+    fn faces_take_the_files_neighbours() {
         let g = ramp();
-        // Inside a square the diagonal is shared; across squares the
-        // repeated border corners are.
         let linked = g
             .faces
             .iter()
             .flat_map(|f| f.neighbours)
             .filter(|&n| n != NONE)
             .count();
-        // 16 diagonals and 2 × 3 × 4 × 2 square borders, each counted twice.
+        // 16 diagonals and 2 × 3 × 4 square borders, each linked both ways.
         assert_eq!(linked, 2 * (16 + 24));
     }
 

@@ -3,7 +3,7 @@
 //! bounds for the edge rules.
 
 use crate::backend;
-use crate::ground::GroundFaces;
+use crate::ground::{GroundFaces, NONE};
 use bevy::prelude::*;
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_world::mission::{BodyBounds, MissionLand};
@@ -35,28 +35,49 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// The triangles of the level-0 faces in the world frame (Z-up vertices
-/// turned to Y-up; the turn is a rotation, so the winding stays), with
-/// each face's flags. Faces naming a missing vertex are left out.
-pub(crate) fn ground_mesh(land: &LandMsh) -> (Vec<Vec3>, Vec<[u32; 3]>, Vec<u32>) {
+/// The level-0 faces of a land in the world frame.
+pub(crate) struct GroundMesh {
+    /// Z-up vertices turned to Y-up (a rotation: the winding stays).
+    pub vertices: Vec<Vec3>,
+    pub triangles: Vec<[u32; 3]>,
+    /// Each face's raw flags.
+    pub flags: Vec<u32>,
+    /// Each face's neighbours across its edges as the file links them,
+    /// as indices of `triangles` ([`crate::ground::NONE`]: none, or a face
+    /// left out).
+    pub neighbours: Vec<[u32; 3]>,
+}
+
+/// The ground mesh of `land`'s level-0 faces. Faces naming a missing
+/// vertex are left out.
+pub(crate) fn ground_mesh(land: &LandMsh) -> GroundMesh {
     let vertices: Vec<Vec3> = land
         .positions
         .iter()
         .map(|&[x, y, z]| Vec3::new(x, z, -y))
         .collect();
-    let mut triangles = Vec::new();
-    let mut flags = Vec::new();
+    let mut kept = Vec::new();
+    let mut index_of = vec![NONE; land.faces.len()];
     for f in land.lod_faces(0) {
         let Some(face) = land.faces.get(f as usize) else {
             continue;
         };
-        let [a, b, c] = face.vertices.map(u32::from);
-        if [a, b, c].iter().all(|&v| (v as usize) < vertices.len()) {
-            triangles.push([a, b, c]);
-            flags.push(face.flags);
+        if face
+            .vertices
+            .iter()
+            .all(|&v| usize::from(v) < vertices.len())
+        {
+            index_of[f as usize] = kept.len() as u32;
+            kept.push(face);
         }
     }
-    (vertices, triangles, flags)
+    let across = |n: u16| index_of.get(usize::from(n)).copied().unwrap_or(NONE);
+    GroundMesh {
+        triangles: kept.iter().map(|f| f.vertices.map(u32::from)).collect(),
+        flags: kept.iter().map(|f| f.flags).collect(),
+        neighbours: kept.iter().map(|f| f.neighbours.map(across)).collect(),
+        vertices,
+    }
 }
 
 /// Builds the ground of the mission's land, once per land published.
@@ -71,9 +92,9 @@ fn build_terrain(
     for (entity, _) in &old {
         commands.entity(entity).despawn();
     }
-    let (vertices, triangles, face_flags) = ground_mesh(&land.0);
-    commands.insert_resource(GroundFaces::new(&vertices, &triangles));
-    let Some(bounds) = BodyBounds::around(vertices.iter().copied()) else {
+    let mesh = ground_mesh(&land.0);
+    commands.insert_resource(GroundFaces::new(&mesh));
+    let Some(bounds) = BodyBounds::around(mesh.vertices.iter().copied()) else {
         commands.remove_resource::<MapBounds>();
         return;
     };
@@ -81,15 +102,15 @@ fn build_terrain(
         min: bounds.min,
         max: bounds.max,
     });
-    if triangles.is_empty() {
+    if mesh.triangles.is_empty() {
         return;
     }
     commands.spawn((
         Name::new("terrain body"),
         TerrainBody {
             land: land.0.clone(),
-            face_flags,
+            face_flags: mesh.flags,
         },
-        backend::terrain_bundle(vertices, triangles),
+        backend::terrain_bundle(mesh.vertices, mesh.triangles),
     ));
 }

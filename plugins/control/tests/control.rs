@@ -675,3 +675,21 @@ fn a_scaled_objects_collider_is_its_world_size_shape_unscaled() {
         "{unscaled} of {statics}"
     );
 }
+
+#[test]
+fn movers_of_one_controller_share_its_planners_graph() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let ids = walkers(&mut app);
+    app.update();
+    let graph = |id| {
+        app.world()
+            .get::<Gait>(entity(&app, id))
+            .unwrap()
+            .graph
+            .clone()
+    };
+    let (first, second) = (graph(ids[0]), graph(ids[1]));
+    assert!(std::sync::Arc::ptr_eq(&first, &second));
+    assert_eq!(first.states.len(), 4);
+}
