@@ -386,16 +386,20 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "on_ground",
             "alive",
             "control_state",
+            "mass_kg",
+            "top_speed",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
         // A unit plays a state of its controller (the demo's all have
-        // states); a static body has none.
-        assert_eq!(
-            o["controller"].is_null(),
-            o["control_state"].is_null(),
-            "{o}"
-        );
+        // states), weighs something and has a live top speed within its
+        // controller's; a static body has none of them.
+        for field in ["control_state", "mass_kg", "top_speed"] {
+            assert_eq!(o["controller"].is_null(), o[field].is_null(), "{o}");
+        }
+        if let (Some(kg), Some(top)) = (o["mass_kg"].as_f64(), o["top_speed"].as_f64()) {
+            assert!(kg > 1000.0 && top > 0.0 && top <= 20.0, "{o}");
+        }
         let heading = o["heading_deg"].as_f64().unwrap();
         assert!((0.0..360.0).contains(&heading), "{o}");
     }

@@ -19,16 +19,20 @@ mod sounds;
 mod textures;
 
 use super::{Install, Scale};
+use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{self, NewEntry};
 use iron3d_formats::archive::rsli::{self, Method, NewRsliEntry};
 use iron3d_formats::error::Result;
+use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::FXID_TYPE_ID;
 use iron3d_formats::mat0::MAT0_TYPE_ID;
+use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CONTACT_SIZE, CTLD_TYPE_ID, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR,
-    STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateRecord,
+    CLASS_ENGINE, CONTACT_SIZE, CTLD_TYPE_ID, Component, ControlMode, ControlParams, Ctld,
+    HALF_CONE, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateRecord,
 };
+use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr, NodeDamage};
 use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
 use iron3d_formats::texm::{FLAG5_ALPHA_SURFACE, PixelFormat, Texm};
@@ -57,6 +61,8 @@ pub enum Role {
     Turret,
     Gun,
     Ammo,
+    /// An internal part fitted into a chassis's slot.
+    Engine,
     Building,
     Fortification,
     Tree,
@@ -75,6 +81,15 @@ pub fn socket(base: &str, name: &str) -> Option<usize> {
     };
     kinds::tree(base, 0).1.iter().position(|n| *n == name)
 }
+
+/// The prototype key of the small engine of mark `mark` (0 to 3; higher
+/// marks are clamped), which fits a chassis's [`ENGINE_SLOT_INDEX`].
+pub fn engine_key(mark: usize) -> &'static str {
+    kinds::ENGINES[mark.min(kinds::ENGINES.len() - 1)].key
+}
+
+/// The component index of a chassis controller's engine slot (its first).
+pub const ENGINE_SLOT_INDEX: i32 = 0;
 
 /// Generated variants of every kind at retail scale (B_FACTORY_000 ...).
 pub const RETAIL_VARIANTS: u32 = 48;
@@ -216,6 +231,21 @@ pub fn write(install: &mut Install, seed: u64, scale: Scale) -> Result<Catalog> 
             role: Role::Fortification,
         });
     }
+    for engine in &kinds::ENGINES {
+        let ctl_name = format!("{}.ctl", engine.key.to_ascii_lowercase());
+        system.push(&ctl_name, CTLD_TYPE_ID, engine_controller(engine)?);
+        registry.push((
+            engine.key.into(),
+            vec![ObjectRef::new(
+                kinds::SYSTEM.as_bytes(),
+                ctl_name.as_bytes(),
+            )?],
+        ));
+        catalog.prototypes.push(Proto {
+            key: engine.key.into(),
+            role: Role::Engine,
+        });
+    }
     registry.push((
         kinds::SUN.into(),
         vec![ObjectRef::new(files::EFFECTS.as_bytes(), b"FX_SUN")?],
@@ -258,6 +288,9 @@ fn model_entries(
     let stem = key.to_ascii_lowercase();
     let (nodes, names) = kinds::tree(kind.key, item_seed(seed, key));
     let msh = models::build(&kinds::scaled(nodes, size), kind.lightmapped, &names)?;
+    let damage = kinds::build_of(kind.key)
+        .map(|build| damage_table(&msh, kind.role, build, &names))
+        .transpose()?;
     let rows = kind
         .paints
         .iter()
@@ -289,6 +322,14 @@ fn model_entries(
     if let Some(fx) = kind.effect {
         refs.push(ObjectRef::new(files::EFFECTS.as_bytes(), fx.as_bytes())?);
     }
+    if let Some(ndp) = damage {
+        let ndp_name = format!("{stem}.ndp");
+        archive.push(&ndp_name, NDPR_TYPE_ID, ndp);
+        refs.push(ObjectRef::new(
+            kind.archive.as_bytes(),
+            ndp_name.as_bytes(),
+        )?);
+    }
     if let Some(motion) = kind.motion {
         let ctl_name = format!("{stem}.ctl");
         archive.push(&ctl_name, CTLD_TYPE_ID, controller(&motion)?);
@@ -298,6 +339,56 @@ fn model_entries(
         )?);
     }
     Ok(refs)
+}
+
+/// A kind's node table: one record per model node, with the density that
+/// makes its merged nodes weigh the build's weight (a mounted part's node 0
+/// is not merged), and a walker's `_l` / `_r` legs flagged as the left and
+/// right running gear.
+fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> Result<Vec<u8>> {
+    let model = Msh::parse(msh, Mode::Strict)?;
+    let volumes: Vec<f32> = model
+        .nodes
+        .node38()
+        .iter()
+        .map(|node| {
+            node.slot(0, 0)
+                .and_then(|s| model.slots.slots.get(usize::from(s)))
+                .map_or(0.0, |slot| slot.volume())
+        })
+        .collect();
+    let merged_from = usize::from(matches!(role, Role::Turret | Role::Gun));
+    let merged: f32 = volumes.iter().skip(merged_from).sum();
+    let density = if merged > 0.0 { build.kg / merged } else { 0.0 };
+    let nodes = (0..volumes.len())
+        .map(|n| {
+            let name = names.get(n).copied().unwrap_or_default();
+            let flags = match (build.legs, name.rsplit('_').next()) {
+                (true, Some("l")) => GEAR_LEFT,
+                (true, Some("r")) => GEAR_RIGHT,
+                _ => 0,
+            };
+            Ok(NodeDamage {
+                flags,
+                hit_points: build.hit_points,
+                density,
+                explosion: ResourceRef::new(b"", b"")?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ndpr { nodes }.to_bytes()
+}
+
+/// An internal engine's controller: the smallest shipped shape with one
+/// class-5 component, the engine the part fits into its slot.
+fn engine_controller(engine: &kinds::Engine) -> Result<Vec<u8>> {
+    let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
+    let mut record = Component::new(CLASS_ENGINE, 0, b"");
+    record.set_value(0, engine.drive);
+    record.set_mass(engine.kg);
+    record.set_power(engine.power);
+    ctld.components.push(record);
+    ctld.to_bytes()
 }
 
 /// A controller in the original layout: the engine's defaults with the
@@ -324,6 +415,12 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
         ..ControlParams::ENGINE_DEFAULT
     };
     let mut ctld = Ctld::frame(&control);
+    // The chassis declares its engine slot with the shipped default (drive
+    // 1 at power 20); the fitted engine replaces it.
+    let mut slot = Component::new(CLASS_ENGINE, 0, kinds::ENGINE_SLOT.as_bytes());
+    slot.set_value(0, 1.0);
+    slot.set_power(20.0);
+    ctld.components.push(slot);
     let feet = usize::from(motion.feet);
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);
@@ -624,6 +721,10 @@ mod tests {
             ("R_ROCK1", Role::Rock),
             ("R_ROCK2", Role::Rock),
             ("B_FORT", Role::Fortification),
+            ("I_ENG_L_00", Role::Engine),
+            ("I_ENG_L_01", Role::Engine),
+            ("I_ENG_L_02", Role::Engine),
+            ("I_ENG_L_03", Role::Engine),
             ("SUN", Role::Sun),
         ];
         let expected: Vec<(String, Role)> =
@@ -634,7 +735,8 @@ mod tests {
     #[test]
     fn the_retail_catalogue_adds_variants_of_every_kind() {
         let c = catalog(Scale::Retail);
-        assert_eq!(c.prototypes.len(), 15 + 14 * RETAIL_VARIANTS as usize);
+        // The base set (with the sun and four engines), then 14 kinds per variant.
+        assert_eq!(c.prototypes.len(), 19 + 14 * RETAIL_VARIANTS as usize);
         let find = |k: &str| c.prototypes.iter().find(|p| p.key == k).map(|p| p.role);
         assert_eq!(find("B_FACTORY_017"), Some(Role::Building));
         assert_eq!(find("B_FORT_047"), Some(Role::Fortification));

@@ -12,7 +12,8 @@ use iron3d_formats::fxid::{FXID_TYPE_ID, Fxid};
 use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Resolution, resolve_material};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
-use iron3d_formats::proto::ctld::Ctld;
+use iron3d_formats::proto::ctld::{CLASS_ENGINE, Ctld};
+use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::proto::tfnt::Tfnt;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Registry};
 use iron3d_formats::sound::{FORMAT_MS_ADPCM, FORMAT_PCM, Wave};
@@ -139,16 +140,29 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
         let base = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         Base::parse(&base.unwrap_or_else(|| panic!("{who}: BASE"))).unwrap();
     }
+    let engine = key.starts_with(b"I_ENG_L_");
     if let Some(r) = resolved.controller() {
         let ctl = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         let ctl = Ctld::parse(&ctl.unwrap_or_else(|| panic!("{who}: controller"))).unwrap();
+        // A chassis moves and declares its engine slot; an engine is the
+        // one class-5 component it fits into that slot.
+        let engines = ctl
+            .components
+            .iter()
+            .filter(|k| k.type_id() == CLASS_ENGINE);
+        assert_eq!(engines.count(), 1, "{who}: one engine");
         assert!(
-            ctl.control().top_speed[1] > 0.0,
+            engine || ctl.control().top_speed[1] > 0.0,
             "{who}: a controller that moves"
         );
     }
+    for r in resolved.refs.iter().filter(|r| r.has_extension("ndp")) {
+        let ndp = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
+        let ndp = Ndpr::parse(&ndp.unwrap_or_else(|| panic!("{who}: node table"))).unwrap();
+        assert!(ndp.nodes.iter().all(|n| n.density >= 0.0), "{who}");
+    }
     let effects = |r: &&EffectiveRef| {
-        ["msh", "wea", "bas", "ctl"]
+        ["msh", "wea", "bas", "ctl", "ndp"]
             .iter()
             .all(|e| !r.has_extension(e))
     };
@@ -166,7 +180,10 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
         }
     }
     let Geometry::Mesh(mesh) = resolved.geometry() else {
-        assert_eq!(key, b"SUN", "only the sun is non-geometric");
+        assert!(
+            key == b"SUN" || engine,
+            "only the sun and the engines are non-geometric"
+        );
         return 0;
     };
     let archive = String::from_utf8_lossy(&mesh.archive).into_owned();

@@ -267,6 +267,47 @@ fn ctld_count_driven_sections() {
 }
 
 #[test]
+fn ctld_component_fields_sit_at_their_record_offsets() {
+    use iron3d_formats::proto::ctld::{CLASS_ENGINE, COMPONENT_VALUES, Component};
+    // An engine slot as a chassis declares it: class 5 on node 0, drive
+    // (value 0) 1, power 20, mass 675, labelled.
+    let mut slot = Component::new(CLASS_ENGINE, 0, b"i_eng_l");
+    slot.set_value(0, 1.0);
+    slot.set_value(COMPONENT_VALUES - 1, -2.5);
+    slot.set_value(COMPONENT_VALUES, 9.0); // past the sixteen: ignored
+    slot.set_power(20.0);
+    slot.set_mass(675.0);
+    let mut ctld = Ctld::parse(&ctld_frame()).unwrap();
+    ctld.components.push(slot);
+    let bytes = ctld.to_bytes().unwrap();
+    // The record follows the 128-byte head and the parameter block.
+    let record = &bytes[128..];
+    let word = |at: usize| u32::from_le_bytes(record[at..at + 4].try_into().unwrap());
+    let float = |at: usize| f32::from_bits(word(at));
+    assert_eq!((word(0x00), word(0x04)), (CLASS_ENGINE, 0));
+    assert_eq!((float(0x1C), float(0x20)), (675.0, 20.0));
+    assert_eq!((float(0x2C), float(0x2C + 15 * 4)), (1.0, -2.5));
+    assert_eq!(word(0xAC), 0, "no entries");
+    assert_eq!(word(0xB0), 7, "the label length");
+    assert_eq!(&record[0xB4..0xBC], b"i_eng_l\0");
+    let back = Ctld::parse(&bytes).unwrap();
+    let k = &back.components[0];
+    assert_eq!(
+        (k.type_id(), k.node(), k.mass(), k.power()),
+        (5, 0, 675.0, 20.0)
+    );
+    assert_eq!(
+        (k.value(0), k.value(15), k.value(16)),
+        (Some(1.0), Some(-2.5), None)
+    );
+    assert_eq!(k.label_text(), b"i_eng_l");
+    assert_eq!(back.to_bytes().unwrap(), bytes);
+    // An unlabelled record stores L = 0 and no label bytes.
+    let bare = Component::new(CLASS_ENGINE, 3, b"");
+    assert_eq!((bare.label_len, bare.label.len(), bare.node()), (0, 0, 3));
+}
+
+#[test]
 fn ctld_minimal_212_bytes() {
     let mut data = words(&[0; 5]);
     data.extend(words(&[0; 27]));

@@ -4,10 +4,12 @@
 //! never renamed).
 
 use bevy::prelude::*;
-use iron3d_control::{Gait, MotionFlags, PhysicalState};
+use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{Controller, MissionClans, ObjectClan, PropertyBag, PrototypeKey};
+use iron3d_world::mission::{
+    Controller, Drive, MissionClans, ObjectClan, PropertyBag, PrototypeKey,
+};
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
 use std::path::Path;
@@ -48,6 +50,12 @@ struct ObjectReport {
     controller: Option<String>,
     /// The index of the controller state it plays; `None` without states.
     control_state: Option<usize>,
+    /// kg: everything a mover weighs (nodes and parts); `None` for a static
+    /// body.
+    mass_kg: Option<f32>,
+    /// m/s: a mover's live forward top speed (engines, condition, load);
+    /// `None` for a static body.
+    top_speed: Option<f32>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -84,11 +92,13 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Controller>,
         Option<&PhysicalState>,
         Option<&Gait>,
+        Option<&Drive>,
+        Option<&Body>,
         Has<PendingDelete>,
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
-            let (transform, key, bag, clan, controller, state, gait, pending) =
+            let (transform, key, bag, clan, controller, state, gait, drive, body, pending) =
                 query.get(world, entity).ok()?;
             let (position, heading_deg) = map_frame(transform);
             Some(ObjectReport {
@@ -105,6 +115,8 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 alive: !pending,
                 controller: controller.map(|c| c.resource.clone()),
                 control_state: gait.map(|g| g.current),
+                mass_kg: drive.map(|d| d.mass_kg),
+                top_speed: body.map(|b| b.limits.top_speed.y),
             })
         })
         .collect()

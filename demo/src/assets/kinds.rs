@@ -47,7 +47,7 @@ pub const WALKER_MOTION: Motion = Motion {
     top_speed: 8.0,
     turn_rate: 1.2,
     delete_delay_ms: 2000,
-    payload_kg: 1500.0,
+    payload_kg: 6000.0,
     feet: 2,
 };
 
@@ -57,7 +57,7 @@ pub const HOVER_MOTION: Motion = Motion {
     top_speed: 20.0,
     turn_rate: 1.5,
     delete_delay_ms: 1500,
-    payload_kg: 800.0,
+    payload_kg: 4250.0,
     feet: 0,
 };
 
@@ -196,6 +196,78 @@ pub const KINDS: [Kind; 13] = [
         motion: None,
     },
 ];
+
+/// What a kind's `.ndp` carries: the design weight of its merged nodes
+/// (the shipped densities were computed to hit round weights; openparkan
+/// `docs/28-chassis.md`) and each node's hit points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Build {
+    pub kg: f32,
+    pub hit_points: f32,
+    /// Whether its `_l` / `_r` nodes are running gear (a walker's legs).
+    pub legs: bool,
+}
+
+/// The build of the kinds that carry a `.ndp`: the machines and their
+/// mounted parts (the small walking and flying chassis' body weights).
+pub fn build_of(key: &str) -> Option<Build> {
+    let (kg, hit_points, legs) = match key {
+        "CH_WALKER" => (1375.0, 450.0, true),
+        "CH_HOVER" => (1125.0, 190.0, false),
+        "TR_LIGHT" => (500.0, 200.0, false),
+        "TR_HEAVY" => (1200.0, 400.0, false),
+        "GN_LASER" => (150.0, 80.0, false),
+        "GN_CANNON" => (300.0, 120.0, false),
+        _ => return None,
+    };
+    Some(Build {
+        kg,
+        hit_points,
+        legs,
+    })
+}
+
+/// A small internal engine: its prototype key, drive (value 0), mass in kg
+/// and power drawn a second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Engine {
+    pub key: &'static str,
+    pub drive: f32,
+    pub kg: f32,
+    pub power: f32,
+}
+
+/// The four marks of the small engine, as openparkan measured the shipped
+/// `o_eng_l` family (`docs/24-motion.md`, "Load").
+pub const ENGINES: [Engine; 4] = [
+    Engine {
+        key: "I_ENG_L_00",
+        drive: 0.7,
+        kg: 450.0,
+        power: 0.75,
+    },
+    Engine {
+        key: "I_ENG_L_01",
+        drive: 0.8,
+        kg: 675.0,
+        power: 1.2,
+    },
+    Engine {
+        key: "I_ENG_L_02",
+        drive: 0.9,
+        kg: 900.0,
+        power: 1.5,
+    },
+    Engine {
+        key: "I_ENG_L_03",
+        drive: 1.0,
+        kg: 1350.0,
+        power: 1.85,
+    },
+];
+
+/// The label of a chassis's engine slot (the small size letter).
+pub const ENGINE_SLOT: &str = "i_eng_l";
 
 /// The fortification: its registry entry names `B_TOWER` as parent.
 pub const FORT: &str = "B_FORT";

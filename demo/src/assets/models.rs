@@ -260,7 +260,9 @@ impl Builder {
         let tri_end = p.triangles.as_ref().map_or(0, Vec::len);
         let centre = [0, 1, 2].map(|a| (lo[a] + hi[a]) / 2.0);
         let d = sub(hi, centre);
-        p.slots.push(Slot68 {
+        // The measures the shipped slots carry: the box's area and volume.
+        let [x, y, z] = sub(hi, lo);
+        let mut slot = Slot68 {
             tri_start: tri_start as u16,
             tri_count: (tri_end - tri_start) as u16,
             batch_start: batch_start as u16,
@@ -270,7 +272,9 @@ impl Builder {
             sphere_center: centre,
             sphere_radius: (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt(),
             opaque: [0; 5],
-        });
+        };
+        slot.set_measures(2.0 * (x * y + y * z + z * x), x * y * z);
+        p.slots.push(slot);
         slot_index
     }
 }

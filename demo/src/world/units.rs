@@ -140,7 +140,7 @@ pub fn write(
         pools.pick(rng, "CH_HOVER"),
         "Парящее шасси",
         PartClass::Chassis,
-        vec![hover],
+        vec![engine(0), hover],
     );
     install.add(
         "UNITS/ROBOTS/Hover_Scout.dat",
@@ -171,14 +171,14 @@ pub fn write(
 }
 
 /// A part whose children are already placed: a turret or gun child keeps
-/// the socket its builder chose ([`mounted`]); any other child gets its
-/// slot index among its siblings (the parent controller's slot).
+/// the socket its builder chose ([`mounted`]) and a fitted part its slot
+/// ([`engine`]); any other child gets its index among its siblings.
 fn part(key: String, text: &str, class: PartClass, children: Vec<PartSpec>) -> PartSpec {
     let children = children
         .into_iter()
         .enumerate()
         .map(|(i, mut c)| {
-            if !matches!(c.class, PartClass::Turret | PartClass::Gun) {
+            if c.attachment < 0 && !matches!(c.class, PartClass::Turret | PartClass::Gun) {
                 c.attachment = i as i32;
             }
             c
@@ -190,6 +190,19 @@ fn part(key: String, text: &str, class: PartClass, children: Vec<PartSpec>) -> P
         class,
         attachment: -1,
         children,
+    }
+}
+
+/// The small engine of `mark` fitted into its chassis's engine slot.
+fn engine(mark: usize) -> PartSpec {
+    PartSpec {
+        attachment: assets::ENGINE_SLOT_INDEX,
+        ..part(
+            assets::engine_key(mark).to_string(),
+            "Двигатель",
+            PartClass::Internal,
+            Vec::new(),
+        )
     }
 }
 
@@ -233,30 +246,35 @@ fn turret(
     mounted(t, parent, socket)
 }
 
-/// Robot design `i`: the three named demo designs (4, 4 and 7 parts), then
-/// retail-size designs of 10 to 12 parts.
+/// Robot design `i`: the three named demo designs (5, 5 and 8 parts), then
+/// retail-size designs of 12 to 14 parts; each fits an engine.
 fn robot(pools: &Pools, rng: &mut Rng, i: usize) -> PartSpec {
     let turret = |rng: &mut Rng, heavy, guns, ammo| {
         turret(pools, rng, ("CH_WALKER", "mount"), heavy, guns, ammo)
     };
-    let turrets = match i {
-        0 => vec![turret(rng, false, 2, 0)],
-        1 => vec![turret(rng, true, 1, 1)],
-        2 => vec![turret(rng, true, 2, 1), turret(rng, false, 1, 0)],
+    // The light design runs on the best engine, the heavy on a weak one.
+    let (mark, turrets) = match i {
+        0 => (3, vec![turret(rng, false, 2, 0)]),
+        1 => (1, vec![turret(rng, true, 1, 1)]),
+        2 => (2, vec![turret(rng, true, 2, 1), turret(rng, false, 1, 0)]),
         _ => {
             let extra = rng.below(3) as usize;
-            vec![
+            let mark = rng.below(4) as usize;
+            let turrets = vec![
                 turret(rng, true, 2, 2),
                 turret(rng, false, 2, 0),
-                turret(rng, false, 2, extra),
-            ]
+                turret(rng, false, 1, extra),
+            ];
+            (mark, turrets)
         }
     };
+    let mut children = vec![engine(mark)];
+    children.extend(turrets);
     part(
         pools.pick(rng, "CH_WALKER"),
         "Шагающее шасси",
         PartClass::Chassis,
-        turrets,
+        children,
     )
 }
 

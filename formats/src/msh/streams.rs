@@ -139,11 +139,30 @@ pub struct Slot68 {
     pub aabb_max: [f32; 3],
     pub sphere_center: [f32; 3],
     pub sphere_radius: f32,
-    /// +0x30: five words kept raw.
+    /// +0x30: five words kept raw; the first two are the geometry's area
+    /// and volume ([`Slot68::area`], [`Slot68::volume`]).
     pub opaque: [u32; 5],
 }
 
 impl Slot68 {
+    /// `+0x30`: the area of the slot's geometry, which armour weighs by
+    /// (openparkan `docs/28-chassis.md`, "What a chassis weighs").
+    pub fn area(&self) -> f32 {
+        f32::from_bits(self.opaque[0])
+    }
+
+    /// `+0x34`: the volume a node's density weighs (its bounding box's on
+    /// every slot openparkan measured).
+    pub fn volume(&self) -> f32 {
+        f32::from_bits(self.opaque[1])
+    }
+
+    /// Stores the area and volume (`+0x30`, `+0x34`).
+    pub fn set_measures(&mut self, area: f32, volume: f32) {
+        self.opaque[0] = area.to_bits();
+        self.opaque[1] = volume.to_bits();
+    }
+
     /// Bytes of one record.
     pub const SIZE: usize = 68;
 
@@ -553,6 +572,21 @@ mod tests {
             0,
             "MSH: expected type 13 batches: a multiple of 20 bytes, found 19 bytes",
         );
+    }
+
+    #[test]
+    fn a_slot_stores_its_area_and_volume_at_0x30_and_0x34() {
+        let mut raw = vec![0u8; Slot68::SIZE];
+        raw[0x30..0x34].copy_from_slice(&22.0f32.to_le_bytes());
+        raw[0x34..0x38].copy_from_slice(&6.0f32.to_le_bytes());
+        raw[0x38] = 0xAB; // an unread word survives
+        let slot = Slot68::read(&mut Cursor::new(&raw, "MSH")).unwrap();
+        assert_eq!((slot.area(), slot.volume()), (22.0, 6.0));
+        let mut edited = slot;
+        edited.set_measures(22.0, 6.0);
+        let mut out = Vec::new();
+        edited.write(&mut out);
+        assert_eq!(out, raw);
     }
 
     #[test]

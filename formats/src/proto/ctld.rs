@@ -52,7 +52,40 @@ pub struct Component {
     pub label: Vec<u8>,
 }
 
+/// The component class of an engine (`CICLS_` 5): value 0 is its drive
+/// (openparkan `docs/13-control.md`, "The component record").
+pub const CLASS_ENGINE: u32 = 5;
+/// The component class of armour (27): value 0 is its weight per unit of
+/// node area (openparkan `docs/28-chassis.md`).
+pub const CLASS_ARMOUR: u32 = 27;
+/// Values a component carries (`+0x2C`, sixteen floats).
+pub const COMPONENT_VALUES: usize = 16;
+const VALUES_AT: usize = 0x2C;
+const MASS_AT: usize = 0x1C;
+const POWER_AT: usize = 0x20;
+
 impl Component {
+    /// A record of class `type_id` on model node `node`, every other fixed
+    /// byte zero, no entries, with `label` (none when empty).
+    pub fn new(type_id: u32, node: i32, label: &[u8]) -> Self {
+        let mut fixed = vec![0u8; COMPONENT_FIXED];
+        fixed[0..4].copy_from_slice(&type_id.to_le_bytes());
+        fixed[4..8].copy_from_slice(&node.to_le_bytes());
+        let (label_len, label) = if label.is_empty() {
+            (0, Vec::new())
+        } else {
+            let mut bytes = label.to_vec();
+            bytes.push(0);
+            (label.len() as i32, bytes)
+        };
+        Self {
+            fixed,
+            entries: Vec::new(),
+            label_len,
+            label,
+        }
+    }
+
     fn word(&self, at: usize) -> u32 {
         u32::from_le_bytes([
             self.fixed[at],
@@ -60,6 +93,46 @@ impl Component {
             self.fixed[at + 2],
             self.fixed[at + 3],
         ])
+    }
+
+    fn float(&self, at: usize) -> f32 {
+        f32::from_bits(self.word(at))
+    }
+
+    fn set_float(&mut self, at: usize, value: f32) {
+        self.fixed[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    }
+
+    /// Layout-confirmed: the part's mass in kg (`+0x1C`).
+    pub fn mass(&self) -> f32 {
+        self.float(MASS_AT)
+    }
+
+    pub fn set_mass(&mut self, kg: f32) {
+        self.set_float(MASS_AT, kg);
+    }
+
+    /// Layout-confirmed: the power figure (`+0x20`): a consumer's draw a
+    /// second, a battery's output.
+    pub fn power(&self) -> f32 {
+        self.float(POWER_AT)
+    }
+
+    pub fn set_power(&mut self, power: f32) {
+        self.set_float(POWER_AT, power);
+    }
+
+    /// Layout-confirmed: value `index` of the sixteen (`+0x2C`); what it
+    /// means depends on the class.
+    pub fn value(&self, index: usize) -> Option<f32> {
+        (index < COMPONENT_VALUES).then(|| self.float(VALUES_AT + 4 * index))
+    }
+
+    /// Sets value `index` (< [`COMPONENT_VALUES`]; others are ignored).
+    pub fn set_value(&mut self, index: usize, value: f32) {
+        if index < COMPONENT_VALUES {
+            self.set_float(VALUES_AT + 4 * index, value);
+        }
     }
 
     /// Consumer-inferred: class id (1..30).

@@ -12,6 +12,14 @@ use crate::error::Result;
 use crate::fixed::ResourceRef;
 
 const FORMAT: &str = "NDPR";
+/// NRes type id of a node damage table (`"NDPR"`).
+pub const NDPR_TYPE_ID: u32 = u32::from_le_bytes(*b"NDPR");
+/// Node flag: the node is part of the left running gear (a leg, wheel or
+/// track), whose mean life scales a machine's drive (openparkan
+/// `docs/24-motion.md`, "Running gear").
+pub const GEAR_LEFT: u32 = 0x20;
+/// Node flag: the right running gear.
+pub const GEAR_RIGHT: u32 = 0x40;
 /// Bytes of one record.
 pub const RECORD_SIZE: usize = 76;
 

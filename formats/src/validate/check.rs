@@ -9,6 +9,7 @@ use crate::graph::{MESH_TYPE_ID, TEXM_TYPE_ID};
 use crate::mat0::{MAT0_TYPE_ID, Mat0};
 use crate::msh::Msh;
 use crate::proto::ctld::CTLD_TYPE_ID;
+use crate::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr};
 use crate::sound::{SoundOutcome, classify};
 use crate::texm::Texm;
 use crate::wear::{WEAR_TYPE_ID, Wear};
@@ -178,6 +179,7 @@ fn entry_family(type_id: u32, payload: &[u8], sound_lib: bool) -> &'static str {
         TEXM_TYPE_ID => "Texm",
         FXID_TYPE_ID => "FXID",
         CTLD_TYPE_ID => "CTLD",
+        NDPR_TYPE_ID => "NDPR",
         _ if payload.starts_with(b"Texm") => "Texm",
         _ if payload.starts_with(b"RIFF") || (sound_lib && payload.is_empty()) => "sound",
         _ => "other entry",
@@ -223,6 +225,15 @@ fn entry(c: &mut Collector, family: &str, payload: &[u8], attr1: u32, attr2: u32
             let ctl = crate::proto::ctld::Ctld::parse(payload)?;
             let mode = ctl.control().mode;
             c.variant(family, format!("mode {}", mode.raw()), 1);
+        }
+        "NDPR" => {
+            let table = Ndpr::parse(payload)?;
+            let gear = table
+                .nodes
+                .iter()
+                .any(|n| n.flags & (GEAR_LEFT | GEAR_RIGHT) != 0);
+            let kind = if gear { "with running gear" } else { "plain" };
+            c.variant(family, kind, 1);
         }
         "FXID" => {
             let fx = Fxid::parse(payload)?;

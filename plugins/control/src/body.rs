@@ -16,7 +16,7 @@ use crate::backend::{self, Shape};
 use bevy::prelude::*;
 use iron3d_formats::proto::ctld::{ControlMode, ControlParams};
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::{BodyBounds, Controller};
+use iron3d_world::mission::{BodyBounds, Controller, Drive, NodeLife};
 use iron3d_world::{ObjectRegistry, PendingDelete};
 
 /// The state bits of a mover.
@@ -136,16 +136,28 @@ const BARE_RADIUS: f32 = 0.5;
 /// Radii under [`RADIUS_KEPT`] are held to at most this.
 const RADIUS_HELD: f32 = 7.5;
 const RADIUS_KEPT: f32 = 20.0;
-/// Stand-in density for the push share until node masses (`.ndp`) are
-/// read: water's, kg per m³ of the body's box.
-const STAND_IN_DENSITY: f32 = 1000.0;
+/// The least mass a body shares push-outs by: a machine whose nodes carry
+/// no density still pushes like a kilogram, not like nothing.
+const LEAST_MASS: f32 = 1.0;
+
+impl LiveLimits {
+    /// The live limits of `controller` driven by `drive` at the condition
+    /// `life` (GAMEPLAY §2 "Live limits").
+    pub fn of(controller: &Controller, drive: &Drive, life: &NodeLife) -> Self {
+        Self::new(&controller.params, drive.engines(life), drive.spare())
+    }
+}
 
 impl Body {
-    /// The body of a controller over `bounds` (already scaled), at full
-    /// condition with no cargo: E = 1, r = 1 (the loader has no part
-    /// masses yet).
-    pub fn new(controller: &Controller, bounds: Option<BodyBounds>) -> Self {
-        let (centre, radius, volume) = match bounds {
+    /// The body of a controller over `bounds` (already scaled), weighing
+    /// and driven as `drive` says at the condition `life`.
+    pub fn new(
+        controller: &Controller,
+        drive: &Drive,
+        life: &NodeLife,
+        bounds: Option<BodyBounds>,
+    ) -> Self {
+        let (centre, radius) = match bounds {
             Some(b) => {
                 let size = b.max - b.min;
                 let r = size.length() / 2.0;
@@ -154,17 +166,17 @@ impl Body {
                 } else {
                     r
                 };
-                ((b.min + b.max) / 2.0, r.max(0.01), size.x * size.y * size.z)
+                ((b.min + b.max) / 2.0, r.max(0.01))
             }
-            None => (Vec3::ZERO, BARE_RADIUS, 1.0),
+            None => (Vec3::ZERO, BARE_RADIUS),
         };
         let params = &controller.params;
         Self {
             centre,
             radius,
-            mass: (volume * STAND_IN_DENSITY).max(1.0),
+            mass: drive.mass_kg.max(LEAST_MASS),
             holds_ground: controller.holds_ground,
-            limits: LiveLimits::new(params, 1.0, 1.0),
+            limits: LiveLimits::of(controller, drive, life),
             brakes_on_slopes: params.mode == ControlMode::BrakeOnSlopes,
             slope_cone: params.slope_cone,
         }
@@ -183,13 +195,28 @@ fn scaled(bounds: BodyBounds, scale: Vec3) -> BodyBounds {
 pub(crate) fn plugin(app: &mut App) {
     app.register_type::<PhysicalState>().add_systems(
         FixedUpdate,
-        attach_bodies.in_set(crate::ControlStep::Attach),
+        (attach_bodies, refresh_limits)
+            .chain()
+            .in_set(crate::ControlStep::Attach),
     );
+}
+
+type Refreshed<'a> = (&'a Controller, &'a Drive, &'a NodeLife, &'a mut Body);
+type DriveChanged = Or<(Changed<Drive>, Changed<NodeLife>)>;
+
+/// Recomputes the live limits of every mover whose condition or drive
+/// changed (damage, a part coming off). Each body's limits depend on its
+/// own object only, so the order does not matter.
+fn refresh_limits(mut movers: Query<Refreshed, DriveChanged>) {
+    for (controller, drive, life, mut body) in &mut movers {
+        let limits = LiveLimits::of(controller, drive, life);
+        body.set_if_neq(Body { limits, ..*body });
+    }
 }
 
 type Attachable<'a> = (
     &'a Transform,
-    Option<&'a Controller>,
+    Option<(&'a Controller, &'a Drive, &'a NodeLife)>,
     Option<Ref<'a, BodyBounds>>,
     Has<Body>,
     Has<StaticBody>,
@@ -216,8 +243,8 @@ fn attach_bodies(
         }
         let bounds = bounds.map(|b| scaled(*b, transform.scale));
         match controller {
-            Some(controller) => {
-                let body = Body::new(controller, bounds);
+            Some((controller, drive, life)) => {
+                let body = Body::new(controller, drive, life, bounds);
                 let shape = Shape::Sphere {
                     centre: body.centre,
                     radius: body.radius,

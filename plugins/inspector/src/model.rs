@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
-    Controller, InstanceName, MissionClans, ModelNode, ObjectClan, ObjectKind, PropertyBag,
-    PrototypeChain, PrototypeKey, UnitPartInfo,
+    Controller, Drive, InstanceName, MissionClans, ModelNode, NodeLife, ObjectClan, ObjectKind,
+    PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -226,7 +226,25 @@ fn motion_text(world: &World, entity: Entity) -> Option<String> {
             },
             body.radius,
             body.mass,
-        ) + &gait_text(world.get::<Gait>(entity)),
+        ) + &drive_text(world, entity, body)
+            + &gait_text(world.get::<Gait>(entity)),
+    )
+}
+
+/// What drives a mover now, as the panel appends it: E, r and the live
+/// forward top speed and yaw rate they give.
+fn drive_text(world: &World, entity: Entity, body: &Body) -> String {
+    let (Some(drive), Some(life)) = (world.get::<Drive>(entity), world.get::<NodeLife>(entity))
+    else {
+        return String::new();
+    };
+    format!(
+        ", drive {:.2} from {} engine(s), spare payload {:.0} %, live top {:.2} m/s, turn {:.2} rad/s",
+        drive.engines(life),
+        drive.engines.len(),
+        drive.spare() * 100.0,
+        body.limits.top_speed.y,
+        body.limits.turn_rate.z,
     )
 }
 

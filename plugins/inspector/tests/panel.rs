@@ -232,6 +232,7 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
     assert!(
         motion.starts_with("velocity [0.00, 0.00, 0.00] m/s, on the ground")
             && motion.contains("body radius")
+            && motion.contains(" engine(s), spare payload ")
             && motion.contains(", state 0 of 4 (frames 0→0, step 250 ms)"),
         "{motion}"
     );

@@ -388,8 +388,8 @@ fn units_carry_the_controller_their_chassis_names_and_structures_none() {
                 let walks = parts[part].starts_with(b"CH_WALKER");
                 assert_eq!(c.holds_ground, walks);
                 let (top, accel, turn, delay, payload) = match walks {
-                    true => (8.0, 4.0, 1.2, 2000, 1500.0),
-                    false => (20.0, 6.0, 1.5, 1500, 800.0),
+                    true => (8.0, 4.0, 1.2, 2000, 6000.0),
+                    false => (20.0, 6.0, 1.5, 1500, 4250.0),
                 };
                 assert_eq!(c.params.top_speed, [top; 3]);
                 assert_eq!(c.params.acceleration, [accel; 3]);
@@ -409,17 +409,119 @@ fn units_carry_the_controller_their_chassis_names_and_structures_none() {
     );
 }
 
+/// The design weight the demo gives a mounted part's merged nodes, kg.
+fn mounted_kg(key: &[u8]) -> f32 {
+    [
+        (&b"TR_LIGHT"[..], 500.0),
+        (b"TR_HEAVY", 1200.0),
+        (b"GN_LASER", 150.0),
+        (b"GN_CANNON", 300.0),
+    ]
+    .iter()
+    .find(|(k, _)| key.starts_with(k))
+    .map_or(0.0, |&(_, kg)| kg)
+}
+
+/// Every demo unit's drive is assembled from its parts: the engine it fits
+/// replaces its chassis's slot (keeping the slot's node), its chassis and
+/// mounted parts weigh their nodes' density × volume, the walker's legs are
+/// its running gear, and every node starts whole.
+#[test]
+fn each_unit_is_driven_by_its_fitted_engine_and_weighs_its_parts() {
+    let tmp = demo_install();
+    let mut app = app(&tmp.path().join("game"));
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let world = app.world_mut();
+    let mut roots = world.query::<(Entity, &Drive, &NodeLife, &Controller)>();
+    let roots: Vec<_> = roots
+        .iter(world)
+        .map(|(e, d, l, c)| (e, d.clone(), l.clone(), c.clone()))
+        .collect();
+    assert!(!roots.is_empty());
+    // (drive, kg) of the four small engine marks.
+    let marks = [(0.7, 450.0), (0.8, 675.0), (0.9, 900.0), (1.0, 1350.0)];
+    let mut drives = std::collections::BTreeSet::new();
+    for (root, drive, life, controller) in roots {
+        let mut parts: Vec<(UnitPartInfo, usize)> = world
+            .query::<(&UnitPartInfo, &PartNodes, &ChildOf)>()
+            .iter(world)
+            .filter(|(_, _, parent)| parent.parent() == root)
+            .map(|(p, n, _)| (p.clone(), n.0.len()))
+            .collect();
+        parts.sort_by_key(|(p, _)| p.index);
+        let engine = parts
+            .iter()
+            .find(|(p, _)| p.key.starts_with(b"I_ENG_L_0"))
+            .expect("an engine part");
+        assert_eq!(
+            (engine.0.class, engine.0.attachment),
+            (Some(PartClass::Internal), 0)
+        );
+        let mark = usize::from(engine.0.key[9] - b'0');
+        let (fitted, engine_kg) = marks[mark];
+        assert_eq!(
+            drive.engines,
+            [EngineRef {
+                drive: fitted,
+                node: Some(NodeRef { part: 0, node: 0 }),
+            }],
+            "the fitted engine in the slot, on the slot's node"
+        );
+        drives.insert(mark);
+        let walks = parts[0].0.key.starts_with(b"CH_WALKER");
+        let own = if walks { 1375.0 } else { 1125.0 };
+        assert!((drive.own_kg - own).abs() < 0.05, "{}", drive.own_kg);
+        // A mounted part weighs its nodes but its root (not merged).
+        let mounted: f32 = parts
+            .iter()
+            .filter(|(_, nodes)| *nodes > 1)
+            .map(|(p, _)| mounted_kg(&p.key))
+            .sum();
+        let expected = own + engine_kg + mounted;
+        assert!(
+            (drive.mass_kg - expected).abs() < 0.1,
+            "{} vs {expected}",
+            drive.mass_kg
+        );
+        assert_eq!(drive.payload_kg, controller.params.payload_kg);
+        let gear = |nodes: [usize; 2]| nodes.map(|node| NodeRef { part: 0, node }).to_vec();
+        if walks {
+            // thigh_l, shin_l; thigh_r, shin_r.
+            assert_eq!(drive.gear, [gear([1, 2]), gear([3, 4])]);
+        } else {
+            assert_eq!(drive.gear, [Vec::new(), Vec::new()]);
+        }
+        let lengths: Vec<usize> = parts.iter().map(|(_, n)| *n).collect();
+        assert_eq!(life.0.iter().map(Vec::len).collect::<Vec<_>>(), lengths);
+        assert!(life.0.iter().flatten().all(|&f| f == 1.0));
+        assert_eq!(drive.engines(&life), fitted, "whole: E is the drive");
+    }
+    assert!(drives.len() > 1, "marks {drives:?}");
+}
+
 /// A controller a prototype names that no longer parses fails the mission
 /// with its chain (object, prototype, archive, entry, cause), never a
 /// default body.
 #[test]
 fn a_malformed_controller_fails_the_mission_with_its_chain() {
+    a_truncated_entry_fails_the_mission("ctl", "CTLD");
+}
+
+/// So does the walker's node table (`.ndp`), which its mass is read from.
+#[test]
+fn a_malformed_node_table_fails_the_mission_with_its_chain() {
+    a_truncated_entry_fails_the_mission("ndp", "NDPR");
+}
+
+/// Cuts the walker's entry of extension `ext` to 100 bytes in a mod and
+/// checks the load fails with the whole chain and a `format` cause.
+fn a_truncated_entry_fails_the_mission(ext: &str, format: &str) {
     let tmp = demo_install();
     let game = tmp.path().join("game");
     let source = Source::new(&game, &[]).unwrap();
     let registry = iron3d_formats::graph::registry(&source).unwrap();
     let walker = registry.resolve(b"CH_WALKER").unwrap();
-    let ctl = walker.controller().expect("the walker names a controller");
+    let ctl = walker.first_with(ext).expect("the walker names it");
     let (archive, entry) = (
         String::from_utf8_lossy(&ctl.archive).into_owned(),
         String::from_utf8_lossy(&ctl.resource).into_owned(),
@@ -443,7 +545,7 @@ fn a_malformed_controller_fails_the_mission_with_its_chain() {
     assert_eq!(error.prototype.as_deref(), Some("'CH_WALKER'"), "{error}");
     assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
     assert_eq!(error.entry, Some(format!("'{entry}'")), "{error}");
-    assert!(error.cause.contains("CTLD"), "{error}");
+    assert!(error.cause.contains(format), "{error}");
     let world = app.world_mut();
     assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
 }

@@ -117,6 +117,86 @@ pub struct Controller {
     pub states: Arc<ControllerStates>,
 }
 
+/// A model node of an object: its part (index in part-tree order) and the
+/// node's index in that part's model.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeRef {
+    pub part: usize,
+    pub node: usize,
+}
+
+/// An engine of a machine: its drive (value 0 of a class-5 component) and
+/// the node whose life is its condition (`None`: always whole).
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]
+pub struct EngineRef {
+    pub drive: f32,
+    pub node: Option<NodeRef>,
+}
+
+/// What drives and loads a machine with a controller, assembled at load
+/// (see the `drive` module of the loader): the inputs of its live limits.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+pub struct Drive {
+    /// Every engine of the assembly, fitted parts in their slots.
+    pub engines: Vec<EngineRef>,
+    /// The running gear's nodes, left (`.ndp` 0x20) then right (0x40).
+    pub gear: [Vec<NodeRef>; 2],
+    /// kg: every merged node and every component.
+    pub mass_kg: f32,
+    /// kg: the root part's own nodes, which do not count against payload.
+    pub own_kg: f32,
+    /// kg: the controller's payload (file +124).
+    pub payload_kg: f32,
+}
+
+impl Drive {
+    /// E: the engines' drive times their condition, times the mean life of
+    /// the two sides' running gear (a side without gear counts whole).
+    pub fn engines(&self, life: &NodeLife) -> f32 {
+        let side = |nodes: &[NodeRef]| {
+            if nodes.is_empty() {
+                1.0
+            } else {
+                nodes.iter().map(|&n| life.of(n)).sum::<f32>() / nodes.len() as f32
+            }
+        };
+        let gear = (side(&self.gear[0]) + side(&self.gear[1])) / 2.0;
+        let drive: f32 = self
+            .engines
+            .iter()
+            .map(|e| e.drive * e.node.map_or(1.0, |n| life.of(n)))
+            .sum();
+        drive * gear
+    }
+
+    /// r: the spare payload over the payload, 1 empty and 0 full. A
+    /// controller with no payload carries nothing, so it counts empty.
+    pub fn spare(&self) -> f32 {
+        if self.payload_kg > 0.0 {
+            ((self.payload_kg + self.own_kg - self.mass_kg).max(0.0) / self.payload_kg).min(1.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Each node's remaining life as a fraction of its full life (1 whole, 0
+/// destroyed), by part then node: the condition engines and running gear
+/// drive with. Every node starts whole; damage writes it.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+pub struct NodeLife(pub Vec<Vec<f32>>);
+
+impl NodeLife {
+    /// The life of `node` (whole when the object has no such node).
+    pub fn of(&self, node: NodeRef) -> f32 {
+        self.0
+            .get(node.part)
+            .and_then(|p| p.get(node.node))
+            .copied()
+            .unwrap_or(1.0)
+    }
+}
+
 /// A controller's animation state graph (section 1 of the CTLD), typed,
 /// with every state's strides measured through the model of the part that
 /// names the controller.

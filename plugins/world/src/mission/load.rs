@@ -14,8 +14,9 @@ use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
-use iron3d_formats::msh::{Msh, Pose};
+use iron3d_formats::msh::{Msh, Node38, Pose};
 use iron3d_formats::proto::ctld::{Ctld, StateRecord};
+use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
@@ -154,6 +155,8 @@ pub(crate) struct NodePlan {
     /// The box of its state-0, LOD-0 slot in the node's frame (Z-up
     /// `min`, `max`), when it has one.
     pub bounds: Option<([f32; 3], [f32; 3])>,
+    /// The area and volume that slot stores (what the node weighs by).
+    pub measures: Option<(f32, f32)>,
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -181,6 +184,13 @@ pub(crate) struct Loader {
     /// Upper-cased prototype key -> the controller it names (its `part`
     /// set where an object uses it), none when it names none.
     controllers: BTreeMap<Vec<u8>, Option<super::Controller>>,
+    /// Upper-cased prototype key -> its controller's components (empty
+    /// when it names no controller).
+    pub devices: BTreeMap<Vec<u8>, Arc<Ctld>>,
+    /// Upper-cased prototype key -> the `.ndp` node table it names.
+    pub damage: BTreeMap<Vec<u8>, Arc<Ndpr>>,
+    /// Per placed object, its drive when it has a controller.
+    pub drives: Vec<Option<super::Drive>>,
 }
 
 /// What runtime readers accept: retail files with their known quirks.
@@ -208,6 +218,9 @@ impl Loader {
             chains: BTreeMap::new(),
             meshes: BTreeMap::new(),
             controllers: BTreeMap::new(),
+            devices: BTreeMap::new(),
+            damage: BTreeMap::new(),
+            drives: Vec::new(),
         }
     }
 
@@ -456,8 +469,7 @@ impl Loader {
                 if let Some(msh) = &model {
                     self.meshes.insert(upper.clone(), msh.clone());
                 }
-                let read = self.read_controller(&part.resolved, model.as_deref());
-                let controller = read.map_err(|(r, cause)| {
+                let entry_error = |(r, cause): (EffectiveRef, String)| {
                     let edge = Edge {
                         object: object(),
                         prototype: Some(lossy(&part.key)),
@@ -465,49 +477,118 @@ impl Loader {
                         entry: Some(lossy(&r.resource)),
                     };
                     self.error(MissionPhase::Resources, edge, cause)
-                })?;
-                self.controllers.insert(upper, controller);
+                };
+                let controller = self
+                    .read_controller(&part.resolved, model.as_deref())
+                    .map_err(entry_error)?;
+                let damage = match part.resolved.first_with("ndp") {
+                    Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_error)?),
+                    None => None,
+                };
+                if let Some((controller, ctld)) = controller {
+                    self.controllers.insert(upper.clone(), Some(controller));
+                    self.devices.insert(upper.clone(), ctld);
+                } else {
+                    self.controllers.insert(upper.clone(), None);
+                }
+                if let Some(damage) = damage {
+                    self.damage.insert(upper, damage);
+                }
             }
+            let placed = &tma.objects[i];
+            let drive = self
+                .drive_of(object_parts, placed)
+                .map_err(|(key, cause)| {
+                    let edge = Edge {
+                        object: object(),
+                        prototype: Some(lossy(key)),
+                        ..Edge::default()
+                    };
+                    self.error(MissionPhase::Resources, edge, cause)
+                })?;
+            self.drives.push(drive);
         }
         Ok(())
+    }
+
+    /// The drive of a placed object with a controller, from its parts'
+    /// components, node tables and models; an error names the prototype of
+    /// the part that does not fit.
+    fn drive_of<'a>(
+        &self,
+        parts: &'a [PartPlan],
+        placed: &tma::PlacedObject,
+    ) -> Result<Option<super::Drive>, (&'a [u8], String)> {
+        let Some(controller) = self.controller_of(parts) else {
+            return Ok(None);
+        };
+        let inputs: Vec<_> = parts
+            .iter()
+            .map(|plan| {
+                let upper = plan.key.to_ascii_uppercase();
+                super::drive::PartInputs {
+                    plan,
+                    components: self.devices.get(&upper).map_or(&[][..], |c| &c.components),
+                    damage: self.damage.get(&upper).map(|d| &**d),
+                    nodes: self.models.get(&upper).map_or(&[][..], |m| &m[..]),
+                }
+            })
+            .collect();
+        let scale = super::PlacedTransform::of(placed).scale;
+        super::drive::assemble(&inputs, scale, controller.params.payload_kg)
+            .map(Some)
+            .map_err(|(part, cause)| (&parts[part].key[..], cause))
     }
 }
 
 impl Loader {
+    /// The entry `r` names, parsed strictly (shared with every other
+    /// reader of it); an error (the reference and the cause) when it is
+    /// missing or malformed.
+    fn read_entry<T: std::any::Any + Send + Sync>(
+        &self,
+        r: &EffectiveRef,
+        parse: impl FnOnce(&[u8]) -> Result<T, FormatError>,
+    ) -> Result<Arc<T>, (EffectiveRef, String)> {
+        let fail = |cause: String| (r.clone(), cause);
+        self.source()
+            .entry(&r.archive, &r.resource)
+            .map_err(|e| fail(e.to_string()))?
+            .ok_or_else(|| fail("the entry is missing".into()))?
+            .parsed(0, parse)
+            .map_err(|e| fail(e.to_string()))
+    }
+
     /// The controller a resolved prototype names, read strictly, its
-    /// states' strides measured through the prototype's `model`: `None`
-    /// when it names none; an error (the reference and the cause) when the
-    /// entry is missing or malformed, never a default body.
+    /// states' strides measured through the prototype's `model`, with the
+    /// parsed file: `None` when it names none; an error (the reference and
+    /// the cause) when the entry is missing or malformed, never a default
+    /// body.
+    #[allow(clippy::type_complexity)]
     fn read_controller(
         &self,
         resolved: &Resolved,
         model: Option<&Msh>,
-    ) -> Result<Option<super::Controller>, (EffectiveRef, String)> {
+    ) -> Result<Option<(super::Controller, Arc<Ctld>)>, (EffectiveRef, String)> {
         let Some(r) = resolved.controller() else {
             return Ok(None);
         };
         let fail = |cause: String| (r.clone(), cause);
-        let found = self
-            .source()
-            .entry(&r.archive, &r.resource)
-            .map_err(|e| fail(e.to_string()))?
-            .ok_or_else(|| fail("the controller entry is missing".into()))?;
-        let ctld = found
-            .parsed(0, Ctld::parse)
-            .map_err(|e| fail(e.to_string()))?;
+        let ctld = self.read_entry(r, Ctld::parse)?;
         let resource = format!(
             "{}::{}",
             String::from_utf8_lossy(&r.archive),
             String::from_utf8_lossy(&r.resource)
         );
         let states = controller_states(&ctld, model).map_err(fail)?;
-        Ok(Some(super::Controller {
+        let controller = super::Controller {
             resource,
             part: 0,
             params: ctld.control(),
             holds_ground: ctld.holds_ground(),
             states: Arc::new(states),
-        }))
+        };
+        Ok(Some((controller, ctld)))
     }
 
     /// The controller of a placed object: the first part, in part-tree
@@ -611,6 +692,10 @@ fn prepare(
         .local_poses(&vec![None; model.nodes.node38().len()])
         .map_err(|e| fail(e.to_string()))?;
     let names = model.node_names().unwrap_or_default();
+    let slot = |node: &Node38| {
+        node.slot(0, 0)
+            .and_then(|s| model.slots.slots.get(usize::from(s)))
+    };
     Ok(model
         .nodes
         .node38()
@@ -623,10 +708,8 @@ fn prepare(
             parent: node.parent().filter(|&p| p < n),
             name: names.get(n).cloned().flatten(),
             local,
-            bounds: node
-                .slot(0, 0)
-                .and_then(|s| model.slots.slots.get(usize::from(s)))
-                .map(|slot| (slot.aabb_min, slot.aabb_max)),
+            bounds: slot(node).map(|slot| (slot.aabb_min, slot.aabb_max)),
+            measures: slot(node).map(|slot| (slot.area(), slot.volume())),
         })
         .collect())
 }

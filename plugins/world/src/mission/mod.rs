@@ -24,6 +24,7 @@
 
 mod chain;
 mod components;
+mod drive;
 mod gate;
 mod load;
 mod mount;
@@ -31,9 +32,10 @@ mod rng;
 
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    AnimatedModel, BodyBounds, Controller, ControllerStates, InstanceName, Locality, MissionObject,
-    ModelNode, ModelState, ObjectClan, ObjectKind, ObjectState, PartNodes, PlacedTransform,
-    PropertyBag, PrototypeChain, PrototypeKey, SocketMount, UnitPartInfo, z_up_to_y_up,
+    AnimatedModel, BodyBounds, Controller, ControllerStates, Drive, EngineRef, InstanceName,
+    Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind,
+    ObjectState, PartNodes, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey,
+    SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -191,7 +193,10 @@ impl Plugin for MissionPlugin {
             .init_resource::<MissionPaths>()
             .init_resource::<MissionClans>()
             .insert_resource(RngStreams::new(self.seed))
-            .add_state_hash("rng_streams", rng::hash_streams);
+            .register_type::<Drive>()
+            .register_type::<NodeLife>()
+            .add_state_hash("rng_streams", rng::hash_streams)
+            .add_state_hash("node_life", drive::hash_node_life);
         match &self.request {
             Some(request) => {
                 app.insert_resource(MissionLoader(Loader::new(request.clone())))
@@ -455,6 +460,17 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             if let Some(controller) = loader.controller_of(object_parts) {
                 world.entity_mut(root).insert(controller);
             }
+            if let Some(Some(drive)) = loader.drives.get(index) {
+                world.entity_mut(root).insert(drive.clone());
+            }
+            let whole = object_parts
+                .iter()
+                .map(|p| {
+                    let upper = p.key.to_ascii_uppercase();
+                    vec![1.0; loader.models.get(&upper).map_or(0, |m| m.len())]
+                })
+                .collect();
+            world.entity_mut(root).insert(NodeLife(whole));
             let frames = mount::part_frames(object_parts, &loader.models);
             if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
                 world.entity_mut(root).insert(bounds);

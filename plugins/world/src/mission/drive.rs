@@ -1,0 +1,350 @@
+//! What drives and loads a machine: its engines, its running gear and its
+//! mass, assembled at load from every part's controller components and
+//! `.ndp` table, the way openparkan measured the retail engine
+//! (`docs/07-objects.md` "A fitted part takes over its slot",
+//! `docs/24-motion.md` "What sets the live limits" and "Load",
+//! `docs/28-chassis.md` "What a chassis weighs").
+//!
+//! - Every part's components join one device list in part-tree order. A
+//!   part that mounts on a node (a turret, a gun) appends its own; an
+//!   internal part, armour or a clip replaces the component of its parent
+//!   its attachment word indexes, keeping that slot's node.
+//! - A node weighs its `.ndp` density times the volume its level-0 slot
+//!   stores (times the object's three scales), plus armour's weight per
+//!   area times the slot's area. A mounted part's node 0 is not merged and
+//!   weighs nothing; an internal part's model is not loaded at all.
+//! - The spare payload is the controller's payload plus the root part's own
+//!   nodes' mass minus the whole mass, never below zero.
+
+use super::components::{Drive, EngineRef, NodeLife, NodeRef};
+use super::load::{NodePlan, PartPlan};
+use super::mount::mounts_on_node;
+use crate::ObjectRegistry;
+use bevy::prelude::*;
+use iron3d_formats::proto::ctld::{CLASS_ARMOUR, CLASS_ENGINE, Component};
+use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, Ndpr};
+use iron3d_formats::unitdat::PartClass;
+use iron3d_schedules::StateHasher;
+
+/// What one part brings to the assembly.
+#[derive(Clone, Copy)]
+pub(crate) struct PartInputs<'a> {
+    pub plan: &'a PartPlan,
+    /// Its controller's section-4 components (empty without a controller).
+    pub components: &'a [Component],
+    /// Its `.ndp` table, when its prototype names one.
+    pub damage: Option<&'a Ndpr>,
+    /// Its model's nodes (empty without geometry).
+    pub nodes: &'a [NodePlan],
+}
+
+/// One entry of the device list.
+struct Device {
+    class: u32,
+    drive: f32,
+    mass: f32,
+    node: Option<NodeRef>,
+}
+
+/// Whether a part of `class` replaces a component of its parent (an
+/// `INTO` record: internal parts, armour, clips) instead of bringing its
+/// own model and devices.
+fn fits_a_slot(class: Option<PartClass>) -> bool {
+    matches!(
+        class,
+        Some(PartClass::Internal | PartClass::Armour | PartClass::Ammo)
+    )
+}
+
+/// The drive of an object of `parts` under `scale` with the controller's
+/// `payload_kg`; an error names the part (its index in `parts`) whose slot
+/// does not exist.
+pub(crate) fn assemble(
+    parts: &[PartInputs<'_>],
+    scale: [f32; 3],
+    payload_kg: f32,
+) -> Result<Drive, (usize, String)> {
+    let mut devices: Vec<Device> = Vec::new();
+    // Each part's first device and its device count.
+    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(parts.len());
+    for (p, part) in parts.iter().enumerate() {
+        let device = |k: &Component| Device {
+            class: k.type_id(),
+            drive: k.value(0).unwrap_or(0.0),
+            mass: k.mass(),
+            node: usize::try_from(k.node())
+                .ok()
+                .map(|node| NodeRef { part: p, node }),
+        };
+        let fitted = p > 0 && fits_a_slot(part.plan.class);
+        let Some(first) = part.components.first().filter(|_| fitted) else {
+            let start = devices.len();
+            if !fitted {
+                devices.extend(part.components.iter().map(device));
+            }
+            ranges.push((start, devices.len() - start));
+            continue;
+        };
+        ranges.push((devices.len(), 0));
+        let (start, count) = part
+            .plan
+            .parent
+            .and_then(|q| ranges.get(q).copied())
+            .unwrap_or_default();
+        let slot = usize::try_from(part.plan.attachment)
+            .ok()
+            .filter(|&a| a < count)
+            .ok_or_else(|| {
+                let cause = format!(
+                    "part #{} fits component slot {} of its parent, which has {count}",
+                    part.plan.index, part.plan.attachment
+                );
+                (p, cause)
+            })?;
+        let replaced = &mut devices[start + slot];
+        *replaced = Device {
+            node: replaced.node,
+            ..device(first)
+        };
+    }
+    let armour = devices
+        .iter()
+        .rev()
+        .find(|d| d.class == CLASS_ARMOUR)
+        .map_or(0.0, |d| d.drive);
+    let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
+    let area_scale = volume_scale.powf(2.0 / 3.0);
+    let mut drive = Drive {
+        payload_kg,
+        ..Drive::default()
+    };
+    for (p, part) in parts.iter().enumerate() {
+        if p > 0 && fits_a_slot(part.plan.class) {
+            continue;
+        }
+        let merged_from = usize::from(p > 0 && mounts_on_node(part.plan.class));
+        for (n, node) in part.nodes.iter().enumerate().skip(merged_from) {
+            let row = part.damage.and_then(|d| d.nodes.get(n));
+            let (area, volume) = node.measures.unwrap_or((0.0, 0.0));
+            let kg =
+                row.map_or(0.0, |r| r.density) * volume * volume_scale + armour * area * area_scale;
+            drive.mass_kg += kg;
+            if p == 0 {
+                drive.own_kg += kg;
+            }
+            let flags = row.map_or(0, |r| r.flags);
+            let at = NodeRef { part: p, node: n };
+            if flags & GEAR_LEFT != 0 {
+                drive.gear[0].push(at);
+            }
+            if flags & GEAR_RIGHT != 0 {
+                drive.gear[1].push(at);
+            }
+        }
+    }
+    drive.mass_kg += devices.iter().map(|d| d.mass).sum::<f32>();
+    drive.engines = devices
+        .iter()
+        .filter(|d| d.class == CLASS_ENGINE)
+        .map(|d| EngineRef {
+            drive: d.drive,
+            node: d.node,
+        })
+        .collect();
+    Ok(drive)
+}
+
+/// State-hash contributor: every object's node life in id order.
+pub(crate) fn hash_node_life(world: &World, hasher: &mut StateHasher) {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        let Some(life) = world.get::<NodeLife>(entity) else {
+            continue;
+        };
+        hasher.write_u32(id.raw());
+        for part in &life.0 {
+            hasher.write_u32(part.len() as u32);
+            part.iter().for_each(|&f| hasher.write_f32(f));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::fixed::ResourceRef;
+    use iron3d_formats::msh::Pose;
+    use iron3d_formats::proto::ndpr::NodeDamage;
+    use iron3d_formats::registry::Resolved;
+    use std::sync::Arc;
+
+    fn plan(index: usize, parent: Option<usize>, class: PartClass, attachment: i32) -> PartPlan {
+        PartPlan {
+            index,
+            parent,
+            key: format!("P{index}").into_bytes(),
+            class: Some(class),
+            attachment,
+            resolved: Arc::new(Resolved {
+                key: Vec::new(),
+                chain: Vec::new(),
+                refs: Vec::new(),
+            }),
+        }
+    }
+
+    /// Nodes of volume 2 and area 10 each.
+    fn nodes(n: usize) -> Vec<NodePlan> {
+        (0..n)
+            .map(|_| NodePlan {
+                parent: None,
+                name: None,
+                local: Pose::IDENTITY,
+                bounds: None,
+                measures: Some((10.0, 2.0)),
+            })
+            .collect()
+    }
+
+    fn table(flags: &[u32], density: f32) -> Ndpr {
+        let empty = ResourceRef::new(b"", b"").unwrap();
+        Ndpr {
+            nodes: flags
+                .iter()
+                .map(|&flags| NodeDamage {
+                    flags,
+                    hit_points: 100.0,
+                    density,
+                    explosion: empty,
+                })
+                .collect(),
+        }
+    }
+
+    fn component(class: u32, node: i32, value: f32, kg: f32) -> Component {
+        let mut k = Component::new(class, node, b"");
+        k.set_value(0, value);
+        k.set_mass(kg);
+        k
+    }
+
+    #[test]
+    fn fitted_parts_take_their_slots_and_every_merged_node_weighs() {
+        // A chassis of 4 nodes (a left and a right leg) declaring an engine
+        // slot on node 3 and an armour slot; a turret of 2 nodes; an
+        // engine and armour fitted into the slots.
+        let chassis_parts = [
+            component(CLASS_ENGINE, 3, 1.0, 0.0),
+            component(CLASS_ARMOUR, 0, 0.0, 0.0),
+        ];
+        let engine = [component(CLASS_ENGINE, 0, 0.8, 675.0)];
+        let armour = [component(CLASS_ARMOUR, 0, 0.5, 40.0)];
+        let turret = [component(1, 1, 0.0, 0.0)];
+        let plans = [
+            plan(0, None, PartClass::Chassis, -1),
+            plan(1, Some(0), PartClass::Turret, 0),
+            plan(2, Some(0), PartClass::Internal, 0),
+            plan(3, Some(0), PartClass::Armour, 1),
+        ];
+        let (chassis_nodes, turret_nodes) = (nodes(4), nodes(2));
+        let chassis_table = table(&[0, GEAR_LEFT, GEAR_RIGHT, 0], 100.0);
+        let turret_table = table(&[0, 0], 50.0);
+        let inputs = [
+            PartInputs {
+                plan: &plans[0],
+                components: &chassis_parts,
+                damage: Some(&chassis_table),
+                nodes: &chassis_nodes,
+            },
+            PartInputs {
+                plan: &plans[1],
+                components: &turret,
+                damage: Some(&turret_table),
+                nodes: &turret_nodes,
+            },
+            PartInputs {
+                plan: &plans[2],
+                components: &engine,
+                damage: None,
+                nodes: &[],
+            },
+            PartInputs {
+                plan: &plans[3],
+                components: &armour,
+                damage: None,
+                nodes: &[],
+            },
+        ];
+        let drive = assemble(&inputs, [1.0; 3], 1000.0).unwrap();
+        // The fitted drive on the slot's node.
+        let slot_node = Some(NodeRef { part: 0, node: 3 });
+        assert_eq!(
+            drive.engines,
+            [EngineRef {
+                drive: 0.8,
+                node: slot_node
+            }]
+        );
+        // Chassis: 4 × (100 × 2 + 0.5 × 10); the turret's node 1 only:
+        // 50 × 2 + 0.5 × 10; then the parts' 675 + 40.
+        assert_eq!(drive.own_kg, 820.0);
+        assert_eq!(drive.mass_kg, 820.0 + 105.0 + 715.0);
+        let at = |node| NodeRef { part: 0, node };
+        assert_eq!(drive.gear, [vec![at(1)], vec![at(2)]]);
+        // Spare: 1000 + 820 − 1640 = 180 of 1000.
+        assert!((drive.spare() - 0.18).abs() < 1e-6);
+        let mut life = NodeLife(vec![vec![1.0; 4], vec![1.0; 2], vec![], vec![]]);
+        assert_eq!(drive.engines(&life), 0.8);
+        // The slot's node at half life halves E; the left leg gone takes a
+        // quarter more: 0.8 × 0.5 × (0 + 1) / 2.
+        life.0[0][3] = 0.5;
+        life.0[0][1] = 0.0;
+        assert_eq!(drive.engines(&life), 0.2);
+        // Twice the scale: eight times the volume, four times the area.
+        let big = assemble(&inputs, [2.0; 3], 1000.0).unwrap();
+        let nodes_kg = 4.0 * (1600.0 + 20.0) + (800.0 + 20.0);
+        assert!((big.mass_kg - (nodes_kg + 715.0)).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_fitted_part_naming_a_missing_slot_is_an_error() {
+        let engine = [component(CLASS_ENGINE, 0, 0.8, 675.0)];
+        let plans = [
+            plan(0, None, PartClass::Chassis, -1),
+            plan(1, Some(0), PartClass::Internal, 0),
+        ];
+        let inputs = [
+            PartInputs {
+                plan: &plans[0],
+                components: &[],
+                damage: None,
+                nodes: &[],
+            },
+            PartInputs {
+                plan: &plans[1],
+                components: &engine,
+                damage: None,
+                nodes: &[],
+            },
+        ];
+        let error = assemble(&inputs, [1.0; 3], 1000.0).unwrap_err();
+        assert_eq!(
+            error,
+            (
+                1,
+                "part #1 fits component slot 0 of its parent, which has 0".to_string()
+            )
+        );
+        // A fitted part without a controller brings nothing and needs no slot.
+        let bare = [
+            inputs[0],
+            PartInputs {
+                components: &[],
+                ..inputs[1]
+            },
+        ];
+        assert!(assemble(&bare, [1.0; 3], 0.0).unwrap().engines.is_empty());
+    }
+}
