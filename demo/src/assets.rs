@@ -344,7 +344,7 @@ fn model_entries(
 /// A kind's node table: one record per model node, with the density that
 /// makes its merged nodes weigh the build's weight (a mounted part's node 0
 /// is not merged), and a walker's `_l` / `_r` legs flagged as the left and
-/// right running gear.
+/// right running gear (its thighs and shins).
 fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> Result<Vec<u8>> {
     let model = Msh::parse(msh, Mode::Strict)?;
     let volumes: Vec<f32> = model
@@ -363,7 +363,10 @@ fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> 
     let nodes = (0..volumes.len())
         .map(|n| {
             let name = names.get(n).copied().unwrap_or_default();
-            let flags = match (build.legs, name.rsplit('_').next()) {
+            let side = ["thigh_", "shin_"]
+                .iter()
+                .find_map(|leg| name.strip_prefix(leg));
+            let flags = match (build.legs, side) {
                 (true, Some("l")) => GEAR_LEFT,
                 (true, Some("r")) => GEAR_RIGHT,
                 _ => 0,
@@ -416,11 +419,15 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     };
     let mut ctld = Ctld::frame(&control);
     // The chassis declares its engine slot with the shipped default (drive
-    // 1 at power 20); the fitted engine replaces it.
-    let mut slot = Component::new(CLASS_ENGINE, 0, kinds::ENGINE_SLOT.as_bytes());
-    slot.set_value(0, 1.0);
-    slot.set_power(20.0);
-    ctld.components.push(slot);
+    // 1 at power 20), which the fitted engine replaces, or carries its own.
+    let (label, drive, power) = match motion.engine {
+        kinds::EngineFit::Slot => (kinds::ENGINE_SLOT.as_bytes(), 1.0, 20.0),
+        kinds::EngineFit::BuiltIn { drive, power } => (&b""[..], drive, power),
+    };
+    let mut engine = Component::new(CLASS_ENGINE, 0, label);
+    engine.set_value(0, drive);
+    engine.set_power(power);
+    ctld.components.push(engine);
     let feet = usize::from(motion.feet);
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);
@@ -444,9 +451,10 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
 /// The state graph of a kind's controller. Every state is an anchor
 /// playing a whole cycle of the model's timeline (frames 0 to
 /// [`models::FRAMES`]) in a step of fixed length. A walker stands within
-/// ±0.6 m/s forward (frame 0), walks to 5 m/s, runs above, and walks
-/// backward (the cycle reversed); a flyer has one state that always
-/// applies (its rotors turn).
+/// ± its standing speed forward (frame 0; 0.6 m/s, the hero 2), walks to
+/// its running speed (5, the hero 10), runs above, and walks backward (the
+/// cycle reversed); a flyer has one state that always applies (its rotors
+/// turn).
 fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
     let cycle = [0.0, models::FRAMES as f32];
     let moving = |length_ms: f32, frames: [f32; 2], vy: [f32; 2]| StateRecord {
@@ -456,7 +464,7 @@ fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
         frames_b: frames,
         length_ms,
         velocity: [[-f32::MAX, vy[0], -f32::MAX], [f32::MAX, vy[1], f32::MAX]],
-        engine_factor: 1.0,
+        engine_factor: motion.moving_factor,
         ..StateRecord::IDLE
     };
     if motion.feet == 0 {
@@ -474,22 +482,18 @@ fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
         mode: STATE_ANCHOR | UPRIGHT | STATE_GROUND_CONTACT,
         length_ms: 250.0,
         engine_factor: 0.0,
-        ..moving(0.0, [0.0; 2], [-STAND_SPEED, STAND_SPEED])
+        ..moving(0.0, [0.0; 2], [-motion.stand_below, motion.stand_below])
     };
     vec![
         stand,
-        moving(640.0, cycle, [STAND_SPEED, RUN_SPEED]),
-        moving(400.0, cycle, [RUN_SPEED, top]),
-        moving(800.0, [cycle[1], cycle[0]], [-top, -STAND_SPEED]),
+        moving(640.0, cycle, [motion.stand_below, motion.run_above]),
+        moving(400.0, cycle, [motion.run_above, top]),
+        moving(800.0, [cycle[1], cycle[0]], [-top, -motion.stand_below]),
     ]
 }
 
 /// The state box switched on the forward velocity only (bit 1, y).
 const FORWARD_BOX: u32 = 0x2;
-/// A walker stands below this forward speed, m/s.
-const STAND_SPEED: f32 = 0.6;
-/// A walker runs above this forward speed, m/s.
-const RUN_SPEED: f32 = 5.0;
 
 /// State bits keeping the hull upright (righting about x and y).
 const UPRIGHT: u32 = 0xC0;
@@ -709,6 +713,7 @@ mod tests {
         let expected = [
             ("CH_WALKER", Role::Chassis),
             ("CH_HOVER", Role::Chassis),
+            ("CH_HERO", Role::Chassis),
             ("TR_LIGHT", Role::Turret),
             ("TR_HEAVY", Role::Turret),
             ("GN_LASER", Role::Gun),
@@ -735,8 +740,8 @@ mod tests {
     #[test]
     fn the_retail_catalogue_adds_variants_of_every_kind() {
         let c = catalog(Scale::Retail);
-        // The base set (with the sun and four engines), then 14 kinds per variant.
-        assert_eq!(c.prototypes.len(), 19 + 14 * RETAIL_VARIANTS as usize);
+        // The base set (with the sun and four engines), then 15 kinds per variant.
+        assert_eq!(c.prototypes.len(), 20 + 15 * RETAIL_VARIANTS as usize);
         let find = |k: &str| c.prototypes.iter().find(|p| p.key == k).map(|p| p.role);
         assert_eq!(find("B_FACTORY_017"), Some(Role::Building));
         assert_eq!(find("B_FORT_047"), Some(Role::Fortification));

@@ -45,13 +45,14 @@ impl Plan {
                 rocks: 6,
                 robot_designs: 3,
             },
-            // 30 maps of 77 x 77 = 5,929 vertices; 30 missions of 30
-            // objects (900), 19 unit references each (570, ~10 parts).
+            // 30 maps of 77 x 77 = 5,929 vertices; 30 missions of about
+            // 33 objects (~990), 19 unit references each (570, ~12 parts)
+            // and the player's showcase with its hero.
             Scale::Retail => Plan {
                 map_size: 77,
                 campaigns: 3,
                 missions_per_campaign: 10,
-                trees: 5,
+                trees: 4,
                 rocks: 3,
                 robot_designs: 40,
             },

@@ -39,6 +39,24 @@ pub struct Motion {
     pub payload_kg: f32,
     /// Contact points (feet) per controller state; 0: a flyer.
     pub feet: u8,
+    /// m/s: a walker stands below this forward speed and runs above
+    /// `run_above` (unused by a flyer's one state).
+    pub stand_below: f32,
+    pub run_above: f32,
+    /// The engine factor of its moving states (0: it walks for free).
+    pub moving_factor: f32,
+    /// Its engine: a slot a fitted part fills, or one of its own.
+    pub engine: EngineFit,
+}
+
+/// How a chassis's controller carries its engine (openparkan
+/// `docs/28-chassis.md`, "A chassis declares its slots").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EngineFit {
+    /// The labelled slot of drive 1 at power 20 a fitted engine replaces.
+    Slot,
+    /// An unlabelled engine of its own: drive and power a second.
+    BuiltIn { drive: f32, power: f32 },
 }
 
 /// The walking chassis: a slow, heavy machine.
@@ -49,6 +67,10 @@ pub const WALKER_MOTION: Motion = Motion {
     delete_delay_ms: 2000,
     payload_kg: 6000.0,
     feet: 2,
+    stand_below: 0.6,
+    run_above: 5.0,
+    moving_factor: 1.0,
+    engine: EngineFit::Slot,
 };
 
 /// The hover chassis: light and quick, no feet (it never falls).
@@ -59,6 +81,31 @@ pub const HOVER_MOTION: Motion = Motion {
     delete_delay_ms: 1500,
     payload_kg: 4250.0,
     feet: 0,
+    stand_below: 0.0,
+    run_above: 0.0,
+    moving_factor: 1.0,
+    engine: EngineFit::Slot,
+};
+
+/// The hero chassis, with the figures openparkan measured on `r_h_02`
+/// (`docs/24-motion.md`): 14 m/s, acceleration 70 (live 140), a yaw rate of
+/// 25.12 rad/s, 10,000 t of payload (no limit), standing below 2 m/s and
+/// running from 10, every state of engine factor 0, and a built-in engine
+/// of power 0.1 instead of an engine slot.
+pub const HERO_MOTION: Motion = Motion {
+    acceleration: 70.0,
+    top_speed: 14.0,
+    turn_rate: 25.12,
+    delete_delay_ms: 2000,
+    payload_kg: 10_000_000.0,
+    feet: 2,
+    stand_below: 2.0,
+    run_above: 10.0,
+    moving_factor: 0.0,
+    engine: EngineFit::BuiltIn {
+        drive: 1.0,
+        power: 0.1,
+    },
 };
 
 use Paint::*;
@@ -75,7 +122,7 @@ const AMMO_PAINTS: &[Paint] = &[Metal, Exhaust, Hull, Plate, Joint, Decal, Glass
 pub const SYSTEM: &str = "system.rlb";
 pub const STATIC: &str = "static.rlb";
 
-pub const KINDS: [Kind; 13] = [
+pub const KINDS: [Kind; 14] = [
     Kind {
         key: "CH_WALKER",
         role: Role::Chassis,
@@ -93,6 +140,15 @@ pub const KINDS: [Kind; 13] = [
         lightmapped: false,
         effect: Some("FX_ENGINE"),
         motion: Some(HOVER_MOTION),
+    },
+    Kind {
+        key: "CH_HERO",
+        role: Role::Chassis,
+        archive: SYSTEM,
+        paints: UNIT_PAINTS,
+        lightmapped: false,
+        effect: None,
+        motion: Some(HERO_MOTION),
     },
     Kind {
         key: "TR_LIGHT",
@@ -214,6 +270,7 @@ pub fn build_of(key: &str) -> Option<Build> {
     let (kg, hit_points, legs) = match key {
         "CH_WALKER" => (1375.0, 450.0, true),
         "CH_HOVER" => (1125.0, 190.0, false),
+        "CH_HERO" => (800.0, 380.0, true),
         "TR_LIGHT" => (500.0, 200.0, false),
         "TR_HEAVY" => (1200.0, 400.0, false),
         "GN_LASER" => (150.0, 80.0, false),
@@ -301,18 +358,45 @@ fn prism(sides: u32, top: f32) -> Prim {
     Prim::Prism { sides, top }
 }
 
+/// Two legs under node 0, `spread` either side of it, each a thigh and a
+/// shin of `length` swinging a quarter cycle apart: the left one first
+/// (`thigh_l`, `shin_l`, then `thigh_r`, `shin_r`).
+fn legs(nodes: &mut Vec<NodeSpec>, spread: f32, length: f32) {
+    let width = 0.4 * length;
+    for (side, phase) in [(-1.0, 0.0), (1.0, 0.5)] {
+        let thigh = nodes.len() as u16;
+        nodes.push(node(
+            Some(0),
+            [side * spread, 0.0, 0.0],
+            Anim::Swing(phase),
+            vec![part(BOX, [0.0, 0.0, -length], [width, width, length], 2)],
+        ));
+        nodes.push(node(
+            Some(thigh),
+            [0.0, 0.0, -length],
+            Anim::Swing(phase + 0.25),
+            vec![
+                part(
+                    prism(6, 0.8),
+                    [0.0, 0.0, -length],
+                    [width, width, length],
+                    1,
+                ),
+                part(
+                    BOX,
+                    [0.0, 0.2 * length, -length],
+                    [0.6 * length, 0.9 * length, 0.15 * length],
+                    4,
+                ),
+            ],
+        ));
+    }
+}
+
 /// The node tree and node names of a kind; `seed` shapes the rocks.
 pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
     match key {
         "CH_WALKER" => {
-            let leg = |side: f32, phase: f32| {
-                vec![node(
-                    Some(0),
-                    [side * 0.9, 0.0, 0.0],
-                    Anim::Swing(phase),
-                    vec![part(BOX, [0.0, 0.0, -1.0], [0.4, 0.4, 1.0], 2)],
-                )]
-            };
             let mut nodes = vec![node(
                 None,
                 [0.0, 0.0, 2.0],
@@ -324,19 +408,7 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
                     part(BOX, [0.0, -0.61, 0.1], [1.2, 0.02, 0.6], 8),
                 ],
             )];
-            for (side, phase) in [(-1.0, 0.0), (1.0, 0.5)] {
-                let thigh = nodes.len() as u16;
-                nodes.extend(leg(side, phase));
-                nodes.push(node(
-                    Some(thigh),
-                    [0.0, 0.0, -1.0],
-                    Anim::Swing(phase + 0.25),
-                    vec![
-                        part(prism(6, 0.8), [0.0, 0.0, -1.0], [0.4, 0.4, 1.0], 1),
-                        part(BOX, [0.0, 0.2, -1.0], [0.6, 0.9, 0.15], 4),
-                    ],
-                ));
-            }
+            legs(&mut nodes, 0.9, 1.0);
             nodes.push(node(
                 Some(0),
                 [0.0, 0.0, 0.8],
@@ -350,6 +422,58 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
             (
                 nodes,
                 vec!["pelvis", "thigh_l", "shin_l", "thigh_r", "shin_r", "mount"],
+            )
+        }
+        "CH_HERO" => {
+            // A man-sized machine: legs of 0.5 m, a torso with two arms
+            // and a head above the pelvis.
+            let mut nodes = vec![node(
+                None,
+                [0.0, 0.0, 1.0],
+                Anim::Bob(0.04),
+                vec![part(BOX, [0.0, 0.0, 0.0], [0.6, 0.4, 0.3], 0)],
+            )];
+            legs(&mut nodes, 0.2, 0.5);
+            let torso = nodes.len() as u16;
+            nodes.push(node(
+                Some(0),
+                [0.0, 0.0, 0.15],
+                Anim::Still,
+                vec![
+                    part(BOX, [0.0, 0.0, 0.4], [0.7, 0.45, 0.8], 0),
+                    part(BOX, [0.0, 0.23, 0.5], [0.4, 0.02, 0.3], 3),
+                ],
+            ));
+            for side in [-1.0, 1.0] {
+                nodes.push(node(
+                    Some(torso),
+                    [side * 0.45, 0.0, 0.7],
+                    Anim::Still,
+                    vec![part(BOX, [0.0, 0.1, -0.3], [0.18, 0.18, 0.7], 4)],
+                ));
+            }
+            nodes.push(node(
+                Some(torso),
+                [0.0, 0.0, 0.8],
+                Anim::Still,
+                vec![
+                    part(BOX, [0.0, 0.0, 0.15], [0.3, 0.3, 0.3], 8),
+                    part(BOX, [0.0, 0.16, 0.17], [0.22, 0.02, 0.08], 3),
+                ],
+            ));
+            (
+                nodes,
+                vec![
+                    "pelvis",
+                    "thigh_l",
+                    "shin_l",
+                    "thigh_r",
+                    "shin_r",
+                    "torso",
+                    "arm_left",
+                    "arm_right",
+                    "head",
+                ],
             )
         }
         "CH_HOVER" => {

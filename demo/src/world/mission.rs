@@ -177,7 +177,8 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
     }
     // What Control shows at the player's site, placed from a stream of its
     // own so the rest of the mission stays as it was: a flyer hovering, a
-    // walker dropped from the air, and a walker on the nearest slope.
+    // walker dropped from the air, the hero, and a walker on the nearest
+    // slope.
     let mut showcase = Rng::new(SHOWCASE_SEED);
     let lifted = |v: [f32; 3], dz: f32| [v[0], v[1], v[2] + dz];
     let walker = || units.robots[0].clone();
@@ -192,6 +193,7 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
             lifted(spot(0, [-1, 1]), DROP_HEIGHT),
             "Dropped walker",
         ),
+        (units.hero.clone(), spot(0, [1, 1]), "Hero"),
     ];
     let slope = slope_spot(field, site(0)).map(|v| (walker(), at(v), "Slope walker"));
     for (path, position, name) in show.into_iter().chain(slope) {

@@ -90,6 +90,9 @@ pub struct Units {
     pub robots: Vec<String>,
     /// The flying design (`UNITS\ROBOTS\Hover_Scout.dat`).
     pub flyer: String,
+    /// The player's hero (`UNITS\HERO\Hero.dat`): its chassis alone, with
+    /// the engine of its own.
+    pub hero: String,
     /// Legacy paths of the building designs, by category.
     pub buildings: Vec<(BuildCategory, Vec<String>)>,
 }
@@ -147,6 +150,12 @@ pub fn write(
         UnitDat::build(CLASS_ROBOT, &[hover])?.to_bytes(),
     )?;
 
+    let hero = part(HERO.to_string(), "Герой", PartClass::Chassis, Vec::new());
+    install.add(
+        "UNITS/HERO/Hero.dat",
+        UnitDat::build(CLASS_ROBOT, &[hero])?.to_bytes(),
+    )?;
+
     let mut buildings = Vec::new();
     for (category, count) in BuildCategory::ALL.into_iter().zip(BUILD_COUNTS) {
         let mut paths = Vec::new();
@@ -166,9 +175,13 @@ pub fn write(
         pools,
         robots: robot_paths,
         flyer: "UNITS\\ROBOTS\\Hover_Scout.dat".to_string(),
+        hero: "UNITS\\HERO\\Hero.dat".to_string(),
         buildings,
     })
 }
+
+/// The hero's chassis prototype (one of a kind: no variants).
+const HERO: &str = "CH_HERO";
 
 /// A part whose children are already placed: a turret or gun child keeps
 /// the socket its builder chose ([`mounted`]) and a fitted part its slot

@@ -535,6 +535,34 @@ fn named(app: &mut App, name: &str) -> OriginalObjectId {
         .unwrap_or_else(|| panic!("the demo places '{name}'"))
 }
 
+/// The player's hero has a controller in the original layout: its own
+/// engine of drive 1 and no load to speak of give it the measured live
+/// limits (14 m/s, a yaw rate of 2 × 25.12), and it runs at 14 m/s.
+#[test]
+fn the_demo_hero_runs_at_fourteen_metres_a_second() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = named(&mut app, "Hero");
+    app.update();
+    let e = entity(&app, hero);
+    let drive = app.world().get::<Drive>(e).unwrap().clone();
+    assert_eq!(drive.engines.len(), 1);
+    assert_eq!(drive.engines[0].drive, 1.0);
+    let limits = app.world().get::<Body>(e).unwrap().limits;
+    assert!((limits.top_speed.y - 14.0).abs() < 1e-3, "{limits:?}");
+    assert!((limits.turn_rate.z - 50.24).abs() < 1e-3, "{limits:?}");
+    assert_eq!(limits.acceleration.y, 140.0);
+    assert!(app.world().get::<Body>(e).unwrap().holds_ground);
+    let at = translation(&app, hero);
+    let facing = *app.world().get::<Transform>(e).unwrap().forward();
+    place(&mut app, hero, at, facing, 1.0);
+    for _ in 0..15 {
+        app.update();
+    }
+    let speed = state(&app, hero).linear_velocity.length();
+    assert!((speed - limits.top_speed.y).abs() < 1e-3, "{speed}");
+}
+
 #[test]
 fn the_demo_flyer_holds_its_altitude_climbs_on_request_and_never_falls() {
     let tmp = demo_install();

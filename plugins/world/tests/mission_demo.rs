@@ -376,20 +376,26 @@ fn units_carry_the_controller_their_chassis_names_and_structures_none() {
             .collect();
         parts.sort();
         let parts: Vec<Vec<u8>> = parts.into_iter().map(|(_, key)| key).collect();
-        let chassis = parts
-            .iter()
-            .position(|k| k.starts_with(b"CH_WALKER") || k.starts_with(b"CH_HOVER"));
+        let chassis = parts.iter().position(|k| {
+            [&b"CH_WALKER"[..], b"CH_HOVER", b"CH_HERO"]
+                .iter()
+                .any(|c| k.starts_with(c))
+        });
         match (chassis, controller) {
             (Some(part), Some(c)) => {
                 moving += 1;
                 assert_eq!(c.part, part);
                 assert!(c.resource.ends_with(".ctl"), "{}", c.resource);
-                // The walker's figures, or the hover's (no ground contact).
-                let walks = parts[part].starts_with(b"CH_WALKER");
-                assert_eq!(c.holds_ground, walks);
-                let (top, accel, turn, delay, payload) = match walks {
-                    true => (8.0, 4.0, 1.2, 2000, 6000.0),
-                    false => (20.0, 6.0, 1.5, 1500, 4250.0),
+                // The walker's figures, the hero's, or the hover's (no
+                // ground contact).
+                let hovers = parts[part].starts_with(b"CH_HOVER");
+                assert_eq!(c.holds_ground, !hovers);
+                let (top, accel, turn, delay, payload) = if hovers {
+                    (20.0, 6.0, 1.5, 1500, 4250.0)
+                } else if parts[part].starts_with(b"CH_HERO") {
+                    (14.0, 70.0, 25.12, 2000, 10_000_000.0)
+                } else {
+                    (8.0, 4.0, 1.2, 2000, 6000.0)
                 };
                 assert_eq!(c.params.top_speed, [top; 3]);
                 assert_eq!(c.params.acceleration, [accel; 3]);
@@ -449,16 +455,25 @@ fn each_unit_is_driven_by_its_fitted_engine_and_weighs_its_parts() {
             .map(|(p, n, _)| (p.clone(), n.0.len()))
             .collect();
         parts.sort_by_key(|(p, _)| p.index);
-        let engine = parts
-            .iter()
-            .find(|(p, _)| p.key.starts_with(b"I_ENG_L_0"))
-            .expect("an engine part");
-        assert_eq!(
-            (engine.0.class, engine.0.attachment),
-            (Some(PartClass::Internal), 0)
-        );
-        let mark = usize::from(engine.0.key[9] - b'0');
-        let (fitted, engine_kg) = marks[mark];
+        let hero = parts[0].0.key == b"CH_HERO";
+        let engine = parts.iter().find(|(p, _)| p.key.starts_with(b"I_ENG_L_0"));
+        // A robot fits an engine mark into its slot; the hero has its own
+        // engine of drive 1 and fits none.
+        let (fitted, engine_kg) = match engine {
+            Some((part, _)) => {
+                assert_eq!(
+                    (part.class, part.attachment),
+                    (Some(PartClass::Internal), 0)
+                );
+                let mark = usize::from(part.key[9] - b'0');
+                drives.insert(mark);
+                marks[mark]
+            }
+            None => {
+                assert!(hero, "{:?} fits no engine", parts[0].0.key);
+                (1.0, 0.0)
+            }
+        };
         assert_eq!(
             drive.engines,
             [EngineRef {
@@ -467,9 +482,12 @@ fn each_unit_is_driven_by_its_fitted_engine_and_weighs_its_parts() {
             }],
             "the fitted engine in the slot, on the slot's node"
         );
-        drives.insert(mark);
-        let walks = parts[0].0.key.starts_with(b"CH_WALKER");
-        let own = if walks { 1375.0 } else { 1125.0 };
+        let walks = !parts[0].0.key.starts_with(b"CH_HOVER");
+        let own = match parts[0].0.key.get(..7) {
+            Some(b"CH_WALK") => 1375.0,
+            Some(b"CH_HERO") => 800.0,
+            _ => 1125.0,
+        };
         assert!((drive.own_kg - own).abs() < 0.05, "{}", drive.own_kg);
         // A mounted part weighs its nodes but its root (not merged).
         let mounted: f32 = parts
