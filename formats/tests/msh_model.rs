@@ -387,3 +387,42 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&back_bits[..], &bits[..n * 3]);
     }
 }
+
+#[test]
+fn slot_faces_walk_the_descriptor_cursor_batch_by_batch() {
+    // Slot 1 (the child) draws the upper quad: two triangles whose
+    // descriptors follow slot 1's tri_start (2); its batch carries a
+    // doorway flag and a high selector.
+    let mut parts = two_node_parts();
+    parts.batches[1].batch_flags = 0x0008;
+    parts.batches[1].material_index_hi = 0x0001;
+    let tris = parts.triangles.as_mut().unwrap();
+    tris[2].tri_flags = 0x0002;
+    tris[3].tri_flags = 0x0010;
+    let msh = Msh::build(parts).unwrap();
+    let faces = msh.slot_faces(1);
+    assert_eq!(faces.len(), 2);
+    assert_eq!(
+        faces[0].corners,
+        [[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0]]
+    );
+    assert_eq!(faces[1].corners[2], [0.0, 1.0, 1.0]);
+    assert_eq!(
+        (faces[0].batch_word, faces[0].tri_flags),
+        (0x0001_0008, 0x2)
+    );
+    assert_eq!(faces[1].tri_flags, 0x10);
+    // Slot 0 reads descriptors 0 and 1, unflagged; no slot 2.
+    assert!(
+        msh.slot_faces(0)
+            .iter()
+            .all(|f| f.tri_flags == 0 && f.batch_word == 0)
+    );
+    assert!(msh.slot_faces(2).is_empty());
+    // Without type 7 the flags are 0 and the triangles are the same.
+    let mut bare = two_node_parts();
+    bare.triangles = None;
+    let bare = Msh::build(bare).unwrap();
+    assert_eq!(bare.slot_faces(1)[0].corners, faces[0].corners);
+    assert_eq!(bare.slot_faces(1)[0].tri_flags, 0);
+}

@@ -340,6 +340,19 @@ fn part(prim: Prim, at: [f32; 3], size: [f32; 3], row: u8) -> Part {
         at,
         size,
         row,
+        tri_flags: 0,
+    }
+}
+
+/// Type-7 triangle flag of a floor: ground a walker stands on, which never
+/// stops it (GAMEPLAY §2 "Collision").
+pub const FLOOR: u16 = 0x2;
+
+/// `part` as a floor.
+fn floor(part: Part) -> Part {
+    Part {
+        tri_flags: FLOOR,
+        ..part
     }
 }
 
@@ -604,6 +617,8 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
                         part(BOX, [-3.0, 4.0, 0.0], [2.0, 1.5, 0.1], 5),
                         part(BOX, [0.0, -3.1, 3.0], [3.0, 0.05, 0.6], 6),
                         part(BOX, [4.1, 0.0, 0.5], [0.2, 4.0, 0.3], 8),
+                        // The loading dock before the door: a floor.
+                        floor(part(BOX, [0.0, -5.0, 0.0], [5.0, 3.8, 0.5], 8)),
                     ],
                 ),
                 node(

@@ -28,13 +28,15 @@ pub enum Prim {
 }
 
 /// A primitive placed in its node: centre of the base (`at`, Z up), size
-/// (x, y, z extents) and the WEAR row it is painted with.
+/// (x, y, z extents), the WEAR row it is painted with and the type-7 flags
+/// of its triangles (2: a floor).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Part {
     pub prim: Prim,
     pub at: [f32; 3],
     pub size: [f32; 3],
     pub row: u8,
+    pub tri_flags: u16,
 }
 
 /// How a node moves over the timeline.
@@ -235,7 +237,7 @@ impl Builder {
                         p.indices.extend([first, first + k, first + k + 1]);
                         if let Some(t) = &mut p.triangles {
                             t.push(TriDesc16 {
-                                tri_flags: 0,
+                                tri_flags: part.tri_flags,
                                 links: [NONE; 3],
                                 normal: n.map(|v| (v * 32767.0) as i16),
                                 sel_packed: 0x3F,

@@ -38,6 +38,18 @@ pub struct MshEntry {
     pub raw: Option<Vec<u8>>,
 }
 
+/// One triangle of a slot's geometry and the flags collision reads
+/// ([`Msh::slot_faces`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SlotFace {
+    /// Node-frame positions (Z up).
+    pub corners: [[f32; 3]; 3],
+    /// The batch's leading dword: `batch_flags | material_index_hi << 16`.
+    pub batch_word: u32,
+    /// Type 7 `tri_flags` (0 without type 7).
+    pub tri_flags: u16,
+}
+
 /// A parsed MSH model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Msh {
@@ -313,6 +325,52 @@ impl Msh {
             }
         }
         Ok(())
+    }
+
+    /// The triangles of slot `slot` with the flags collision reads,
+    /// batch by batch (reference msh.md "Type 7 и сегментный запрос"): the
+    /// type-7 descriptor cursor starts at the slot's `tri_start` and moves
+    /// on by `index_count / 3` after each batch; a batch's word is its
+    /// leading dword, `batch_flags | material_index_hi << 16`. A triangle
+    /// naming a vertex outside type 3 is left out (the loader's checks
+    /// reject such a model); without type 7 every triangle's flags are 0.
+    pub fn slot_faces(&self, slot: usize) -> Vec<SlotFace> {
+        let Some(s) = self.slots.slots.get(slot) else {
+            return Vec::new();
+        };
+        let first = usize::from(s.batch_start);
+        let batches = self
+            .batches
+            .get(first..first + usize::from(s.batch_count))
+            .unwrap_or_default();
+        let mut cursor = usize::from(s.tri_start);
+        let mut faces = Vec::new();
+        for b in batches {
+            let batch_word = u32::from(b.batch_flags) | u32::from(b.material_index_hi) << 16;
+            let corner = |i: u16| {
+                let at = (b.base_vertex as usize).checked_add(usize::from(i))?;
+                self.positions.get(at).copied()
+            };
+            let indices = self.batch_indices(b).unwrap_or_default();
+            for (k, t) in indices.chunks_exact(3).enumerate() {
+                let (Some(a), Some(bb), Some(c)) = (corner(t[0]), corner(t[1]), corner(t[2]))
+                else {
+                    continue;
+                };
+                let tri_flags = self
+                    .triangles
+                    .as_ref()
+                    .and_then(|d| d.get(cursor + k))
+                    .map_or(0, |d| d.tri_flags);
+                faces.push(SlotFace {
+                    corners: [a, bb, c],
+                    batch_word,
+                    tri_flags,
+                });
+            }
+            cursor += usize::from(b.index_count) / 3;
+        }
+        faces
     }
 
     /// The index words of a batch, if its range lies within type 6.

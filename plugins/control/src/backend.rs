@@ -79,8 +79,8 @@ pub enum Shape {
 struct ShapeOffset(Vec3);
 
 /// Gives `entity` (an object root at `transform`) a body of `shape`: a
-/// kinematic unit that collides with units and buildings, or a static
-/// building that collides with units (and rounds). Called again, it
+/// kinematic unit that collides with units, or a static building that
+/// collides with rounds (units meet its faces in `building`). Called again, it
 /// replaces the shape. Bodies never sleep: Control moves them every tick.
 pub fn attach(
     commands: &mut Commands,
@@ -96,15 +96,18 @@ pub fn attach(
             (Collider::cuboid(size.x, size.y, size.z), (min + max) / 2.0)
         }
     };
+    // Units push units; a building stops a unit's centre segment through
+    // its faces (`building`), not through the backend, so its shape is
+    // for rounds.
     let (body, layers) = if mover {
         (
             RigidBody::Kinematic,
-            CollisionLayers::new(Layer::Units, [Layer::Units, Layer::Buildings]),
+            CollisionLayers::new(Layer::Units, [Layer::Units]),
         )
     } else {
         (
             RigidBody::Static,
-            CollisionLayers::new(Layer::Buildings, [Layer::Units, Layer::Rounds]),
+            CollisionLayers::new(Layer::Buildings, [Layer::Rounds]),
         )
     };
     let offset = ShapeOffset(offset);

@@ -38,6 +38,16 @@ struct Face {
 }
 
 impl Face {
+    fn new(corners: [Vec3; 3], neighbours: [u32; 3]) -> Self {
+        let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
+        let n = n.normalize_or_zero();
+        Face {
+            corners,
+            normal: if n.y < 0.0 { -n } else { n },
+            neighbours,
+        }
+    }
+
     /// The face's height at `(x, z)` when the point lies inside it seen
     /// from above; otherwise the edge it lies beyond (the farthest out).
     fn locate(&self, x: f32, z: f32) -> Result<f32, usize> {
@@ -83,10 +93,14 @@ impl Ground<'_> {
     }
 }
 
-/// The mission's ground faces, their neighbours and the search grid.
+/// The mission's ground faces, their neighbours and the search grid: the
+/// land's faces, then the floors standing on it (buildings' walkable floor
+/// faces, with no neighbours).
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct GroundFaces {
     faces: Vec<Face>,
+    /// How many of `faces` are the land's.
+    terrain: usize,
     /// Grid origin (x, z) and cell size.
     origin: Vec2,
     cell: f32,
@@ -104,16 +118,7 @@ impl GroundFaces {
             .triangles
             .iter()
             .zip(&mesh.neighbours)
-            .map(|(t, &neighbours)| {
-                let corners = t.map(|i| vertices[i as usize]);
-                let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
-                let n = n.normalize_or_zero();
-                Face {
-                    corners,
-                    normal: if n.y < 0.0 { -n } else { n },
-                    neighbours,
-                }
-            })
+            .map(|(t, &neighbours)| Face::new(t.map(|i| vertices[i as usize]), neighbours))
             .collect();
         let (lo, hi) = vertices.iter().fold(
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
@@ -124,24 +129,69 @@ impl GroundFaces {
         let (columns, rows) = ((size.x / cell) as usize + 1, (size.y / cell) as usize + 1);
         let mut grid = Self {
             faces: Vec::new(),
+            terrain: 0,
             origin: lo,
             cell,
             columns,
             rows,
             cells: vec![Vec::new(); columns * rows],
         };
-        for (f, face) in faces.iter().enumerate() {
-            let xz = face.corners.map(|c| c.xz());
-            let (a, b) = (xz[0].min(xz[1]).min(xz[2]), xz[0].max(xz[1]).max(xz[2]));
-            let ([c0, r0], [c1, r1]) = (grid.cell_of(a), grid.cell_of(b));
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    grid.cells[r * columns + c].push(f as u32);
-                }
+        for face in faces {
+            grid.push(face);
+        }
+        grid.terrain = grid.faces.len();
+        grid
+    }
+
+    /// Adds a face to the list and to every cell its box (seen from above)
+    /// touches.
+    fn push(&mut self, face: Face) {
+        let f = self.faces.len() as u32;
+        let xz = face.corners.map(|c| c.xz());
+        let (a, b) = (xz[0].min(xz[1]).min(xz[2]), xz[0].max(xz[1]).max(xz[2]));
+        let ([c0, r0], [c1, r1]) = (self.cell_of(a), self.cell_of(b));
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                self.cells[r * self.columns + c].push(f);
             }
         }
-        grid.faces = faces;
-        grid
+        self.faces.push(face);
+    }
+
+    /// Replaces the floors standing on the land (world frame).
+    pub(crate) fn set_floors(&mut self, floors: &[[Vec3; 3]]) {
+        let terrain = self.terrain as u32;
+        for cell in &mut self.cells {
+            cell.retain(|&f| f < terrain);
+        }
+        self.faces.truncate(self.terrain);
+        for &corners in floors {
+            self.push(Face::new(corners, [NONE; 3]));
+        }
+    }
+
+    /// How many floors stand on the land.
+    pub fn floors(&self) -> usize {
+        self.faces.len() - self.terrain
+    }
+
+    /// A floor above `hit` under `from`, within `reach` below it: the
+    /// highest (the lower index on a tie).
+    fn floor_above(&self, hit: GroundHit, from: Vec3, reach: f32) -> GroundHit {
+        if self.faces.len() == self.terrain {
+            return hit;
+        }
+        let [c, r] = self.cell_of(from.xz());
+        self.cells[r * self.columns + c]
+            .iter()
+            .filter(|&&f| f as usize >= self.terrain)
+            .filter_map(|&f| {
+                let height = self.faces[f as usize].locate(from.x, from.z).ok()?;
+                let within = height > hit.height && height <= from.y && from.y - height <= reach;
+                within.then_some((f, height))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map_or(hit, |(f, height)| self.hit(f, height))
     }
 
     /// The cell of `p` (x, z), held to the grid.
@@ -177,8 +227,8 @@ impl GroundFaces {
     }
 
     /// The face under `from` reached by walking from `face` (at most 24
-    /// faces), when it lies within `reach` below `from`; otherwise
-    /// [`GroundFaces::below`].
+    /// faces), when it lies within `reach` below `from`, or a floor above
+    /// it; otherwise [`GroundFaces::below`].
     pub fn walk(&self, face: Option<u32>, from: Vec3, reach: f32) -> Option<GroundHit> {
         let mut at = face.filter(|&f| (f as usize) < self.faces.len());
         for _ in 0..=WALK_LIMIT {
@@ -187,7 +237,7 @@ impl GroundFaces {
             };
             match self.faces[f as usize].locate(from.x, from.z) {
                 Ok(height) if height <= from.y && from.y - height <= reach => {
-                    return Some(self.hit(f, height));
+                    return Some(self.floor_above(self.hit(f, height), from, reach));
                 }
                 Ok(_) => break,
                 Err(edge) => {

@@ -11,7 +11,7 @@
 //! | [`ControlStep::Attach`] | new objects get bodies; changed geometry rebuilds them |
 //! | [`ControlStep::Integrate`] | 1–2: requested speed and turn give a candidate transform |
 //! | [`ControlStep::Backend`] | 3–5: the collision backend (avian3d) updates bounds, pairs and contacts |
-//! | [`ControlStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, map edge |
+//! | [`ControlStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, buildings' faces, map edge |
 //! | [`ControlStep::Publish`] | 7–8: World3D gets the final transforms; new contact pairs post `GMSG_COLLISION_DETECTED` |
 //! | [`ControlStep::Animate`] | the controller's state graph steps on |
 //!
@@ -25,6 +25,7 @@
 
 pub mod backend;
 mod body;
+mod building;
 mod contact;
 mod gait;
 mod ground;
@@ -33,6 +34,7 @@ pub mod pose;
 mod terrain;
 
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
+pub use building::{BuildingFaces, FaceRole, face_role};
 pub use contact::TouchingPairs;
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use ground::{GroundFaces, GroundHit};
@@ -75,6 +77,7 @@ impl Plugin for ControlPlugin {
         backend::plugin(app);
         terrain::plugin(app);
         body::plugin(app);
+        building::plugin(app);
         motion::plugin(app);
         contact::plugin(app);
         gait::plugin(app);

@@ -155,6 +155,8 @@ fn integrate(
             continue;
         };
         start.0 = transform.translation;
+        // Blocked is this step's news: a cliff or a building sets it.
+        state.flags.set(MotionFlags::BLOCKED, false);
         *transform = step(&transform, &mut state, body, dt);
         poses.set(entity, &transform);
     }
@@ -195,7 +197,6 @@ fn stand(
     let hit = probe(Vec3::new(at.x, at.y.max(start.y), at.z));
     let walkable = hit.is_some_and(|g| g.normal.y > WALKABLE_NORMAL_Z);
     let moved = Vec2::new(at.x - start.x, at.z - start.z) != Vec2::ZERO;
-    state.flags.set(MotionFlags::BLOCKED, false);
     if was_on_ground && moved && !walkable {
         // A cliff (or the end of the ground): back to the start.
         transform.translation.x = start.x;
@@ -245,7 +246,7 @@ fn lift(transform: &mut Transform, state: &mut PhysicalState, body: &Body, groun
 
 /// Step 6, the map edge: hard clamp inset by the radius, soft push in the
 /// band along each side, the ceiling.
-fn keep_inside_map(
+pub(crate) fn keep_inside_map(
     clock: Res<GameClock>,
     map: Option<Res<MapBounds>>,
     registry: Res<ObjectRegistry>,

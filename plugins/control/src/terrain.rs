@@ -81,7 +81,7 @@ pub(crate) fn ground_mesh(land: &LandMsh) -> GroundMesh {
 }
 
 /// Builds the ground of the mission's land, once per land published.
-fn build_terrain(
+pub(crate) fn build_terrain(
     land: Res<MissionLand>,
     old: Query<(Entity, &TerrainBody)>,
     mut commands: Commands,

@@ -333,6 +333,116 @@ fn the_cliff_stops_a_walker() {
     assert!(at.x > mx + 8.0, "still east of the mesa: {} vs {mx}", at.x);
 }
 
+/// The demo factory (a direct `B_FACTORY` object) and the lone walker with
+/// everything else gone; the factory's transform.
+fn walker_and_factory() -> (tempfile::TempDir, App, OriginalObjectId, Transform) {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let walker = walkers(&mut app)[0];
+    let world = app.world_mut();
+    let mut keys = world.query::<(&PrototypeKey, &OriginalObjectId)>();
+    let factory = keys
+        .iter(world)
+        .find(|(k, _)| k.0 == b"B_FACTORY")
+        .map(|(_, id)| *id)
+        .expect("the demo places a factory");
+    keep_only(&mut app, &[walker, factory]);
+    let frame = *app.world().get::<Transform>(entity(&app, factory)).unwrap();
+    (tmp, app, walker, frame)
+}
+
+/// A building's faces stop a walker's centre: it stays outside the hall
+/// (which it meets at its wall, not at the box around the whole building),
+/// blocked, touching the building, and the pair posts its message.
+#[test]
+fn a_buildings_wall_stops_a_walker() {
+    let (_tmp, mut app, walker, factory) = walker_and_factory();
+    assert!(app.world().resource::<BuildingFaces>().len() > 100);
+    // 12 m behind the hall (its back wall is 3 m behind its centre),
+    // walking toward the centre.
+    let start = factory.transform_point(Vec3::new(0.0, 0.0, -12.0));
+    let start = ground_point(&app, start.x, start.z);
+    let centre = factory.translation;
+    place(&mut app, walker, start, centre - start, 1.0);
+    let (mut blocked, mut touched) = (0, false);
+    for _ in 0..240 {
+        app.update();
+        blocked += state(&app, walker).flags.has(MotionFlags::BLOCKED) as u32;
+        let local = factory
+            .compute_affine()
+            .inverse()
+            .transform_point3(translation(&app, walker));
+        assert!(local.z < -3.0 + 1e-3, "outside the back wall: {local}");
+        let factory_id = app
+            .world()
+            .resource::<ObjectRegistry>()
+            .iter()
+            .map(|(id, _)| id);
+        let pair = factory_id
+            .filter(|&id| id != walker)
+            .map(|f| (walker.min(f), walker.max(f)));
+        touched |= pair
+            .into_iter()
+            .any(|p| app.world().resource::<TouchingPairs>().now.contains(&p));
+    }
+    assert!(blocked > 100, "stopped at the wall ({blocked} ticks)");
+    assert!(touched, "touching the factory");
+    let local = factory
+        .compute_affine()
+        .inverse()
+        .transform_point3(translation(&app, walker));
+    assert!(local.z > -6.0, "it reached the wall: {local}");
+}
+
+/// A walker dropped over the factory's loading dock lands on the dock (a
+/// floor: triangle flag 2), half a metre above the ground beside it, and
+/// walks off it onto the ground.
+#[test]
+fn a_walker_stands_on_a_buildings_floor_and_walks_off_it() {
+    let (_tmp, mut app, walker, factory) = walker_and_factory();
+    assert!(app.world().resource::<GroundFaces>().floors() > 0);
+    // The dock: 5 × 3.8 m before the door, its top 0.5 m up; the door
+    // faces the object's +z.
+    let over = factory.transform_point(Vec3::new(0.0, 3.0, 5.0));
+    let outward = factory.rotation * Vec3::Z;
+    place(&mut app, walker, over, outward, 0.0);
+    for _ in 0..60 {
+        app.update();
+    }
+    let at = translation(&app, walker);
+    let dock_top = factory.transform_point(Vec3::new(0.0, 0.5, 5.0)).y;
+    assert!(
+        (at.y - dock_top).abs() < 1e-3,
+        "{} on the dock at {dock_top}",
+        at.y
+    );
+    let (ground, _) = terrain_at(&land(&app), at.x, at.z).unwrap();
+    assert!(
+        at.y - ground > 0.4,
+        "above the ground: {} vs {ground}",
+        at.y
+    );
+    assert!(state(&app, walker).flags.has(MotionFlags::ON_GROUND));
+    // Out along the dock and off its edge (1.9 m ahead): back on the ground.
+    let e = entity(&app, walker);
+    app.world_mut()
+        .get_mut::<PhysicalState>(e)
+        .unwrap()
+        .requested
+        .y = 1.0;
+    for _ in 0..90 {
+        app.update();
+    }
+    let at = translation(&app, walker);
+    let (ground, _) = terrain_at(&land(&app), at.x, at.z).unwrap();
+    assert!(
+        (at.y - ground).abs() < 0.05,
+        "down on the ground: {} vs {ground}",
+        at.y
+    );
+    assert!(!state(&app, walker).flags.has(MotionFlags::BLOCKED));
+}
+
 #[test]
 fn the_map_edge_clamps_inset_by_the_radius() {
     let (_tmp, mut app, id) = lone_walker();

@@ -117,6 +117,22 @@ pub struct Controller {
     pub states: Arc<ControllerStates>,
 }
 
+/// One triangle of a static object's physical model: its corners in the
+/// object's frame (Bevy axes, before the placed scale) and the flags of its
+/// batch (`batch_flags | material_index_hi << 16`) and its type-7 record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhysicalFace {
+    pub corners: [Vec3; 3],
+    pub batch_word: u32,
+    pub tri_flags: u16,
+}
+
+/// What a static object collides with: the level-0 triangles of every node
+/// of its parts, in the construction pose (see `docs/facts.md`, "Static
+/// bodies"). Objects with a controller have none (they are spheres).
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct PhysicalModel(pub Vec<PhysicalFace>);
+
 /// A model node of an object: its part (index in part-tree order) and the
 /// node's index in that part's model.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -204,6 +204,7 @@ mod tests {
                 local: Pose::IDENTITY,
                 bounds: None,
                 measures: Some((10.0, 2.0)),
+                faces: Vec::new(),
             })
             .collect()
     }

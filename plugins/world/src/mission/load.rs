@@ -14,7 +14,7 @@ use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
-use iron3d_formats::msh::{Msh, Node38, Pose};
+use iron3d_formats::msh::{Msh, Node38, Pose, SlotFace};
 use iron3d_formats::proto::ctld::{Ctld, StateRecord};
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
@@ -157,6 +157,8 @@ pub(crate) struct NodePlan {
     pub bounds: Option<([f32; 3], [f32; 3])>,
     /// The area and volume that slot stores (what the node weighs by).
     pub measures: Option<(f32, f32)>,
+    /// That slot's triangles (what a static object collides with).
+    pub faces: Vec<SlotFace>,
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -710,6 +712,10 @@ fn prepare(
             local,
             bounds: slot(node).map(|slot| (slot.aabb_min, slot.aabb_max)),
             measures: slot(node).map(|slot| (slot.area(), slot.volume())),
+            faces: node
+                .slot(0, 0)
+                .map(|s| model.slot_faces(usize::from(s)))
+                .unwrap_or_default(),
         })
         .collect())
 }

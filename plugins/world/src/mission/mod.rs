@@ -34,8 +34,8 @@ pub use chain::{PartResources, ResourceChain};
 pub use components::{
     AnimatedModel, BodyBounds, Controller, ControllerStates, Drive, EngineRef, InstanceName,
     Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind,
-    ObjectState, PartNodes, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey,
-    SocketMount, UnitPartInfo, z_up_to_y_up,
+    ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform, PropertyBag,
+    PrototypeChain, PrototypeKey, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -474,6 +474,11 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             let frames = mount::part_frames(object_parts, &loader.models);
             if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
                 world.entity_mut(root).insert(bounds);
+            }
+            if world.get::<Controller>(root).is_none()
+                && let Some(model) = mount::physical_model(object_parts, &loader.models, &frames)
+            {
+                world.entity_mut(root).insert(model);
             }
             // The chassis whose model plays the controller's states.
             let animated = world.get::<Controller>(root).and_then(|c| {

@@ -3,7 +3,7 @@
 //! named by its unit DAT record's attachment word; its root node takes the
 //! socket's rest pose. Every other part sits at its parent part's origin.
 
-use super::components::{BodyBounds, z_up_to_y_up};
+use super::components::{BodyBounds, PhysicalFace, PhysicalModel, z_up_to_y_up};
 use super::load::{NodePlan, PartPlan};
 use bevy::prelude::*;
 use iron3d_formats::unitdat::PartClass;
@@ -90,6 +90,32 @@ pub(crate) fn part_frames(
     frames
 }
 
+/// Every model node of an object with its transform into the object's
+/// frame: the node's rest pose through its part's frame (`frames` from
+/// [`part_frames`]), parts in order, nodes by index.
+fn object_nodes<'a>(
+    parts: &'a [PartPlan],
+    models: &'a BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    frames: &'a [(Transform, Option<usize>)],
+) -> impl Iterator<Item = (&'a NodePlan, Transform)> + 'a {
+    parts
+        .iter()
+        .zip(frames)
+        .flat_map(move |(part, (frame, _))| {
+            let nodes = models
+                .get(&part.key.to_ascii_uppercase())
+                .map_or(&[][..], |m| &m[..]);
+            nodes.iter().enumerate().filter_map(move |(index, node)| {
+                Some((node, frame.mul_transform(model_pose(nodes, index)?)))
+            })
+        })
+}
+
+/// A node-frame (Z-up) point in the object frame `to_object` leads to.
+fn to_object_point(to_object: &Transform, [x, y, z]: [f32; 3]) -> Vec3 {
+    to_object.transform_point(Vec3::new(x, z, -y))
+}
+
 /// The box around an object's level-0 geometry in its own frame: the
 /// corners of every node's slot box, through the node's rest pose and its
 /// part's frame (`frames` from [`part_frames`]).
@@ -99,28 +125,40 @@ pub(crate) fn body_bounds(
     frames: &[(Transform, Option<usize>)],
 ) -> Option<BodyBounds> {
     let mut corners = Vec::new();
-    for (part, (frame, _)) in parts.iter().zip(frames) {
-        let Some(nodes) = models.get(&part.key.to_ascii_uppercase()) else {
+    for (node, to_object) in object_nodes(parts, models, frames) {
+        let Some((min, max)) = node.bounds else {
             continue;
         };
-        for (index, node) in nodes.iter().enumerate() {
-            let (Some((min, max)), Some(pose)) = (node.bounds, model_pose(nodes, index)) else {
-                continue;
+        for k in 0..8 {
+            let pick = |axis: usize| {
+                if k >> axis & 1 == 0 {
+                    min[axis]
+                } else {
+                    max[axis]
+                }
             };
-            let to_object = frame.mul_transform(pose);
-            for k in 0..8 {
-                let pick = |axis: usize| {
-                    if k >> axis & 1 == 0 {
-                        min[axis]
-                    } else {
-                        max[axis]
-                    }
-                };
-                // The box is in the node's Z-up frame.
-                let corner = Vec3::new(pick(0), pick(2), -pick(1));
-                corners.push(to_object.transform_point(corner));
-            }
+            corners.push(to_object_point(&to_object, [0, 1, 2].map(pick)));
         }
     }
     BodyBounds::around(corners)
+}
+
+/// The physical model of a static object: every node's level-0 triangles
+/// in the object's frame (Bevy axes, before the placed scale) with their
+/// flags; `None` when it has no geometry.
+pub(crate) fn physical_model(
+    parts: &[PartPlan],
+    models: &BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    frames: &[(Transform, Option<usize>)],
+) -> Option<PhysicalModel> {
+    let faces: Vec<PhysicalFace> = object_nodes(parts, models, frames)
+        .flat_map(|(node, to_object)| {
+            node.faces.iter().map(move |f| PhysicalFace {
+                corners: f.corners.map(|c| to_object_point(&to_object, c)),
+                batch_word: f.batch_word,
+                tri_flags: f.tri_flags,
+            })
+        })
+        .collect();
+    (!faces.is_empty()).then_some(PhysicalModel(faces))
 }
