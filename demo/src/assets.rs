@@ -23,15 +23,18 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::{self, NewEntry};
 use iron3d_formats::archive::rsli::{self, Method, NewRsliEntry};
 use iron3d_formats::error::Result;
+use iron3d_formats::fixed::FixedName;
 use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::fxid::FXID_TYPE_ID;
 use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CLASS_ENGINE, CONTACT_SIZE, CTLD_TYPE_ID, Component, ControlMode, ControlParams, Ctld,
-    HALF_CONE, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateRecord,
+    CLASS_ENGINE, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID, Component,
+    ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY,
+    STATE_GROUND_CONTACT, StateContact, StateRecord,
 };
+use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr, NodeDamage};
 use iron3d_formats::proto::tfnt::{Glyph, Tfnt};
 use iron3d_formats::registry::{ObjectRef, REGISTRY_ARCHIVE, Registry};
@@ -337,6 +340,15 @@ fn model_entries(
             kind.archive.as_bytes(),
             ctl_name.as_bytes(),
         )?);
+        if motion.feet > 0 {
+            // The feet its states' contacts name, on its shins.
+            let cpt_name = format!("{stem}.cpt");
+            archive.push(&cpt_name, CTPT_TYPE_ID, feet(&names)?);
+            refs.push(ObjectRef::new(
+                kind.archive.as_bytes(),
+                cpt_name.as_bytes(),
+            )?);
+        }
     }
     Ok(refs)
 }
@@ -381,6 +393,34 @@ fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> 
         .collect::<Result<_>>()?;
     Ndpr { nodes }.to_bytes()
 }
+
+/// A walker's control points: its left and right foot ([`FOOT_POINTS`]),
+/// at the bottom of the shins (`shin_l`, `shin_r`).
+fn feet(names: &[&str]) -> Result<Vec<u8>> {
+    let points = FOOT_POINTS
+        .iter()
+        .zip(["shin_l", "shin_r"])
+        .map(|(point, shin)| {
+            let node = names
+                .iter()
+                .position(|n| *n == shin)
+                .map_or(-1, |n| n as i32);
+            Ok(ControlPoint {
+                flags_raw: 0,
+                link_raw: 0,
+                node,
+                position: [0.0, 0.0, -1.0],
+                vector: [0.0, 0.0, -1.0],
+                name: FixedName::new(point.as_bytes())?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ctpt { points }.to_bytes()
+}
+
+/// The names of a walker's foot points, in `.cpt` order: a state's first
+/// contact is the left foot, its second the right.
+const FOOT_POINTS: [&str; 2] = ["foot_l", "foot_r"];
 
 /// An internal engine's controller: the smallest shipped shape with one
 /// class-5 component, the engine the part fits into its slot.
@@ -433,9 +473,19 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     ctld.contacts_per_state = i32::from(motion.feet);
     ctld.states = states
         .iter()
-        .map(|state| {
+        .map(|(state, needs)| {
             let mut record = vec![0u8; STATE_BASE + CONTACT_SIZE * feet];
             state.write(&mut record);
+            for (k, &flags) in needs.iter().enumerate().take(feet) {
+                let contact = StateContact {
+                    point: k as i32,
+                    flags,
+                    group: -1,
+                    gap: 0,
+                };
+                let at = STATE_BASE + CONTACT_SIZE * k;
+                record[at..at + CONTACT_SIZE].copy_from_slice(&contact.to_bytes());
+            }
             record
         })
         .collect();
@@ -448,14 +498,15 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     ctld.to_bytes()
 }
 
-/// The state graph of a kind's controller. Every state is an anchor
-/// playing a whole cycle of the model's timeline (frames 0 to
-/// [`models::FRAMES`]) in a step of fixed length. A walker stands within
-/// ± its standing speed forward (frame 0; 0.6 m/s, the hero 2), walks to
-/// its running speed (5, the hero 10), runs above, and walks backward (the
-/// cycle reversed); a flyer has one state that always applies (its rotors
-/// turn).
-fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
+/// The state graph of a kind's controller, each state with the flags of
+/// its two foot contacts. Every state is an anchor playing a whole cycle
+/// of the model's timeline (frames 0 to [`models::FRAMES`]) in a step of
+/// fixed length. A walker stands within ± its standing speed forward
+/// (frame 0; 0.6 m/s, the hero 2) on any legs, walks to its running speed
+/// (5, the hero 10), runs above and walks backward (the cycle reversed) on
+/// both legs, and limps (half a cycle, slowly) once its left leg is gone;
+/// a flyer has one state that always applies (its rotors turn).
+fn gait(motion: &kinds::Motion) -> Vec<(StateRecord, [u32; 2])> {
     let cycle = [0.0, models::FRAMES as f32];
     let moving = |length_ms: f32, frames: [f32; 2], vy: [f32; 2]| StateRecord {
         box_flags: FORWARD_BOX,
@@ -468,14 +519,15 @@ fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
         ..StateRecord::IDLE
     };
     if motion.feet == 0 {
-        return vec![StateRecord {
+        let rotors = StateRecord {
             mode: STATE_ANCHOR | UPRIGHT,
             frames_a: cycle,
             frames_b: cycle,
             length_ms: 500.0,
             engine_factor: 1.0,
             ..StateRecord::IDLE
-        }];
+        };
+        return vec![(rotors, [0; 2])];
     }
     let top = motion.top_speed + 1.0;
     let stand = StateRecord {
@@ -484,11 +536,23 @@ fn gait(motion: &kinds::Motion) -> Vec<StateRecord> {
         engine_factor: 0.0,
         ..moving(0.0, [0.0; 2], [-motion.stand_below, motion.stand_below])
     };
+    let both = [CONTACT_INTACT; 2];
+    let half = [0.0, models::FRAMES as f32 / 2.0];
     vec![
-        stand,
-        moving(640.0, cycle, [motion.stand_below, motion.run_above]),
-        moving(400.0, cycle, [motion.run_above, top]),
-        moving(800.0, [cycle[1], cycle[0]], [-top, -motion.stand_below]),
+        (stand, [0; 2]),
+        (
+            moving(640.0, cycle, [motion.stand_below, motion.run_above]),
+            both,
+        ),
+        (moving(400.0, cycle, [motion.run_above, top]), both),
+        (
+            moving(800.0, [cycle[1], cycle[0]], [-top, -motion.stand_below]),
+            both,
+        ),
+        (
+            moving(900.0, half, [motion.stand_below, top]),
+            [CONTACT_DESTROYED, CONTACT_INTACT],
+        ),
     ]
 }
 

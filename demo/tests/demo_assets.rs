@@ -13,6 +13,7 @@ use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Resolution, resolve_material};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{CLASS_ENGINE, Ctld};
+use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::proto::tfnt::Tfnt;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Registry};
@@ -156,13 +157,21 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
             "{who}: a controller that moves"
         );
     }
+    for r in resolved.refs.iter().filter(|r| r.has_extension("cpt")) {
+        let cpt = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
+        let cpt = Ctpt::parse(&cpt.unwrap_or_else(|| panic!("{who}: control points"))).unwrap();
+        assert!(
+            cpt.points.iter().all(|p| p.node >= 0),
+            "{who}: feet on nodes"
+        );
+    }
     for r in resolved.refs.iter().filter(|r| r.has_extension("ndp")) {
         let ndp = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         let ndp = Ndpr::parse(&ndp.unwrap_or_else(|| panic!("{who}: node table"))).unwrap();
         assert!(ndp.nodes.iter().all(|n| n.density >= 0.0), "{who}");
     }
     let effects = |r: &&EffectiveRef| {
-        ["msh", "wea", "bas", "ctl", "ndp"]
+        ["msh", "wea", "bas", "ctl", "ndp", "cpt"]
             .iter()
             .all(|e| !r.has_extension(e))
     };

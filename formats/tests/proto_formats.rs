@@ -308,6 +308,36 @@ fn ctld_component_fields_sit_at_their_record_offsets() {
 }
 
 #[test]
+fn ctld_state_contacts_follow_the_fixed_bytes() {
+    use iron3d_formats::proto::ctld::{CONTACT_DESTROYED, CONTACT_INTACT, StateContact};
+    let data = ctld_sample();
+    let mut c = Ctld::parse(&data).unwrap();
+    // The sample's states are filled with their index + 1.
+    let k = c.contacts(1)[0];
+    assert_eq!(k.point, 0x0202_0202);
+    assert_eq!((k.flags, k.gap), (0x0202_0202, 0x0202_0202));
+    assert_eq!(c.contacts(2), []);
+    // A left foot (point 3) that must be destroyed, landing group 5.
+    let foot = StateContact {
+        point: 3,
+        flags: CONTACT_DESTROYED | 0x1000,
+        group: 5,
+        gap: 0,
+    };
+    c.states[0][156..172].copy_from_slice(&foot.to_bytes());
+    let bytes = c.to_bytes().unwrap();
+    let back = Ctld::parse(&bytes).unwrap();
+    assert_eq!(back.contacts(0), [foot]);
+    assert_eq!(back.contacts(0)[0].flags & CONTACT_INTACT, 0);
+    // Only those 16 bytes of the file changed.
+    let changed: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] != data[i]).collect();
+    assert!(
+        changed.iter().all(|&i| (128 + 156..128 + 172).contains(&i)),
+        "{changed:?}"
+    );
+}
+
+#[test]
 fn ctld_minimal_212_bytes() {
     let mut data = words(&[0; 5]);
     data.extend(words(&[0; 27]));

@@ -293,6 +293,56 @@ pub const STATE_FIXED: u32 = 0x10_0000;
 /// State flag (`+4`): the step length is jittered by up to ±12.5 %.
 pub const STATE_JITTER: u32 = 0x100_0000;
 
+/// Contact flag: the state applies only while the contact's node is intact.
+pub const CONTACT_INTACT: u32 = 0x100;
+/// Contact flag: the state applies only while the contact's node is
+/// destroyed (a walker limping on a leg shot off).
+pub const CONTACT_DESTROYED: u32 = 0x200;
+
+/// One of a state's contacts (its 16-byte conditions after the 156 fixed
+/// bytes): a foot, a wheel or a leg, the same points in every state
+/// (openparkan `docs/13-control.md`, "Section 1's conditions are
+/// contacts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateContact {
+    /// `+0`: a control point of the object's `.cpt`, whose node the
+    /// contact tests.
+    pub point: i32,
+    /// `+4`: [`CONTACT_INTACT`], [`CONTACT_DESTROYED`] and the ground bits
+    /// (0x1, 0x2, 0x4, 0x10, 0x20, 0x1000), kept raw.
+    pub flags: u32,
+    /// `+8`: the section-5 group run when the point lands, -1 for none.
+    pub group: i32,
+    /// `+12`: 0 in every shipped file (the load writes the planted gap
+    /// there), kept raw.
+    pub gap: u32,
+}
+
+impl StateContact {
+    /// Reads one contact record.
+    pub fn read(record: &[u8; CONTACT_SIZE]) -> Self {
+        let word = |at: usize| {
+            u32::from_le_bytes([record[at], record[at + 1], record[at + 2], record[at + 3]])
+        };
+        Self {
+            point: word(0) as i32,
+            flags: word(4),
+            group: word(8) as i32,
+            gap: word(12),
+        }
+    }
+
+    /// The record's bytes.
+    pub fn to_bytes(&self) -> [u8; CONTACT_SIZE] {
+        let mut out = [0u8; CONTACT_SIZE];
+        let words = [self.point as u32, self.flags, self.group as u32, self.gap];
+        for (k, w) in words.iter().enumerate() {
+            out[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+}
+
 /// The typed fields of a section-1 state (an animation state of the
 /// controller's state graph), by offset in the record (openparkan
 /// `docs/24-motion.md` "Section 1 is the animation state graph"). The bytes
@@ -464,6 +514,19 @@ impl Ctld {
     /// The typed fields of state `index`.
     pub fn state(&self, index: usize) -> Option<StateRecord> {
         StateRecord::read(self.states.get(index)?)
+    }
+
+    /// The contacts of state `index` (none past the states).
+    pub fn contacts(&self, index: usize) -> Vec<StateContact> {
+        let Some(record) = self.states.get(index) else {
+            return Vec::new();
+        };
+        record
+            .get(STATE_BASE..)
+            .unwrap_or_default()
+            .chunks_exact(CONTACT_SIZE)
+            .map(|c| StateContact::read(c.try_into().expect("16 bytes")))
+            .collect()
     }
 
     /// The file's transition cost from state `from` to state `to` (the row

@@ -14,6 +14,8 @@ use crate::error::Result;
 use crate::fixed::FixedName;
 
 const FORMAT: &str = "CTPT";
+/// NRes type id of a control point table (`"CTPT"`).
+pub const CTPT_TYPE_ID: u32 = u32::from_le_bytes(*b"CTPT");
 /// Bytes of one point record (without its name).
 pub const RECORD_SIZE: usize = 36;
 

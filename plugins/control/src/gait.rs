@@ -14,7 +14,9 @@ use iron3d_formats::proto::ctld::{
     STATE_ANCHOR, STATE_BY_VELOCITY, STATE_FIXED, STATE_JITTER, StateRecord,
 };
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{Controller, ControllerStates, RngStreams};
+use iron3d_world::mission::{
+    ContactCondition, Controller, ControllerStates, NodeLife, NodeRef, RngStreams,
+};
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
@@ -34,13 +36,15 @@ const JITTER_STREAM: &str = "control_gait_jitter";
 
 /// A controller's graph as the planner uses it: the states, the live
 /// costs (the file's scaled at load, row the destination) and the strides.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GaitGraph {
     pub states: Vec<StateRecord>,
     /// `costs[to * n + from]`, scaled: `file × (1 + velocity gap + spin
     /// gap)`.
     pub costs: Vec<f32>,
     pub strides: Vec<[f32; 2]>,
+    /// Per state, what it asks of its contacts' nodes.
+    pub conditions: Vec<Vec<ContactCondition>>,
 }
 
 impl GaitGraph {
@@ -62,7 +66,21 @@ impl GaitGraph {
             states: read.states.clone(),
             costs,
             strides: read.strides.clone(),
+            conditions: read.conditions.clone(),
         })
+    }
+
+    /// Whether state `to` applies to `motion` with the nodes `destroyed`
+    /// says are gone: inside its boxes ([`applies`]), every contact that
+    /// needs an intact node on one and every one that needs a destroyed
+    /// node on a destroyed one (openparkan `docs/13-control.md`: the
+    /// walkers limp on a leg shot off).
+    pub fn allows(&self, to: usize, motion: &Motion, destroyed: &impl Fn(usize) -> bool) -> bool {
+        let contacts_hold = self.conditions.get(to).is_none_or(|all| {
+            all.iter()
+                .all(|c| c.node.is_some_and(destroyed) != c.intact)
+        });
+        applies(&self.states[to], motion) && contacts_hold
     }
 
     fn cost(&self, to: usize, from: usize) -> f32 {
@@ -240,11 +258,18 @@ impl Gait {
 
     /// Runs every step due by `now` (s): an anchor plans, the next state
     /// is taken off the queue, and its step is timed from `motion`.
-    /// `jitter` gives a uniform value in 0..1 for a jittered step.
-    pub fn advance(&mut self, now: f64, motion: &Motion, mut jitter: impl FnMut() -> f64) {
+    /// `destroyed` tells which nodes of the chassis are gone; `jitter`
+    /// gives a uniform value in 0..1 for a jittered step.
+    pub fn advance(
+        &mut self,
+        now: f64,
+        motion: &Motion,
+        destroyed: impl Fn(usize) -> bool,
+        mut jitter: impl FnMut() -> f64,
+    ) {
         while self.step_start + self.step_length <= now {
             if self.state().has(STATE_ANCHOR) {
-                self.plan(motion);
+                self.plan(motion, &destroyed);
             }
             if let Some(next) = self.queue.pop_front() {
                 self.current = next;
@@ -259,16 +284,16 @@ impl Gait {
     /// An anchor that still applies queues the cycle back to itself; one
     /// that does not queues the cheapest path to another anchor that does
     /// (spending one of that anchor's uses).
-    fn plan(&mut self, motion: &Motion) {
+    fn plan(&mut self, motion: &Motion, destroyed: &impl Fn(usize) -> bool) {
         let from = self.current;
         let graph = self.graph.clone();
-        let path = if applies(&graph.states[from], motion) {
+        let path = if graph.allows(from, motion, destroyed) {
             graph.path(from, from)
         } else {
             let target = (0..graph.states.len())
                 .filter(|&to| to != from && self.uses[to] != 0)
                 .filter(|&to| graph.states[to].has(STATE_ANCHOR))
-                .filter(|&to| applies(&graph.states[to], motion))
+                .filter(|&to| graph.allows(to, motion, destroyed))
                 .filter_map(|to| graph.path(from, to))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
             if let Some(&to) = target.as_ref().and_then(|(_, run)| run.last())
@@ -406,18 +431,28 @@ fn advance_gaits(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
     mut rng: ResMut<RngStreams>,
-    mut movers: Query<(&mut Gait, &PhysicalState, &Transform), Without<PendingDelete>>,
+    mut movers: Query<GaitInputs, Without<PendingDelete>>,
 ) {
     let now = clock.elapsed().as_secs_f64();
     for (_, entity) in registry.iter() {
-        let Ok((mut gait, state, transform)) = movers.get_mut(entity) else {
+        let Ok((mut gait, state, transform, controller, life)) = movers.get_mut(entity) else {
             continue;
         };
         let motion = Motion::of(state, transform.rotation);
+        let part = controller.part;
+        let destroyed = |node| life.is_some_and(|l| l.of(NodeRef { part, node }) <= 0.0);
         let jitter = || rng.next_u64(JITTER_STREAM) as f64 / (u64::MAX as f64 + 1.0);
-        gait.advance(now, &motion, jitter);
+        gait.advance(now, &motion, destroyed, jitter);
     }
 }
+
+type GaitInputs<'a> = (
+    &'a mut Gait,
+    &'a PhysicalState,
+    &'a Transform,
+    &'a Controller,
+    Option<&'a NodeLife>,
+);
 
 /// State-hash contributor: every mover's place in its graph, in id order.
 pub(crate) fn hash_gaits(world: &World, hasher: &mut StateHasher) {
@@ -469,9 +504,15 @@ mod tests {
                 .map(|at| if at / n == at % n { 0.0 } else { 1.0 })
                 .collect(),
             strides: vec![[2.0, 4.0]; n],
+            conditions: vec![Vec::new(); n],
             states,
         };
         Arc::new(GaitGraph::new(&read).unwrap())
+    }
+
+    /// No node destroyed.
+    fn whole(_: usize) -> bool {
+        false
     }
 
     fn walker() -> Arc<GaitGraph> {
@@ -508,6 +549,7 @@ mod tests {
             states: vec![StateRecord::IDLE; 4],
             costs,
             strides: vec![[0.0; 2]; 4],
+            conditions: vec![Vec::new(); 4],
         };
         assert_eq!(g.path(0, 3), Some((3.0, vec![1, 2, 3])));
         // The cycle 0 -> ... -> 0 goes through 3 (the only edge into 0).
@@ -550,19 +592,19 @@ mod tests {
     #[test]
     fn an_anchor_that_stops_applying_moves_to_the_anchor_that_does() {
         let mut gait = Gait::new(walker(), 0.0);
-        gait.advance(0.0, &moving(0.0), || 0.5);
+        gait.advance(0.0, &moving(0.0), whole, || 0.5);
         assert_eq!((gait.current, gait.step_length), (0, 0.2));
         // Still standing: the stand cycles on itself, a step every 0.2 s.
-        gait.advance(0.3, &moving(0.0), || 0.5);
+        gait.advance(0.3, &moving(0.0), whole, || 0.5);
         assert_eq!(gait.current, 0);
         assert!((gait.step_start - 0.2).abs() < 1e-12);
         // Walking speed: the next step is the walk.
-        gait.advance(0.45, &moving(3.0), || 0.5);
+        gait.advance(0.45, &moving(3.0), whole, || 0.5);
         assert_eq!((gait.current, gait.step_length), (1, 0.6));
         // Running: at the end of the walk step the run takes over.
-        gait.advance(0.9, &moving(8.0), || 0.5);
+        gait.advance(0.9, &moving(8.0), whole, || 0.5);
         assert_eq!(gait.current, 1, "the walk step is not over yet");
-        gait.advance(1.1, &moving(8.0), || 0.5);
+        gait.advance(1.1, &moving(8.0), whole, || 0.5);
         assert_eq!(gait.current, 2);
     }
 
@@ -571,13 +613,13 @@ mod tests {
         let mut states = walker().states.clone();
         states[1].use_count = 1;
         let mut gait = Gait::new(graph(states), 0.0);
-        gait.advance(0.0, &moving(3.0), || 0.5);
+        gait.advance(0.0, &moving(3.0), whole, || 0.5);
         assert_eq!((gait.current, gait.uses[1]), (1, 0));
         // Back to standing, then walking again: the walk has no use left
         // and nothing else applies, so the stand plays on.
-        gait.advance(0.7, &moving(0.0), || 0.5);
+        gait.advance(0.7, &moving(0.0), whole, || 0.5);
         assert_eq!(gait.current, 0);
-        gait.advance(0.95, &moving(3.0), || 0.5);
+        gait.advance(0.95, &moving(3.0), whole, || 0.5);
         assert_eq!(gait.current, 0);
     }
 
@@ -585,7 +627,7 @@ mod tests {
     fn a_step_is_fixed_cut_to_five_metres_or_a_stride_over_the_speed() {
         let at = |state: StateRecord, vy: f32, jitter: f64| {
             let mut gait = Gait::new(graph(vec![state]), 0.0);
-            gait.advance(0.0, &moving(vy), || jitter);
+            gait.advance(0.0, &moving(vy), whole, || jitter);
             gait.step_length
         };
         let fixed = forward(-100.0, 100.0, 0, 400.0);
@@ -613,7 +655,7 @@ mod tests {
             ..forward(1.0, 5.0, 0, 0.0)
         };
         let mut gait = Gait::new(graph(vec![state]), 0.0);
-        gait.advance(0.0, &moving(3.0), || 0.5);
+        gait.advance(0.0, &moving(3.0), whole, || 0.5);
         // p = (3 − 1) / 4 = 0.5, q = 0.5 + 0.5 × 0.2 = 0.6.
         assert!((gait.q - 0.6).abs() < 1e-6);
         // The stride is (1 − q) × 2 + q × 4 = 3.2 m, at 3 m/s.
@@ -621,9 +663,52 @@ mod tests {
     }
 
     #[test]
+    fn a_walker_limps_once_the_node_under_a_contact_is_destroyed() {
+        // Walk needs node 2 intact; limp (the same box) needs it destroyed.
+        let mut read = Arc::unwrap_or_clone(walker()).states;
+        read.push(forward(0.5, 5.0, STATE_BY_VELOCITY, 600.0));
+        let n = read.len();
+        let mut conditions = vec![Vec::new(); n];
+        let leg = |intact| ContactCondition {
+            node: Some(2),
+            intact,
+        };
+        conditions[1].push(leg(true));
+        conditions[3].push(leg(false));
+        let graph = Arc::new(
+            GaitGraph::new(&ControllerStates {
+                costs: (0..n * n).map(|at| f32::from(at / n != at % n)).collect(),
+                strides: vec![[2.0, 4.0]; n],
+                conditions,
+                states: read,
+            })
+            .unwrap(),
+        );
+        let shot_off = |node: usize| node == 2;
+        assert!(graph.allows(1, &moving(3.0), &whole));
+        assert!(!graph.allows(3, &moving(3.0), &whole));
+        assert!(!graph.allows(1, &moving(3.0), &shot_off));
+        assert!(graph.allows(3, &moving(3.0), &shot_off));
+        let mut gait = Gait::new(graph.clone(), 0.0);
+        gait.advance(0.3, &moving(3.0), whole, || 0.5);
+        assert_eq!(gait.current, 1, "walking on two legs");
+        let end = gait.step_start + gait.step_length;
+        gait.advance(end, &moving(3.0), shot_off, || 0.5);
+        assert_eq!(gait.current, 3, "limping");
+        // A contact on a point the `.cpt` lacks is never destroyed.
+        let none = ContactCondition {
+            node: None,
+            intact: false,
+        };
+        let mut g = Arc::unwrap_or_clone(graph);
+        g.conditions[3] = vec![none];
+        assert!(!g.allows(3, &moving(3.0), &shot_off));
+    }
+
+    #[test]
     fn the_frame_moves_along_both_pairs_and_the_weight_eases_in() {
         let mut gait = Gait::new(walker(), 0.0);
-        gait.advance(0.0, &moving(0.0), || 0.5);
+        gait.advance(0.0, &moving(0.0), whole, || 0.5);
         gait.previous_q = 0.0;
         // A quarter into the step: frames 2 and 12, the weight fully q.
         let f = gait.frame(0.05);

@@ -235,6 +235,33 @@ fn live_limits_follow_the_engine_the_load_and_the_damage() {
     assert!(top < now.top_speed.y / 2.0);
 }
 
+/// A walker whose left shin is shot off limps: its walking states need
+/// both feet's nodes whole, and the state that needs the left one gone
+/// takes over.
+#[test]
+fn a_walker_limps_on_a_leg_shot_off() {
+    let (_tmp, mut app, id) = lone_walker();
+    let e = entity(&app, id);
+    let at = translation(&app, id);
+    let facing = *app.world().get::<Transform>(e).unwrap().forward();
+    place(&mut app, id, at, facing, 1.0);
+    let current = |app: &App| app.world().get::<Gait>(e).unwrap().current;
+    for _ in 0..60 {
+        app.update();
+    }
+    assert!(matches!(current(&app), 1 | 2), "walking: {}", current(&app));
+    let limp = 4;
+    assert!(!app.world().get::<Gait>(e).unwrap().graph.conditions[limp].is_empty());
+    app.world_mut().get_mut::<NodeLife>(e).unwrap().0[0][2] = 0.0;
+    let mut limped = false;
+    for _ in 0..60 {
+        app.update();
+        limped |= current(&app) == limp;
+    }
+    assert!(limped, "limping");
+    assert_eq!(current(&app), limp, "and still limping");
+}
+
 #[test]
 fn a_walker_follows_hills_within_five_centimetres() {
     let (_tmp, mut app, id) = lone_walker();
@@ -887,5 +914,5 @@ fn movers_of_one_controller_share_its_planners_graph() {
     };
     let (first, second) = (graph(ids[0]), graph(ids[1]));
     assert!(std::sync::Arc::ptr_eq(&first, &second));
-    assert_eq!(first.states.len(), 4);
+    assert_eq!(first.states.len(), 5);
 }

@@ -124,7 +124,7 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         checked[slot] += 1;
     }
     // Each unit's chassis carries the model its controller's states play;
-    // the walker's controller has its four states, each timed by a fixed
+    // the walker's controller has its five states, each timed by a fixed
     // length (its pelvis only bobs: no stride).
     let mut units = world.query::<(&Controller, &Children)>();
     let mut seen = 0;
@@ -138,8 +138,26 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         assert_eq!(chassis[0].index, controller.part);
         if chassis[0].key.starts_with(b"CH_WALKER") {
             let states = &controller.states;
-            assert_eq!(states.states.len(), 4);
-            assert_eq!(states.costs.len(), 16);
+            assert_eq!(states.states.len(), 5);
+            assert_eq!(states.costs.len(), 25);
+            // Its contacts are its feet on its shins (`.cpt` nodes 2 and
+            // 4): standing asks nothing of them, walking, running and
+            // walking backward need both whole, limping the left one gone.
+            let need = |intact, node| ContactCondition {
+                node: Some(node),
+                intact,
+            };
+            let both = vec![need(true, 2), need(true, 4)];
+            assert_eq!(
+                states.conditions,
+                [
+                    vec![],
+                    both.clone(),
+                    both.clone(),
+                    both,
+                    vec![need(false, 2), need(true, 4)],
+                ]
+            );
             assert!(states.states.iter().all(|s| s.length_ms > 0.0));
             assert!(states.strides.iter().flatten().all(|&s| s.abs() < 1e-4));
             seen += 1;

@@ -227,6 +227,20 @@ pub struct ControllerStates {
     ///
     /// [`Msh::node_travel`]: iron3d_formats::msh::Msh::node_travel
     pub strides: Vec<[f32; 2]>,
+    /// Per state, what it asks of its contacts' nodes (contact flags 0x100
+    /// and 0x200).
+    pub conditions: Vec<Vec<ContactCondition>>,
+}
+
+/// What a state asks of the node under one of its contacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContactCondition {
+    /// The node of the controller's part the contact's control point sits
+    /// on (`None`: its `.cpt` has no such point, so the node is never
+    /// destroyed).
+    pub node: Option<usize>,
+    /// True: the node must be intact (0x100); false: destroyed (0x200).
+    pub intact: bool,
 }
 
 /// The animated model of the part a controller moves (its chassis): the

@@ -8,14 +8,15 @@
 
 use super::MissionPhase;
 use super::chain::ResourceChain;
-use super::components::ControllerStates;
+use super::components::{ContactCondition, ControllerStates};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
 use iron3d_formats::msh::{Msh, Node38, Pose, SlotFace};
-use iron3d_formats::proto::ctld::{Ctld, StateRecord};
+use iron3d_formats::proto::ctld::{CONTACT_DESTROYED, CONTACT_INTACT, Ctld, StateRecord};
+use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
@@ -562,8 +563,9 @@ impl Loader {
     }
 
     /// The controller a resolved prototype names, read strictly, its
-    /// states' strides measured through the prototype's `model`, with the
-    /// parsed file: `None` when it names none; an error (the reference and
+    /// states' strides measured through the prototype's `model` and their
+    /// contacts placed by the first `.cpt` it names (read strictly too),
+    /// with the parsed file: `None` when it names none; an error (the reference and
     /// the cause) when the entry is missing or malformed, never a default
     /// body.
     #[allow(clippy::type_complexity)]
@@ -577,12 +579,16 @@ impl Loader {
         };
         let fail = |cause: String| (r.clone(), cause);
         let ctld = self.read_entry(r, Ctld::parse)?;
+        let points = match resolved.first_with("cpt") {
+            Some(cpt) => Some(self.read_entry(cpt, Ctpt::parse)?),
+            None => None,
+        };
         let resource = format!(
             "{}::{}",
             String::from_utf8_lossy(&r.archive),
             String::from_utf8_lossy(&r.resource)
         );
-        let states = controller_states(&ctld, model).map_err(fail)?;
+        let states = controller_states(&ctld, model, points.as_deref()).map_err(fail)?;
         let controller = super::Controller {
             resource,
             part: 0,
@@ -645,7 +651,11 @@ fn graph_edge(object: Option<String>, key: &[u8], failure: &ChainError) -> (Edge
 /// A controller's state graph, typed, each state's strides measured
 /// through `model` (none: strides 0); a frame the model cannot play is an
 /// error naming the state.
-fn controller_states(ctld: &Ctld, model: Option<&Msh>) -> Result<ControllerStates, String> {
+fn controller_states(
+    ctld: &Ctld,
+    model: Option<&Msh>,
+    points: Option<&Ctpt>,
+) -> Result<ControllerStates, String> {
     let states: Vec<StateRecord> = (0..ctld.states.len())
         .filter_map(|i| ctld.state(i))
         .collect();
@@ -664,10 +674,30 @@ fn controller_states(ctld: &Ctld, model: Option<&Msh>) -> Result<ControllerState
             Ok([pair(s.frames_a)?, pair(s.frames_b)?])
         })
         .collect::<Result<_, String>>()?;
+    // A contact's node: the third word of its control point.
+    let node_of = |point: i32| {
+        let point = points?.points.get(usize::try_from(point).ok()?)?;
+        usize::try_from(point.node).ok()
+    };
+    let conditions = (0..states.len())
+        .map(|i| {
+            ctld.contacts(i)
+                .iter()
+                .flat_map(|k| {
+                    let node = node_of(k.point);
+                    [(CONTACT_INTACT, true), (CONTACT_DESTROYED, false)]
+                        .into_iter()
+                        .filter(move |(bit, _)| k.flags & bit != 0)
+                        .map(move |(_, intact)| ContactCondition { node, intact })
+                })
+                .collect()
+        })
+        .collect();
     Ok(ControllerStates {
         states,
         costs: ctld.costs.clone(),
         strides,
+        conditions,
     })
 }
 

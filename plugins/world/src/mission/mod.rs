@@ -32,9 +32,9 @@ mod rng;
 
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    AnimatedModel, BodyBounds, Controller, ControllerStates, Drive, EngineRef, InstanceName,
-    Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind,
-    ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform, PropertyBag,
+    AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Drive, EngineRef,
+    InstanceName, Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan,
+    ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform, PropertyBag,
     PrototypeChain, PrototypeKey, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
