@@ -525,7 +525,8 @@ impl Ctld {
             .get(STATE_BASE..)
             .unwrap_or_default()
             .chunks_exact(CONTACT_SIZE)
-            .map(|c| StateContact::read(c.try_into().expect("16 bytes")))
+            .filter_map(|c| c.try_into().ok())
+            .map(StateContact::read)
             .collect()
     }
 
