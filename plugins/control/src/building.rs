@@ -134,20 +134,27 @@ impl BuildingFaces {
     /// The owner of the first face (in the order they were gathered) that
     /// stops the segment `start → end` of a mover (a walker passes floors).
     pub fn stop(&self, start: Vec3, end: Vec3, walker: bool) -> Option<OriginalObjectId> {
-        let ((x0, z0), (x1, z1)) = (cell_of(start.min(end)), cell_of(start.max(end)));
-        let mut candidates: Vec<u32> = (x0..=x1)
-            .flat_map(|x| (z0..=z1).map(move |z| (x, z)))
-            .filter_map(|c| self.cells.get(&c))
-            .flatten()
-            .copied()
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates
-            .into_iter()
-            .map(|w| &self.walls[w as usize])
-            .find(|w| !(walker && w.floor) && w.stops(start, end))
-            .map(|w| w.owner)
+        let stops = |&w: &u32| {
+            let wall = &self.walls[w as usize];
+            !(walker && wall.floor) && wall.stops(start, end)
+        };
+        let (first, last) = (cell_of(start.min(end)), cell_of(start.max(end)));
+        let hit = if first == last {
+            // A step inside one cell (the usual case): its list is in order.
+            self.cells.get(&first)?.iter().copied().find(|w| stops(w))
+        } else {
+            let ((x0, z0), (x1, z1)) = (first, last);
+            let mut candidates: Vec<u32> = (x0..=x1)
+                .flat_map(|x| (z0..=z1).map(move |z| (x, z)))
+                .filter_map(|c| self.cells.get(&c))
+                .flatten()
+                .copied()
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            candidates.into_iter().find(stops)
+        };
+        hit.map(|w| self.walls[w as usize].owner)
     }
 }
 
