@@ -4,6 +4,7 @@
 use super::Role;
 use super::materials::Paint;
 use super::models::{Anim, NodeSpec, Part, Prim};
+use iron3d_formats::msh::TRI_FLOOR;
 
 /// A geometric prototype kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -344,14 +345,10 @@ fn part(prim: Prim, at: [f32; 3], size: [f32; 3], row: u8) -> Part {
     }
 }
 
-/// Type-7 triangle flag of a floor: ground a walker stands on, which never
-/// stops it (GAMEPLAY §2 "Collision").
-pub const FLOOR: u16 = 0x2;
-
 /// `part` as a floor.
 fn floor(part: Part) -> Part {
     Part {
-        tri_flags: FLOOR,
+        tri_flags: TRI_FLOOR,
         ..part
     }
 }

@@ -210,6 +210,21 @@ pub struct SlotTable {
     pub slots: Vec<Slot68>,
 }
 
+/// Type-7 `tri_flags`: a floor, ground a walker stands on (GAMEPLAY §2
+/// "Collision").
+pub const TRI_FLOOR: u16 = 0x0002;
+/// Type-7 `tri_flags`: an open door, which movers pass.
+pub const TRI_OPEN_DOOR: u16 = 0x0010;
+/// Type-7 `tri_flags` the building segment query never tests (reference
+/// msh.md, "Мировой отрезок по выбранным узлам").
+pub const TRI_UNTESTED: u16 = 0x0024;
+/// Batch word flag: the batch's faces are tested from both sides.
+pub const BATCH_TWO_SIDED: u32 = 0x0002;
+/// Batch word flag: a doorway quad, which movers pass.
+pub const BATCH_DOORWAY: u32 = 0x0008;
+/// Batch word flag the building segment query never tests.
+pub const BATCH_UNTESTED: u32 = 0x0200;
+
 /// A triangle descriptor of type 7 (16 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct TriDesc16 {

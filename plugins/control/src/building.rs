@@ -17,22 +17,12 @@ use crate::contact::TouchingPairs;
 use crate::ground::GroundFaces;
 use crate::motion::{StepStart, WALKABLE_NORMAL_Z};
 use bevy::prelude::*;
+use iron3d_formats::msh::{
+    BATCH_DOORWAY, BATCH_TWO_SIDED, BATCH_UNTESTED, TRI_FLOOR, TRI_OPEN_DOOR, TRI_UNTESTED,
+};
 use iron3d_world::mission::{PhysicalFace, PhysicalModel};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::collections::BTreeMap;
-
-/// Triangle flag: a floor.
-pub const FLOOR: u16 = 0x0002;
-/// Triangle flag: an open door.
-pub const OPEN_DOOR: u16 = 0x0010;
-/// Triangle flags the segment query skips.
-pub const UNTESTED_TRIANGLE: u16 = 0x0024;
-/// Batch flag: a doorway quad.
-pub const DOORWAY: u32 = 0x0008;
-/// Batch flag the segment query skips.
-pub const UNTESTED_BATCH: u32 = 0x0200;
-/// Batch flag: its faces are tested from both sides.
-pub const TWO_SIDED: u32 = 0x0002;
 
 /// Grid cell size, m (seen from above).
 const CELL: f32 = 8.0;
@@ -69,7 +59,7 @@ impl Wall {
 
 /// What a face of a physical model is to Control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaceRole {
+enum FaceRole {
     /// Never tested: untested flags, doorways, open doors.
     Passable,
     /// Ground that flyers cannot pass.
@@ -79,12 +69,12 @@ pub enum FaceRole {
 }
 
 /// The role of a face by its batch word and triangle flags.
-pub fn face_role(face: &PhysicalFace) -> FaceRole {
-    let passable_batch = face.batch_word & (UNTESTED_BATCH | DOORWAY) != 0;
-    let passable_triangle = face.tri_flags & (UNTESTED_TRIANGLE | OPEN_DOOR) != 0;
+fn face_role(face: &PhysicalFace) -> FaceRole {
+    let passable_batch = face.batch_word & (BATCH_UNTESTED | BATCH_DOORWAY) != 0;
+    let passable_triangle = face.tri_flags & (TRI_UNTESTED | TRI_OPEN_DOOR) != 0;
     if passable_batch || passable_triangle {
         FaceRole::Passable
-    } else if face.tri_flags & FLOOR != 0 {
+    } else if face.tri_flags & TRI_FLOOR != 0 {
         FaceRole::Floor
     } else {
         FaceRole::Wall
@@ -214,7 +204,7 @@ fn gather_buildings(
             walls.push(Wall {
                 corners,
                 normal,
-                two_sided: face.batch_word & TWO_SIDED != 0,
+                two_sided: face.batch_word & BATCH_TWO_SIDED != 0,
                 floor,
                 owner: id,
             });
@@ -273,15 +263,15 @@ mod tests {
     #[test]
     fn a_faces_flags_make_it_a_wall_a_floor_or_passable() {
         assert_eq!(face_role(&face(0, 0)), FaceRole::Wall);
-        assert_eq!(face_role(&face(TWO_SIDED, 0)), FaceRole::Wall);
-        assert_eq!(face_role(&face(0, FLOOR)), FaceRole::Floor);
+        assert_eq!(face_role(&face(BATCH_TWO_SIDED, 0)), FaceRole::Wall);
+        assert_eq!(face_role(&face(0, TRI_FLOOR)), FaceRole::Floor);
         for (batch, tri) in [
-            (DOORWAY, 0),
-            (UNTESTED_BATCH, 0),
-            (0, OPEN_DOOR),
+            (BATCH_DOORWAY, 0),
+            (BATCH_UNTESTED, 0),
+            (0, TRI_OPEN_DOOR),
             (0, 0x0004),
             (0, 0x0020),
-            (DOORWAY, FLOOR),
+            (BATCH_DOORWAY, TRI_FLOOR),
         ] {
             assert_eq!(face_role(&face(batch, tri)), FaceRole::Passable);
         }

@@ -34,7 +34,7 @@ pub mod pose;
 mod terrain;
 
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
-pub use building::{BuildingFaces, FaceRole, face_role};
+pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use ground::{GroundFaces, GroundHit};
