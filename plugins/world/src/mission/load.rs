@@ -187,8 +187,8 @@ pub(crate) struct Loader {
     /// Upper-cased prototype key -> the controller it names (its `part`
     /// set where an object uses it), none when it names none.
     controllers: BTreeMap<Vec<u8>, Option<super::Controller>>,
-    /// Upper-cased prototype key -> its controller's components (empty
-    /// when it names no controller).
+    /// Upper-cased prototype key -> the controller file it names, whose
+    /// components join its objects' drives (absent when it names none).
     pub devices: BTreeMap<Vec<u8>, Arc<Ctld>>,
     /// Upper-cased prototype key -> the `.ndp` node table it names.
     pub damage: BTreeMap<Vec<u8>, Arc<Ndpr>>,
@@ -488,11 +488,10 @@ impl Loader {
                     Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_error)?),
                     None => None,
                 };
-                if let Some((controller, ctld)) = controller {
-                    self.controllers.insert(upper.clone(), Some(controller));
+                let (controller, ctld) = controller.unzip();
+                self.controllers.insert(upper.clone(), controller);
+                if let Some(ctld) = ctld {
                     self.devices.insert(upper.clone(), ctld);
-                } else {
-                    self.controllers.insert(upper.clone(), None);
                 }
                 if let Some(damage) = damage {
                     self.damage.insert(upper, damage);
