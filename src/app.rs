@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_assets::IronAssetsPlugin;
+use iron3d_behavior::BehaviorPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
@@ -15,12 +16,18 @@ use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, Phase, SimulationRate, SpinePlugin, StateHash};
 use iron3d_world::WorldPlugin;
-use iron3d_world::mission::{ErrorChain, LoadError, LoadProgress, MissionPhase, MissionPlugin};
+use iron3d_world::mission::{LoadProgress, MissionPhase, MissionPlugin};
 
 /// The engine plugins shared by every form of the app; `mission` names
 /// the mission to load (none: an empty world).
 fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
-    app.add_plugins((SpinePlugin { rate }, WorldPlugin, mission, ControlPlugin));
+    app.add_plugins((
+        SpinePlugin { rate },
+        WorldPlugin,
+        mission,
+        ControlPlugin,
+        BehaviorPlugin,
+    ));
 }
 
 /// A headless app: `MinimalPlugins`, no window, no renderer; once the
@@ -33,39 +40,6 @@ pub fn headless(rate: SimulationRate, mission: MissionPlugin) -> App {
     app.finish();
     app.cleanup();
     app
-}
-
-/// Most frames a mission load may take (one per loader phase, plus slack).
-const MAX_LOAD_FRAMES: usize = 64;
-
-/// Updates a headless app until its mission runs (at once when it has
-/// none), and returns the loading progress; a failed load is the error.
-pub fn load_headless(app: &mut App) -> Result<LoadProgress, LoadError> {
-    for _ in 0..MAX_LOAD_FRAMES {
-        let phase = *app.world().resource::<State<MissionPhase>>().get();
-        let progress = app.world().resource::<LoadProgress>();
-        match phase {
-            MissionPhase::Idle | MissionPhase::Running => return Ok(progress.clone()),
-            MissionPhase::Failed => {
-                if let Some(error) = &progress.error {
-                    return Err(error.clone());
-                }
-            }
-            _ => {}
-        }
-        app.update();
-    }
-    let progress = app.world().resource::<LoadProgress>();
-    Err(ErrorChain {
-        phase: *app.world().resource::<State<MissionPhase>>().get(),
-        mission: progress.mission.clone(),
-        object: None,
-        prototype: None,
-        archive: None,
-        entry: None,
-        cause: format!("loading did not finish in {MAX_LOAD_FRAMES} frames"),
-    }
-    .into())
 }
 
 /// Runs a headless app until the game clock reaches `ticks`, calling

@@ -388,6 +388,8 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "control_state",
             "mass_kg",
             "top_speed",
+            "order",
+            "target",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
@@ -426,6 +428,82 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
     assert_eq!(bad.status.code(), Some(1), "{bad:?}");
     assert!(
         String::from_utf8_lossy(&bad.stderr).contains("cannot write the report"),
+        "{bad:?}"
+    );
+}
+
+/// `--order "ID GO X Y"` gives a unit an order at tick 0: the report shows
+/// it while it walks and none once the unit stands at the place; a bad
+/// order is a usage error.
+#[test]
+fn a_headless_order_walks_a_unit_to_the_place() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let report = |ticks: &str, order: Option<String>| -> serde_json::Value {
+        let path = tmp.path().join(format!("r{ticks}.json"));
+        let mut args = vec![
+            "play".to_string(),
+            "--game-dir".into(),
+            game.clone(),
+            "--headless".into(),
+            "--ticks".into(),
+            ticks.into(),
+            "--report".into(),
+            path.to_string_lossy().into_owned(),
+        ];
+        args.extend(order.into_iter().flat_map(|o| ["--order".to_string(), o]));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = iron3d(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+    };
+    let before = report("1", None);
+    let unit = before["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["on_ground"] == true)
+        .expect("a unit on the ground");
+    assert!(unit["order"].is_null(), "{unit}");
+    let id = unit["id"].as_u64().unwrap();
+    let position = |o: &serde_json::Value| -> Vec<f64> {
+        let p = o["position"].as_array().unwrap();
+        p.iter().map(|v| v.as_f64().unwrap()).collect()
+    };
+    let p = position(unit);
+    let (gx, gy) = (p[0] + 15.0, p[1] + 4.0);
+    let order = format!("{id:#x} GO {gx} {gy}");
+    let find = |r: &serde_json::Value| {
+        r["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"].as_u64() == Some(id))
+            .unwrap()
+            .clone()
+    };
+    let walking = find(&report("30", Some(order.clone())));
+    assert_eq!(walking["order"], "ORDER_ROBOT_GO", "{walking}");
+    assert!(walking["target"].is_null(), "a place, not an object");
+    let there = find(&report("600", Some(order)));
+    assert!(there["order"].is_null(), "done: {there}");
+    let q = position(&there);
+    let off = ((q[0] - gx).powi(2) + (q[1] - gy).powi(2)).sqrt();
+    assert!(off <= 6.0, "{off} m from the place: {there}");
+
+    let bad = iron3d(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        "1",
+        "--order",
+        "12 PATROL 3",
+    ]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("unknown order"),
         "{bad:?}"
     );
 }

@@ -18,6 +18,7 @@ pub mod gltf;
 pub mod graph;
 pub mod mat0;
 pub mod msh;
+pub mod order;
 pub mod proto;
 pub mod registry;
 pub mod sound;

@@ -1,6 +1,7 @@
 //! `iron3d play`: the game, in a window or headless.
 
 use crate::app;
+use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_render::bench::BenchRequest;
@@ -8,7 +9,8 @@ use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::SimulationRate;
-use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest};
+use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
+use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,6 +56,12 @@ pub struct PlayArgs {
     /// (see the README, "The headless report").
     #[arg(long, value_name = "FILE", requires = "headless")]
     report: Option<PathBuf>,
+    /// With --headless, give a unit an order at tick 0: "ID GO X Y" (a
+    /// place in the map frame), "ID STOP" or "ID STAYGROUND", ID the raw
+    /// original id (decimal or 0x hex). Repeatable: a unit's orders queue
+    /// in the order given.
+    #[arg(long = "order", value_name = "\"ID VERB [ARGS]\"", requires = "headless", value_parser = parse_order)]
+    orders: Vec<(OriginalObjectId, OrderPacket)>,
     /// Run without a window or renderer (requires --ticks).
     #[arg(long, requires = "ticks")]
     headless: bool,
@@ -92,6 +100,10 @@ pub struct PlayArgs {
     /// inspector and the Iron3D object panel.
     #[arg(long, conflicts_with = "headless")]
     inspector: bool,
+}
+
+fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
+    parse_order_command(s)
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -133,6 +145,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             args.ticks.unwrap_or_default(),
             args.hash_every,
             args.report.as_deref(),
+            &args.orders,
         );
     }
     if let Err(why) = display_available() {
@@ -173,10 +186,11 @@ fn run_headless(
     ticks: u64,
     every: Option<u64>,
     report: Option<&Path>,
+    orders: &[(OriginalObjectId, OrderPacket)],
 ) -> ExitCode {
     let has_mission = mission.request.is_some();
     let mut app = app::headless(rate, mission);
-    let progress = match app::load_headless(&mut app) {
+    let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,
         Err(error) => {
             eprintln!("iron3d: {error}");
@@ -185,6 +199,10 @@ fn run_headless(
     };
     if has_mission {
         print_load(&progress);
+    }
+    let mut outbox = app.world_mut().resource_mut::<WorldOutbox>();
+    for (id, packet) in orders {
+        outbox.post(GmsgKind::Order, Some(*id), packet.to_bytes());
     }
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");

@@ -4,6 +4,7 @@
 //! never renamed).
 
 use bevy::prelude::*;
+use iron3d_behavior::Orders;
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
@@ -56,6 +57,12 @@ struct ObjectReport {
     /// m/s: a mover's live forward top speed (engines, condition, load);
     /// `None` for a static body.
     top_speed: Option<f32>,
+    /// The original name of the order it carries out now (the head of its
+    /// list, e.g. `ORDER_ROBOT_GO`); `None` with no order or no controller.
+    order: Option<&'static str>,
+    /// The raw id of the object its current order is aimed at; `None` for
+    /// an order at a place or none.
+    target: Option<u32>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -94,12 +101,14 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Gait>,
         Option<&Drive>,
         Option<&Body>,
+        Option<&Orders>,
         Has<PendingDelete>,
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
-            let (transform, key, bag, clan, controller, state, gait, drive, body, pending) =
+            let (transform, key, bag, clan, controller, state, gait, drive, body, orders, pending) =
                 query.get(world, entity).ok()?;
+            let current = orders.and_then(Orders::current);
             let (position, heading_deg) = map_frame(transform);
             Some(ObjectReport {
                 id: id.raw(),
@@ -117,6 +126,8 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 control_state: gait.map(|g| g.current),
                 mass_kg: drive.map(|d| d.mass_kg),
                 top_speed: body.map(|b| b.limits.top_speed.y),
+                order: current.map(|o| o.kind.name()),
+                target: current.and_then(|o| o.target_object()).map(|id| id.raw()),
             })
         })
         .collect()

@@ -106,6 +106,15 @@ impl Settings {
     pub fn get(&self, key: &str) -> Option<&Setting> {
         self.known.iter().find(|s| s.key.eq_ignore_ascii_case(key))
     }
+
+    /// A known numeric key's effective value (`None` when unset or text).
+    pub fn number(&self, key: &str) -> Option<f64> {
+        match self.get(key)?.effective {
+            Some(Value::Int(v)) => Some(v as f64),
+            Some(Value::Float(v)) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 fn matches(spec: &KeySpec, section: &str, key: &str) -> bool {
@@ -232,6 +241,20 @@ pub const BEHAVIOR_INI: &[KeySpec] = &[
     int(None, "DeterminMode", "0"),
     int(None, "ImmortalHero", "0"),
     int(None, "UseWizard", "1"),
+    // Tome VI names the path finder's keys; the original's compiled
+    // defaults are not known (the demo file has none of them), so the
+    // Behavior plugin states its own when a key is unset.
+    undocumented(None, "PathFind_BuildingHitDist", ValueKind::Float),
+    undocumented(None, "PathFind_BuildingNearestDist", ValueKind::Float),
+    undocumented(None, "PathFind_NearBuildSpeedPercent", ValueKind::Float),
+    undocumented(None, "PathFind_CorridorRadius", ValueKind::Float),
+    undocumented(None, "PathFind_NearDoorCoeff", ValueKind::Float),
+    undocumented(None, "PathFind_fStepOffBuilding", ValueKind::Float),
+    undocumented(None, "PathFind_MaxAccel", ValueKind::Float),
+    undocumented(None, "PathFind_MaxRotation", ValueKind::Float),
+    undocumented(None, "PathFind_fStepDist", ValueKind::Float),
+    undocumented(None, "PathFind_MinPointInTrajectory", ValueKind::Int),
+    undocumented(None, "Network_ResourceTransferMaxDelay", ValueKind::Int),
 ];
 
 /// `ArealMap.ini`: the keys tome VIII names; no values are documented.
@@ -328,6 +351,13 @@ mod tests {
             Some(Value::Text("b.log".into()))
         );
         assert_eq!(s.get("SaveLog").unwrap().source, Source::Default);
+        assert_eq!(
+            s.get("PathFind_CorridorRadius").unwrap().source,
+            Source::Unset
+        );
+        assert_eq!(s.number("PathFind_CorridorRadius"), None);
+        assert_eq!(s.number("UseWizard"), Some(0.0));
+        assert_eq!(s.number("LogFile"), None);
         let a = Settings::resolve(&cfg, AREALMAP_INI);
         assert!(a.known.iter().all(|k| k.source == Source::Unset));
     }

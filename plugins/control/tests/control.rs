@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use iron3d_control::*;
 use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::terrain::land_msh::LandMsh;
-use iron3d_schedules::{GameClock, deny_simulation_ambiguities};
+use iron3d_schedules::GameClock;
 use iron3d_world::mission::*;
 use iron3d_world::{
     DeleteOutcome, GmsgKind, ObjectRegistry, OriginalObjectId, QueueStep, WorldMessage, WorldOps,
@@ -26,25 +26,7 @@ fn demo_install() -> tempfile::TempDir {
 /// The first demo mission running with Control, every simulation system
 /// explicitly ordered.
 fn app(dir: &Path) -> App {
-    let request = MissionRequest {
-        game_dir: dir.join("game"),
-        mission: None,
-        mod_dirs: Vec::new(),
-    };
-    let mut app = headless_app(Some(request), 1);
-    app.add_plugins(ControlPlugin);
-    deny_simulation_ambiguities(&mut app);
-    app.finish();
-    app.cleanup();
-    for _ in 0..20 {
-        app.update();
-        let phase = *app.world().resource::<State<MissionPhase>>().get();
-        assert_ne!(phase, MissionPhase::Failed);
-        if phase == MissionPhase::Running {
-            return app;
-        }
-    }
-    panic!("the mission did not load");
+    running_test_app(dir.join("game"), ControlPlugin)
 }
 
 fn entity(app: &App, id: OriginalObjectId) -> Entity {

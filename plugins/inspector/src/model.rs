@@ -4,6 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
+use iron3d_behavior::{OrderTarget, Orders};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
@@ -227,7 +228,29 @@ fn motion_text(world: &World, entity: Entity) -> Option<String> {
             body.radius,
             body.mass,
         ) + &drive_text(world, entity, body)
-            + &gait_text(world.get::<Gait>(entity)),
+            + &gait_text(world.get::<Gait>(entity))
+            + &order_text(world.get::<Orders>(entity)),
+    )
+}
+
+/// The order a unit carries out now and how many wait behind it, as the
+/// panel appends it (nothing for an object that takes no orders).
+fn order_text(orders: Option<&Orders>) -> String {
+    let Some(orders) = orders else {
+        return String::new();
+    };
+    let Some(order) = orders.current() else {
+        return ", no order".into();
+    };
+    let target = match order.target {
+        OrderTarget::None => String::new(),
+        OrderTarget::Object(id) => format!(" on {id:#010x}"),
+        OrderTarget::Place([x, y, _]) => format!(" to [{x:.1}, {y:.1}]"),
+    };
+    format!(
+        ", order {}{target} ({} more queued)",
+        order.kind.name(),
+        orders.0.len() - 1
     )
 }
 
@@ -358,5 +381,25 @@ pub fn owning_object(
             return Some(id);
         }
         at = parent_of(at)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_behavior::{InsertMode, Order};
+
+    #[test]
+    fn the_order_line_names_the_order_its_target_and_the_queue() {
+        assert_eq!(order_text(None), "");
+        let mut orders = Orders::default();
+        assert_eq!(order_text(Some(&orders)), ", no order");
+        let go = Order::new(2, OrderTarget::Place([12.0, -3.3, 0.0])).unwrap();
+        orders.insert(go, InsertMode::End);
+        orders.insert(go, InsertMode::End);
+        assert_eq!(
+            order_text(Some(&orders)),
+            ", order ORDER_ROBOT_GO to [12.0, -3.3] (1 more queued)"
+        );
     }
 }

@@ -77,6 +77,7 @@ fn mission_app(dir: &Path) -> App {
             seed: 0,
         },
         ControlPlugin,
+        iron3d_behavior::BehaviorPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app
@@ -233,7 +234,8 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         motion.starts_with("velocity [0.00, 0.00, 0.00] m/s, on the ground")
             && motion.contains("body radius")
             && motion.contains(" engine(s), spare payload ")
-            && motion.contains(", state 0 of 5 (frames 0→0, step 250 ms)"),
+            && motion.contains(", state 0 of 5 (frames 0→0, step 250 ms)")
+            && motion.ends_with(", no order"),
         "{motion}"
     );
     let texts_unit = painted_text(&panel_model(world), &report, &mut String::new());

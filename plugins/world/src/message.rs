@@ -28,10 +28,13 @@ pub enum GmsgKind {
     EndMessageSeq,
     RemoveResource,
     CollisionDetected,
+    /// An order for one unit: the engine's own kind (tome VI names no order
+    /// message); its payload is Behavior's order packet.
+    Order,
 }
 
 impl GmsgKind {
-    /// The original name.
+    /// The original name (the engine's own for [`GmsgKind::Order`]).
     pub fn name(self) -> &'static str {
         match self {
             GmsgKind::CreateRemotePlayer => "GMSG_CREATE_REMOTE_PLAYER",
@@ -51,6 +54,7 @@ impl GmsgKind {
             GmsgKind::EndMessageSeq => "GMSG_END_MESSAGE_SEQ",
             GmsgKind::RemoveResource => "GMSG_REMOVE_RESOURCE",
             GmsgKind::CollisionDetected => "GMSG_COLLISION_DETECTED",
+            GmsgKind::Order => "IRON3D_ORDER",
         }
     }
 

@@ -11,6 +11,8 @@ use super::chain::ResourceChain;
 use super::components::{ContactCondition, ControllerStates};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
+use iron3d_formats::config::ini::{BEHAVIOR_INI, Settings};
+use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
@@ -39,6 +41,17 @@ pub struct MissionRequest {
     /// Mod directories layered over the install, later ones winning (the
     /// rules of [`Source`]).
     pub mod_dirs: Vec<PathBuf>,
+}
+
+impl MissionRequest {
+    /// The first mission of the install at `game_dir`, with no mods.
+    pub fn first_of(game_dir: PathBuf) -> Self {
+        Self {
+            game_dir,
+            mission: None,
+            mod_dirs: Vec::new(),
+        }
+    }
 }
 
 /// Where a mission's files are on disk (ASCII case-insensitively resolved
@@ -176,6 +189,9 @@ pub(crate) struct Loader {
     land_files: Option<(Found, Found)>,
     pub land: Option<(Arc<LandMsh>, LandMap)>,
     pub build_dat: Option<BuildDat>,
+    /// `Behavior.ini` resolved against its key table (every key at its
+    /// default or unset when the install has no such file).
+    pub behavior_ini: Option<Settings>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
@@ -195,6 +211,9 @@ pub(crate) struct Loader {
     /// Per placed object, its drive when it has a controller.
     pub drives: Vec<Option<super::Drive>>,
 }
+
+/// Behavior's run-time parameters, at the install's root (optional).
+const BEHAVIOR_FILE: &[u8] = b"Behavior.ini";
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -216,6 +235,7 @@ impl Loader {
             land_files: None,
             land: None,
             build_dat: None,
+            behavior_ini: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
@@ -313,7 +333,7 @@ impl Loader {
         Ok(())
     }
 
-    /// Phase 2: `Land.msh`, `Land.map` and `BuildDat.lst`.
+    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst` and `Behavior.ini`.
     pub fn foundation(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Foundation;
         let fail = |e: FormatError| self.error(phase, Edge::default(), e);
@@ -325,6 +345,12 @@ impl Loader {
         let build = read_required(self.source(), b"BuildDat.lst").map_err(fail)?;
         let build_dat =
             BuildDat::parse(build.bytes(), MODE).map_err(|e| fail(build.origin.annotate(e)))?;
+        let behavior = match self.source().read_legacy(BEHAVIOR_FILE).map_err(fail)? {
+            Some(found) => TextConfig::parse(found.bytes(), "Behavior.ini")
+                .map_err(|e| fail(found.origin.annotate(e)))?,
+            None => TextConfig::parse(b"", "Behavior.ini").map_err(fail)?,
+        };
+        self.behavior_ini = Some(Settings::resolve(&behavior, BEHAVIOR_INI));
         self.land = Some((land_msh, land_map));
         self.build_dat = Some(build_dat);
         Ok(())

@@ -127,6 +127,11 @@ pub struct MissionPaths(pub Vec<MissionPath>);
 #[derive(Resource, Debug, Clone)]
 pub struct MissionLand(pub Arc<iron3d_formats::terrain::land_msh::LandMsh>);
 
+/// The install's `Behavior.ini` as the loader resolved it (published in
+/// the description phase): Behavior reads its parameters from here.
+#[derive(Resource, Debug, Clone)]
+pub struct BehaviorIni(pub iron3d_formats::config::ini::Settings);
+
 /// The mission's clans in file order.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct MissionClans(pub Vec<Clan>);
@@ -238,6 +243,57 @@ pub fn headless_app(request: Option<MissionRequest>, seed: u64) -> App {
         MissionPlugin { request, seed },
     ))
     .insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+/// Most frames a mission load may take (one per loader phase, plus slack).
+const MAX_LOAD_FRAMES: usize = 64;
+
+/// Updates an app until its mission runs (at once when it has none), and
+/// returns the loading progress; a failed or unfinished load is the error.
+pub fn update_until_loaded(app: &mut App) -> Result<LoadProgress, LoadError> {
+    for _ in 0..MAX_LOAD_FRAMES {
+        let phase = *app.world().resource::<State<MissionPhase>>().get();
+        let progress = app.world().resource::<LoadProgress>();
+        match phase {
+            MissionPhase::Idle | MissionPhase::Running => return Ok(progress.clone()),
+            MissionPhase::Failed => {
+                if let Some(error) = &progress.error {
+                    return Err(error.clone());
+                }
+            }
+            _ => {}
+        }
+        app.update();
+    }
+    let progress = app.world().resource::<LoadProgress>();
+    Err(ErrorChain {
+        phase: *app.world().resource::<State<MissionPhase>>().get(),
+        mission: progress.mission.clone(),
+        object: None,
+        prototype: None,
+        archive: None,
+        entry: None,
+        cause: format!("loading did not finish in {MAX_LOAD_FRAMES} frames"),
+    }
+    .into())
+}
+
+/// The first mission of the install at `game_dir` running headless, with
+/// seed 1 and `plugins` beside the engine's, every simulation ambiguity
+/// denied: the app the subsystems' tests drive. Panics when the mission
+/// does not load.
+pub fn running_test_app<M>(
+    game_dir: std::path::PathBuf,
+    plugins: impl bevy::app::Plugins<M>,
+) -> App {
+    let mut app = headless_app(Some(MissionRequest::first_of(game_dir)), 1);
+    app.add_plugins(plugins);
+    iron3d_schedules::deny_simulation_ambiguities(&mut app);
+    app.finish();
+    app.cleanup();
+    let progress = update_until_loaded(&mut app).expect("the mission loads");
+    assert_eq!(progress.registered, progress.objects_total);
     app
 }
 
@@ -376,6 +432,9 @@ fn describe(world: &mut World, loader: &Loader) {
     }
     if let Some((land, _)) = &loader.land {
         world.insert_resource(MissionLand(land.clone()));
+    }
+    if let Some(settings) = &loader.behavior_ini {
+        world.insert_resource(BehaviorIni(settings.clone()));
     }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));

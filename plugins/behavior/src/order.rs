@@ -1,0 +1,295 @@
+//! Orders (openparkan `docs/31-packages.md`; docs/facts.md "Orders"): an
+//! order is a packet ([`OrderPacket`], read and written by the formats
+//! crate) addressed by original id through the World3D queue
+//! ([`GmsgKind::Order`]); the unit keeps a list of them, the head being what
+//! it does now.
+
+use bevy::prelude::*;
+use iron3d_formats::error::FormatError;
+pub use iron3d_formats::order::{InsertMode, OrderPacket, OrderTarget};
+use iron3d_schedules::StateHasher;
+use iron3d_world::mission::Controller;
+use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldMessage};
+use std::collections::VecDeque;
+use std::fmt;
+
+/// The orders Behavior carries out so far, by their original numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderKind {
+    /// `ORDER_ROBOT_STOP` (1): brake to a stand, then the order is done.
+    Stop,
+    /// `ORDER_ROBOT_GO` (2) to a place, and `ORDER_ROBOT_ATTACK` (3) at a
+    /// place, which builds a go task: done on arrival.
+    Go,
+    /// `ORDER_ROBOT_STAYGROUND` (21): stand where it is until another order.
+    StayGround,
+}
+
+impl OrderKind {
+    /// The original order number.
+    pub fn code(self) -> u32 {
+        match self {
+            OrderKind::Stop => 1,
+            OrderKind::Go => 2,
+            OrderKind::StayGround => 21,
+        }
+    }
+
+    /// The original constant's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            OrderKind::Stop => "ORDER_ROBOT_STOP",
+            OrderKind::Go => "ORDER_ROBOT_GO",
+            OrderKind::StayGround => "ORDER_ROBOT_STAYGROUND",
+        }
+    }
+}
+
+/// One order a unit holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Order {
+    pub kind: OrderKind,
+    pub target: OrderTarget,
+}
+
+impl Order {
+    /// The order that `code` on `target` builds, as the original's task
+    /// factory does for the orders Behavior carries out.
+    pub fn new(code: u32, target: OrderTarget) -> Result<Self, OrderError> {
+        let kind = match (code, target) {
+            (1, _) => OrderKind::Stop,
+            (2 | 3, OrderTarget::Place(_)) => OrderKind::Go,
+            (2, _) => return Err(OrderError::NeedsPlace { code }),
+            (21, _) => OrderKind::StayGround,
+            _ => return Err(OrderError::Unsupported { code }),
+        };
+        Ok(Self { kind, target })
+    }
+
+    /// The object it is aimed at, if any.
+    pub fn target_object(&self) -> Option<OriginalObjectId> {
+        match self.target {
+            OrderTarget::Object(id) => Some(OriginalObjectId(id)),
+            _ => None,
+        }
+    }
+}
+
+/// A unit's orders, the head first (empty: "no order").
+#[derive(Component, Debug, Clone, Default, PartialEq)]
+pub struct Orders(pub VecDeque<Order>);
+
+impl Orders {
+    /// What the unit does now.
+    pub fn current(&self) -> Option<&Order> {
+        self.0.front()
+    }
+
+    /// Puts `order` in the list as `mode` says.
+    pub fn insert(&mut self, order: Order, mode: InsertMode) {
+        match mode {
+            InsertMode::End => self.0.push_back(order),
+            InsertMode::Start => self.0.push_front(order),
+            InsertMode::Replace => {
+                self.0.clear();
+                self.0.push_back(order);
+            }
+        }
+    }
+}
+
+/// Why an order was not taken.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrderError {
+    /// The packet is malformed.
+    Packet(FormatError),
+    /// An order that needs a place got another target.
+    NeedsPlace { code: u32 },
+    /// An order number Behavior does not carry out yet.
+    Unsupported { code: u32 },
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OrderError::Packet(e) => e.fmt(f),
+            OrderError::NeedsPlace { code } => write!(f, "order {code} needs a place"),
+            OrderError::Unsupported { code } => {
+                write!(f, "order {code} is not carried out by this engine yet")
+            }
+        }
+    }
+}
+
+/// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
+/// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
+/// frame), `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
+/// the end of the unit's list.
+pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [id, verb, args @ ..] = words.as_slice() else {
+        return Err(format!("{text:?}: expected \"ID VERB [ARGS]\""));
+    };
+    let id = match id.strip_prefix("0x").or_else(|| id.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => id.parse(),
+    }
+    .map_err(|e| format!("{id:?} is not an object id: {e}"))?;
+    let numbers = args
+        .iter()
+        .map(|a| a.parse::<f32>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<Vec<f32>>>()
+        .ok_or_else(|| format!("{text:?}: the arguments must be numbers"))?;
+    let (code, target) = match (verb.to_ascii_uppercase().as_str(), numbers.as_slice()) {
+        ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
+        ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
+        ("STOP", []) => (1, OrderTarget::None),
+        ("STAYGROUND", []) => (21, OrderTarget::None),
+        (v @ ("GO" | "STOP" | "STAYGROUND"), _) => {
+            return Err(format!("{text:?}: wrong arguments for {v}"));
+        }
+        (v, _) => {
+            return Err(format!(
+                "{text:?}: unknown order {v:?} (GO, STOP, STAYGROUND)"
+            ));
+        }
+    };
+    let packet = OrderPacket {
+        code,
+        target,
+        mode: InsertMode::End,
+    };
+    Ok((OriginalObjectId(id), packet))
+}
+
+/// Every object with a controller holds orders (none at first), from the
+/// moment it is registered.
+pub(crate) fn give_order_list(add: On<Add, Controller>, mut commands: Commands) {
+    commands.entity(add.entity).insert(Orders::default());
+}
+
+/// Takes the order packets delivered this tick, in posting order; a packet
+/// that cannot be taken is reported with its unit and dropped.
+pub(crate) fn take_orders(
+    mut messages: MessageReader<WorldMessage>,
+    registry: Res<ObjectRegistry>,
+    mut units: Query<&mut Orders>,
+) {
+    for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
+        let Some(id) = message.target else {
+            warn!("order packet {} has no unit to go to", message.seq);
+            continue;
+        };
+        let unit = registry.entity(id).ok().and_then(|e| units.get_mut(e).ok());
+        let Some(mut orders) = unit else {
+            warn!(
+                "object {:#010x}: takes no orders (it has no controller)",
+                id.raw()
+            );
+            continue;
+        };
+        let taken = OrderPacket::parse(&message.payload)
+            .map_err(OrderError::Packet)
+            .and_then(|p| Ok((Order::new(p.code, p.target)?, p.mode)));
+        match taken {
+            Ok((order, mode)) => orders.insert(order, mode),
+            Err(e) => warn!(
+                "object {:#010x}: order packet {}: {e}",
+                id.raw(),
+                message.seq
+            ),
+        }
+    }
+}
+
+/// State-hash contributor: every unit's orders, in id order.
+pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        let Some(orders) = world.get::<Orders>(entity) else {
+            continue;
+        };
+        hasher.write_u32(id.raw());
+        hasher.write_u32(orders.0.len() as u32);
+        for order in &orders.0 {
+            hasher.write_u32(order.kind.code());
+            hasher.write_u32(order.target.kind());
+            match order.target {
+                OrderTarget::None => {}
+                OrderTarget::Object(id) => hasher.write_u32(id),
+                OrderTarget::Place(p) => p.iter().for_each(|c| hasher.write_f32(*c)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(x: f32) -> Order {
+        Order::new(2, OrderTarget::Place([x, 0.0, 0.0])).unwrap()
+    }
+
+    #[test]
+    fn the_factory_builds_go_from_attack_at_a_place_and_refuses_the_rest() {
+        let place = OrderTarget::Place([0.0; 3]);
+        assert_eq!(Order::new(3, place).unwrap().kind, OrderKind::Go);
+        assert_eq!(
+            Order::new(2, OrderTarget::None),
+            Err(OrderError::NeedsPlace { code: 2 })
+        );
+        assert_eq!(
+            Order::new(4, place),
+            Err(OrderError::Unsupported { code: 4 })
+        );
+        assert_eq!(Order::new(21, OrderTarget::None).unwrap().kind.code(), 21);
+    }
+
+    #[test]
+    fn order_commands_read_ids_verbs_and_places() {
+        let (id, p) = parse_order_command("0x80000010 go 12.5 -3").unwrap();
+        assert_eq!(id, OriginalObjectId(0x8000_0010));
+        assert_eq!(
+            p,
+            OrderPacket {
+                code: 2,
+                target: OrderTarget::Place([12.5, -3.0, 0.0]),
+                mode: InsertMode::End
+            }
+        );
+        assert_eq!(parse_order_command("17 STOP").unwrap().1.code, 1);
+        assert_eq!(parse_order_command("17 StayGround").unwrap().1.code, 21);
+        for bad in [
+            "17",
+            "x GO 1 2",
+            "17 GO 1",
+            "17 GO 1 nan",
+            "17 STOP 3",
+            "17 PATROL 2",
+        ] {
+            assert!(parse_order_command(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn insert_modes_put_the_order_at_the_end_the_start_or_alone() {
+        let mut orders = Orders::default();
+        orders.insert(go(1.0), InsertMode::End);
+        orders.insert(go(2.0), InsertMode::End);
+        orders.insert(go(3.0), InsertMode::Start);
+        let xs = |o: &Orders| -> Vec<f32> {
+            o.0.iter()
+                .map(|o| match o.target {
+                    OrderTarget::Place(p) => p[0],
+                    _ => f32::NAN,
+                })
+                .collect()
+        };
+        assert_eq!(xs(&orders), [3.0, 1.0, 2.0]);
+        orders.insert(go(4.0), InsertMode::Replace);
+        assert_eq!(xs(&orders), [4.0]);
+    }
+}
