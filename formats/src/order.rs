@@ -2,8 +2,9 @@
 //! "Orders"): what travels through the World3D queue to one unit.
 //!
 //! The fields are the original's: the order number, the target kind
-//! (`TARGET_BY_LOGIC_ID` 0x201, `_BY_PLACE` 0x202, `_NOT_DEFINED` 0x204)
-//! and the insert mode (to the end 1, to the start 2, replace 3). Their
+//! (`TARGET_BY_LOGIC_ID` 0x201, `_BY_PLACE` 0x202, `_NOT_DEFINED` 0x204),
+//! the insert mode (to the end 1, to the start 2, replace 3) and the
+//! order's parameter (a mask, a count or −1 as each order reads it). Their
 //! byte layout is the engine's own (no source gives one), little-endian:
 //!
 //! | offset | field |
@@ -11,7 +12,8 @@
 //! | 0 | order number, u32 |
 //! | 4 | target kind, u32 |
 //! | 8 | insert mode, u32 |
-//! | 12 | by logic id: the object's original id, u32; by place: x, y, z, f32 (map frame, Z up); not defined: nothing |
+//! | 12 | parameter, i32 |
+//! | 16 | by logic id: the object's original id, u32; by place: x, y, z, f32 (map frame, Z up); not defined: nothing |
 //!
 //! The payload ends exactly there.
 
@@ -65,6 +67,7 @@ pub struct OrderPacket {
     pub code: u32,
     pub target: OrderTarget,
     pub mode: InsertMode,
+    pub parameter: i32,
 }
 
 impl OrderPacket {
@@ -74,6 +77,7 @@ impl OrderPacket {
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect();
+        out.extend(self.parameter.to_le_bytes());
         match self.target {
             OrderTarget::None => {}
             OrderTarget::Object(id) => out.extend(id.to_le_bytes()),
@@ -101,6 +105,7 @@ impl OrderPacket {
                 ));
             }
         };
+        let parameter = c.i32()?;
         let target = match kind {
             TARGET_NOT_DEFINED => OrderTarget::None,
             TARGET_BY_LOGIC_ID => OrderTarget::Object(c.u32()?),
@@ -115,7 +120,12 @@ impl OrderPacket {
             }
         };
         c.expect_end()?;
-        Ok(Self { code, target, mode })
+        Ok(Self {
+            code,
+            target,
+            mode,
+            parameter,
+        })
     }
 }
 
@@ -129,6 +139,7 @@ mod tests {
             code: 2,
             target: OrderTarget::Place([1.0, 2.0, 3.0]),
             mode: InsertMode::Replace,
+            parameter: -1,
         }
     }
 
@@ -143,6 +154,7 @@ mod tests {
                 code: 2,
                 target,
                 mode: InsertMode::Start,
+                parameter: 50,
             };
             let bytes = packet.to_bytes();
             let back = OrderPacket::parse(&bytes).unwrap();
@@ -165,7 +177,7 @@ mod tests {
         let e = OrderPacket::parse(&long).unwrap_err();
         assert_eq!(
             (e.offset, &e.problem),
-            (24, &Problem::TrailingBytes { count: 1 })
+            (28, &Problem::TrailingBytes { count: 1 })
         );
         let mut target = good.clone();
         target[4] = 0x03;
@@ -195,6 +207,7 @@ mod tests {
                 code: 1,
                 target: OrderTarget::Object(7),
                 mode: InsertMode::End,
+                parameter: 0,
             }
             .to_bytes(),
         ] {

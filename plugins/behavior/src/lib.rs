@@ -10,8 +10,9 @@
 //!
 //! What is here so far is the physical-step level: `ORDER_ROBOT_STOP`,
 //! `ORDER_ROBOT_GO` to a place (and `ORDER_ROBOT_ATTACK` at a place, which
-//! the original turns into a go) and `ORDER_ROBOT_STAYGROUND`. Paths over
-//! the areal map, the Wizard and the other orders follow.
+//! the original turns into a go), `ORDER_ROBOT_FOLLOW` an object and
+//! `ORDER_ROBOT_STAYGROUND`. Paths over the areal map, the Wizard and the
+//! other orders follow.
 //!
 //! [`PhysicalState`]: iron3d_control::PhysicalState
 //! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse

@@ -23,7 +23,14 @@ pub enum OrderKind {
     Go,
     /// `ORDER_ROBOT_STAYGROUND` (21): stand where it is until another order.
     StayGround,
+    /// `ORDER_ROBOT_FOLLOW` (22) an object: keep within [`FOLLOW_RADIUS`]
+    /// of it until another order, or until it is gone.
+    Follow,
 }
+
+/// m: how near a following unit keeps to the object it follows (GAMEPLAY
+/// §2, the wingman menu's "follow me").
+pub const FOLLOW_RADIUS: f32 = 20.0;
 
 impl OrderKind {
     /// The original order number.
@@ -32,6 +39,7 @@ impl OrderKind {
             OrderKind::Stop => 1,
             OrderKind::Go => 2,
             OrderKind::StayGround => 21,
+            OrderKind::Follow => 22,
         }
     }
 
@@ -41,6 +49,7 @@ impl OrderKind {
             OrderKind::Stop => "ORDER_ROBOT_STOP",
             OrderKind::Go => "ORDER_ROBOT_GO",
             OrderKind::StayGround => "ORDER_ROBOT_STAYGROUND",
+            OrderKind::Follow => "ORDER_ROBOT_FOLLOW",
         }
     }
 }
@@ -61,6 +70,8 @@ impl Order {
             (2 | 3, OrderTarget::Place(_)) => OrderKind::Go,
             (2, _) => return Err(OrderError::NeedsPlace { code }),
             (21, _) => OrderKind::StayGround,
+            (22, OrderTarget::Object(_)) => OrderKind::Follow,
+            (22, _) => return Err(OrderError::NeedsObject { code }),
             _ => return Err(OrderError::Unsupported { code }),
         };
         Ok(Self { kind, target })
@@ -105,6 +116,8 @@ pub enum OrderError {
     Packet(FormatError),
     /// An order that needs a place got another target.
     NeedsPlace { code: u32 },
+    /// An order that needs an object got another target.
+    NeedsObject { code: u32 },
     /// An order number Behavior does not carry out yet.
     Unsupported { code: u32 },
 }
@@ -114,6 +127,7 @@ impl fmt::Display for OrderError {
         match self {
             OrderError::Packet(e) => e.fmt(f),
             OrderError::NeedsPlace { code } => write!(f, "order {code} needs a place"),
+            OrderError::NeedsObject { code } => write!(f, "order {code} needs an object"),
             OrderError::Unsupported { code } => {
                 write!(f, "order {code} is not carried out by this engine yet")
             }
@@ -123,43 +137,55 @@ impl fmt::Display for OrderError {
 
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
 /// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
-/// frame), `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
+/// frame), `FOLLOW TARGET_ID`, `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
 /// the end of the unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let [id, verb, args @ ..] = words.as_slice() else {
         return Err(format!("{text:?}: expected \"ID VERB [ARGS]\""));
     };
-    let id = match id.strip_prefix("0x").or_else(|| id.strip_prefix("0X")) {
-        Some(hex) => u32::from_str_radix(hex, 16),
-        None => id.parse(),
-    }
-    .map_err(|e| format!("{id:?} is not an object id: {e}"))?;
-    let numbers = args
-        .iter()
-        .map(|a| a.parse::<f32>().ok().filter(|v| v.is_finite()))
-        .collect::<Option<Vec<f32>>>()
-        .ok_or_else(|| format!("{text:?}: the arguments must be numbers"))?;
-    let (code, target) = match (verb.to_ascii_uppercase().as_str(), numbers.as_slice()) {
-        ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
-        ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
-        ("STOP", []) => (1, OrderTarget::None),
-        ("STAYGROUND", []) => (21, OrderTarget::None),
-        (v @ ("GO" | "STOP" | "STAYGROUND"), _) => {
-            return Err(format!("{text:?}: wrong arguments for {v}"));
-        }
-        (v, _) => {
-            return Err(format!(
-                "{text:?}: unknown order {v:?} (GO, STOP, STAYGROUND)"
-            ));
+    let verb = verb.to_ascii_uppercase();
+    let (code, target) = match (verb.as_str(), args) {
+        ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?)),
+        ("FOLLOW", _) => return Err(format!("{text:?}: FOLLOW takes one object id")),
+        _ => {
+            let numbers = args
+                .iter()
+                .map(|a| a.parse::<f32>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<Vec<f32>>>()
+                .ok_or_else(|| format!("{text:?}: the arguments must be numbers"))?;
+            match (verb.as_str(), numbers.as_slice()) {
+                ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
+                ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
+                ("STOP", []) => (1, OrderTarget::None),
+                ("STAYGROUND", []) => (21, OrderTarget::None),
+                (v @ ("GO" | "STOP" | "STAYGROUND"), _) => {
+                    return Err(format!("{text:?}: wrong arguments for {v}"));
+                }
+                (v, _) => {
+                    return Err(format!(
+                        "{text:?}: unknown order {v:?} (GO, FOLLOW, STOP, STAYGROUND)"
+                    ));
+                }
+            }
         }
     };
     let packet = OrderPacket {
         code,
         target,
         mode: InsertMode::End,
+        parameter: 0,
     };
-    Ok((OriginalObjectId(id), packet))
+    Ok((OriginalObjectId(object_id(id)?), packet))
+}
+
+/// A raw object id in decimal or `0x` hex.
+fn object_id(text: &str) -> Result<u32, String> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => text.parse(),
+    }
+    .map_err(|e| format!("{text:?} is not an object id: {e}"))
 }
 
 /// Every object with a controller holds orders (none at first), from the
@@ -257,11 +283,14 @@ mod tests {
             OrderPacket {
                 code: 2,
                 target: OrderTarget::Place([12.5, -3.0, 0.0]),
-                mode: InsertMode::End
+                mode: InsertMode::End,
+                parameter: 0,
             }
         );
         assert_eq!(parse_order_command("17 STOP").unwrap().1.code, 1);
         assert_eq!(parse_order_command("17 StayGround").unwrap().1.code, 21);
+        let follow = parse_order_command("17 follow 0x10").unwrap().1;
+        assert_eq!((follow.code, follow.target), (22, OrderTarget::Object(16)));
         for bad in [
             "17",
             "x GO 1 2",

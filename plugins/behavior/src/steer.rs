@@ -8,14 +8,15 @@
 //! while the place is within 45° of the nose, no faster than it can still
 //! brake to a stand at the place with its live acceleration, and the order
 //! is done once the place is within the corridor radius
-//! (`PathFind_CorridorRadius`).
+//! (`PathFind_CorridorRadius`). Following an object is going toward where
+//! it is now, never done, holding within the follow radius.
 
-use crate::order::{OrderKind, OrderTarget, Orders};
+use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use bevy::prelude::*;
 use iron3d_control::{Body, LiveLimits, PhysicalState};
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::BehaviorIni;
-use iron3d_world::{ObjectRegistry, PendingDelete};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
 
 /// m: the corridor radius when `Behavior.ini` has none (the engine's own
@@ -141,6 +142,7 @@ pub(crate) fn steer(
     params: Res<BehaviorParams>,
     registry: Res<ObjectRegistry>,
     mut units: Query<Unit, Without<PendingDelete>>,
+    placed: Query<&Transform, Without<PendingDelete>>,
 ) {
     let dt = clock.timestep().as_secs_f32();
     for (_, entity) in registry.iter() {
@@ -158,12 +160,34 @@ pub(crate) fn steer(
                 params.corridor_radius,
                 dt,
             ),
+            (OrderKind::Follow, OrderTarget::Object(leader)) => {
+                let leader = registry
+                    .entity(OriginalObjectId(leader))
+                    .ok()
+                    .and_then(|e| placed.get(e).ok());
+                match leader {
+                    // Within the radius it waits; it never arrives.
+                    Some(leader) => Command {
+                        done: false,
+                        ..go_toward(
+                            leader.translation,
+                            transform,
+                            &body.limits,
+                            FOLLOW_RADIUS,
+                            dt,
+                        )
+                    },
+                    // Whom it followed is gone: the order is over.
+                    None => Command { done: true, ..HOLD },
+                }
+            }
             (OrderKind::Stop, _) => Command {
                 done: state.linear_velocity.length() < AT_REST,
                 ..HOLD
             },
-            // A go order always has a place (the factory checks it).
-            (OrderKind::Go | OrderKind::StayGround, _) => HOLD,
+            // A go order always has a place and a follow order an object
+            // (the factory checks them).
+            (OrderKind::Go | OrderKind::Follow | OrderKind::StayGround, _) => HOLD,
         };
         state.requested = Vec3::new(0.0, command.forward, 0.0);
         state.turn = command.turn;

@@ -73,6 +73,7 @@ fn go(place: [f32; 3], mode: InsertMode) -> Vec<u8> {
         code: 2,
         target: OrderTarget::Place(place),
         mode,
+        parameter: 0,
     }
     .to_bytes()
 }
@@ -136,6 +137,7 @@ fn a_stop_put_first_brakes_the_unit_then_the_next_order_goes_on() {
         code: 1,
         target: OrderTarget::None,
         mode: InsertMode::Start,
+        parameter: 0,
     };
     post(&mut app, id, stop.to_bytes());
     app.update();
@@ -168,6 +170,7 @@ fn bad_and_undeliverable_orders_change_nothing() {
         code: 4,
         target: OrderTarget::None,
         mode: InsertMode::Replace,
+        parameter: -1,
     };
     post(&mut app, id, patrol.to_bytes());
     post(
@@ -216,4 +219,73 @@ fn the_corridor_radius_comes_from_behavior_ini() {
         app.world().resource::<BehaviorParams>().corridor_radius,
         12.5
     );
+}
+
+/// A walker following another keeps within 20 m of it as the leader walks
+/// away, and is still following; once the leader is gone the order is over.
+#[test]
+fn a_follower_keeps_within_twenty_metres_of_its_leader() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let world = app.world();
+    let walkers: Vec<_> = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter(|&(_, e)| world.get::<Body>(e).is_some_and(|b| b.holds_ground))
+        .map(|(id, _)| id)
+        .take(2)
+        .collect();
+    let (leader, follower) = (walkers[0], walkers[1]);
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for other in all.into_iter().filter(|o| ![leader, follower].contains(o)) {
+                ops.delete(other).unwrap();
+            }
+        })
+        .unwrap();
+    // The follower a metre up, 20 m west of the leader: it lands and waits.
+    let start = translation(&app, leader);
+    let e = entity(&app, follower);
+    app.world_mut().get_mut::<Transform>(e).unwrap().translation =
+        start + Vec3::new(-20.0, 1.0, 0.0);
+    app.world_mut().get_mut::<PhysicalState>(e).unwrap().flags =
+        iron3d_control::MotionFlags::default();
+    let follow = OrderPacket {
+        code: 22,
+        target: OrderTarget::Object(leader.raw()),
+        mode: InsertMode::Replace,
+        parameter: 0,
+    };
+    post(&mut app, follower, follow.to_bytes());
+    post(
+        &mut app,
+        leader,
+        go(map_place(start + Vec3::X * 18.0), InsertMode::Replace),
+    );
+    let mut widest: f32 = 0.0;
+    for tick in 0..30 * 25 {
+        app.update();
+        let apart = horizontal(translation(&app, leader), translation(&app, follower));
+        if tick > 30 * 15 {
+            widest = widest.max(apart);
+        }
+    }
+    assert!(
+        orders(&app, leader).current().is_none(),
+        "the leader arrived"
+    );
+    assert_eq!(
+        orders(&app, follower).current().unwrap().kind,
+        OrderKind::Follow
+    );
+    // 38 m apart when the leader stopped; the follower closed to the radius.
+    assert!(widest <= order::FOLLOW_RADIUS + 0.5, "{widest} m apart");
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| ops.delete(leader).unwrap())
+        .unwrap();
+    app.update();
+    app.update();
+    assert!(orders(&app, follower).current().is_none());
 }
