@@ -499,7 +499,7 @@ fn a_headless_order_walks_a_unit_to_the_place() {
         "--ticks",
         "1",
         "--order",
-        "12 PATROL 3",
+        "12 SEARCH 3",
     ]);
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
     assert!(

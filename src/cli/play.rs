@@ -57,8 +57,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", requires = "headless")]
     report: Option<PathBuf>,
     /// With --headless, give a unit an order at tick 0: "ID GO X Y" (a
-    /// place in the map frame), "ID FOLLOW LEADER_ID", "ID STOP" or
-    /// "ID STAYGROUND", ids raw original ids (decimal or 0x hex). Repeatable: a unit's orders queue
+    /// place in the map frame), "ID PATROL PATH_ID" (a mission path),
+    /// "ID FOLLOW LEADER_ID", "ID STOP" or "ID STAYGROUND", ids raw
+    /// original ids (decimal or 0x hex). Repeatable: a unit's orders queue
     /// in the order given.
     #[arg(long = "order", value_name = "\"ID VERB [ARGS]\"", requires = "headless", value_parser = parse_order)]
     orders: Vec<(OriginalObjectId, OrderPacket)>,

@@ -23,6 +23,10 @@ pub enum OrderKind {
     Go,
     /// `ORDER_ROBOT_STAYGROUND` (21): stand where it is until another order.
     StayGround,
+    /// `ORDER_ROBOT_PATROL` (4) along the mission path whose id is the
+    /// parameter: from point to point, back to the first after the last,
+    /// until another order.
+    Patrol,
     /// `ORDER_ROBOT_FOLLOW` (22) an object: keep within [`FOLLOW_RADIUS`]
     /// of it until another order, or until it is gone.
     Follow,
@@ -38,6 +42,7 @@ impl OrderKind {
         match self {
             OrderKind::Stop => 1,
             OrderKind::Go => 2,
+            OrderKind::Patrol => 4,
             OrderKind::StayGround => 21,
             OrderKind::Follow => 22,
         }
@@ -48,6 +53,7 @@ impl OrderKind {
         match self {
             OrderKind::Stop => "ORDER_ROBOT_STOP",
             OrderKind::Go => "ORDER_ROBOT_GO",
+            OrderKind::Patrol => "ORDER_ROBOT_PATROL",
             OrderKind::StayGround => "ORDER_ROBOT_STAYGROUND",
             OrderKind::Follow => "ORDER_ROBOT_FOLLOW",
         }
@@ -59,6 +65,10 @@ impl OrderKind {
 pub struct Order {
     pub kind: OrderKind,
     pub target: OrderTarget,
+    /// The packet's parameter: a patrol's path id.
+    pub parameter: i32,
+    /// A patrol's next point on its path.
+    pub leg: u32,
 }
 
 impl Order {
@@ -72,9 +82,23 @@ impl Order {
             (21, _) => OrderKind::StayGround,
             (22, OrderTarget::Object(_)) => OrderKind::Follow,
             (22, _) => return Err(OrderError::NeedsObject { code }),
+            (4, OrderTarget::None) => OrderKind::Patrol,
             _ => return Err(OrderError::Unsupported { code }),
         };
-        Ok(Self { kind, target })
+        Ok(Self {
+            kind,
+            target,
+            parameter: 0,
+            leg: 0,
+        })
+    }
+
+    /// The order a packet gives.
+    pub fn from_packet(packet: &OrderPacket) -> Result<Self, OrderError> {
+        Ok(Self {
+            parameter: packet.parameter,
+            ..Self::new(packet.code, packet.target)?
+        })
     }
 
     /// The object it is aimed at, if any.
@@ -137,7 +161,8 @@ impl fmt::Display for OrderError {
 
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
 /// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
-/// frame), `FOLLOW TARGET_ID`, `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
+/// frame), `PATROL PATH_ID` (a mission path's id), `FOLLOW TARGET_ID`,
+/// `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
 /// the end of the unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -148,6 +173,21 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
     let (code, target) = match (verb.as_str(), args) {
         ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?)),
         ("FOLLOW", _) => return Err(format!("{text:?}: FOLLOW takes one object id")),
+        ("PATROL", [path]) => {
+            let path = path
+                .parse()
+                .map_err(|e| format!("{path:?} is not a path id: {e}"))?;
+            return Ok((
+                OriginalObjectId(object_id(id)?),
+                OrderPacket {
+                    code: 4,
+                    target: OrderTarget::None,
+                    mode: InsertMode::End,
+                    parameter: path,
+                },
+            ));
+        }
+        ("PATROL", _) => return Err(format!("{text:?}: PATROL takes one path id")),
         _ => {
             let numbers = args
                 .iter()
@@ -164,7 +204,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, FOLLOW, STOP, STAYGROUND)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, STOP, STAYGROUND)"
                     ));
                 }
             }
@@ -216,7 +256,7 @@ pub(crate) fn take_orders(
         };
         let taken = OrderPacket::parse(&message.payload)
             .map_err(OrderError::Packet)
-            .and_then(|p| Ok((Order::new(p.code, p.target)?, p.mode)));
+            .and_then(|p| Ok((Order::from_packet(&p)?, p.mode)));
         match taken {
             Ok((order, mode)) => orders.insert(order, mode),
             Err(e) => warn!(
@@ -242,6 +282,8 @@ pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
         for order in &orders.0 {
             hasher.write_u32(order.kind.code());
             hasher.write_u32(order.target.kind());
+            hasher.write_u32(order.parameter as u32);
+            hasher.write_u32(order.leg);
             match order.target {
                 OrderTarget::None => {}
                 OrderTarget::Object(id) => hasher.write_u32(id),
@@ -268,9 +310,17 @@ mod tests {
             Err(OrderError::NeedsPlace { code: 2 })
         );
         assert_eq!(
-            Order::new(4, place),
-            Err(OrderError::Unsupported { code: 4 })
+            Order::new(5, place),
+            Err(OrderError::Unsupported { code: 5 })
         );
+        let patrol = OrderPacket {
+            code: 4,
+            target: OrderTarget::None,
+            mode: InsertMode::End,
+            parameter: 7,
+        };
+        let patrol = Order::from_packet(&patrol).unwrap();
+        assert_eq!((patrol.kind, patrol.parameter), (OrderKind::Patrol, 7));
         assert_eq!(Order::new(21, OrderTarget::None).unwrap().kind.code(), 21);
     }
 
@@ -289,6 +339,8 @@ mod tests {
         );
         assert_eq!(parse_order_command("17 STOP").unwrap().1.code, 1);
         assert_eq!(parse_order_command("17 StayGround").unwrap().1.code, 21);
+        let patrol = parse_order_command("17 PATROL 3").unwrap().1;
+        assert_eq!((patrol.code, patrol.parameter), (4, 3));
         let follow = parse_order_command("17 follow 0x10").unwrap().1;
         assert_eq!((follow.code, follow.target), (22, OrderTarget::Object(16)));
         for bad in [
@@ -297,7 +349,11 @@ mod tests {
             "17 GO 1",
             "17 GO 1 nan",
             "17 STOP 3",
-            "17 PATROL 2",
+            "17 PATROL",
+            "17 PATROL x",
+            "17 ATTACK 2",
+            "17 FOLLOW",
+            "17 FOLLOW x",
         ] {
             assert!(parse_order_command(bad).is_err(), "{bad}");
         }

@@ -9,13 +9,14 @@
 //! brake to a stand at the place with its live acceleration, and the order
 //! is done once the place is within the corridor radius
 //! (`PathFind_CorridorRadius`). Following an object is going toward where
-//! it is now, never done, holding within the follow radius.
+//! it is now, never done, holding within the follow radius; patrolling is
+//! going to each point of the path in turn, the first again after the last.
 
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use bevy::prelude::*;
 use iron3d_control::{Body, LiveLimits, PhysicalState};
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::BehaviorIni;
+use iron3d_world::mission::{BehaviorIni, MissionPaths};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
 
@@ -143,9 +144,10 @@ pub(crate) fn steer(
     registry: Res<ObjectRegistry>,
     mut units: Query<Unit, Without<PendingDelete>>,
     placed: Query<&Transform, Without<PendingDelete>>,
+    paths: Option<Res<MissionPaths>>,
 ) {
     let dt = clock.timestep().as_secs_f32();
-    for (_, entity) in registry.iter() {
+    for (id, entity) in registry.iter() {
         let Ok((transform, body, mut state, mut orders)) = units.get_mut(entity) else {
             continue;
         };
@@ -179,6 +181,41 @@ pub(crate) fn steer(
                     },
                     // Whom it followed is gone: the order is over.
                     None => Command { done: true, ..HOLD },
+                }
+            }
+            (OrderKind::Patrol, _) => {
+                let points = paths
+                    .as_ref()
+                    .and_then(|p| p.0.iter().find(|p| p.id == order.parameter))
+                    .map(|p| p.points.as_slice())
+                    .unwrap_or_default();
+                match points.get(order.leg as usize % points.len().max(1)) {
+                    Some(&point) => {
+                        let step = go_toward(
+                            world_point(point),
+                            transform,
+                            &body.limits,
+                            params.corridor_radius,
+                            dt,
+                        );
+                        if step.done
+                            && let Some(head) = orders.0.front_mut()
+                        {
+                            head.leg = (order.leg + 1) % points.len() as u32;
+                        }
+                        Command {
+                            done: false,
+                            ..step
+                        }
+                    }
+                    None => {
+                        warn!(
+                            "object {:#010x}: no mission path {} with points to patrol",
+                            id.raw(),
+                            order.parameter
+                        );
+                        Command { done: true, ..HOLD }
+                    }
                 }
             }
             (OrderKind::Stop, _) => Command {

@@ -166,13 +166,14 @@ fn bad_and_undeliverable_orders_change_nothing() {
     let mut truncated = go(goal, InsertMode::Replace);
     truncated.pop();
     post(&mut app, id, truncated);
-    let patrol = OrderPacket {
-        code: 4,
+    // ORDER_ROBOT_SEARCH: not carried out yet.
+    let search = OrderPacket {
+        code: 5,
         target: OrderTarget::None,
         mode: InsertMode::Replace,
         parameter: -1,
     };
-    post(&mut app, id, patrol.to_bytes());
+    post(&mut app, id, search.to_bytes());
     post(
         &mut app,
         OriginalObjectId(0x7fff_fff0),
@@ -288,4 +289,49 @@ fn a_follower_keeps_within_twenty_metres_of_its_leader() {
     app.update();
     app.update();
     assert!(orders(&app, follower).current().is_none());
+}
+
+/// A patrol walks its mission path point after point and starts again at
+/// the first after the last; it is never done. A path that is not in the
+/// mission ends the order.
+#[test]
+fn a_patrol_loops_its_path() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = lone_walker(&mut app);
+    let start = translation(&app, id);
+    let ends = [start + Vec3::X * 15.0, start - Vec3::X * 15.0];
+    app.world_mut()
+        .resource_mut::<MissionPaths>()
+        .0
+        .push(iron3d_formats::tma::MissionPath {
+            id: 900,
+            points: ends.iter().map(|&p| map_place(p)).collect(),
+        });
+    let patrol = |path| OrderPacket {
+        code: 4,
+        target: OrderTarget::None,
+        mode: InsertMode::Replace,
+        parameter: path,
+    };
+    post(&mut app, id, patrol(900).to_bytes());
+    let radius = app.world().resource::<BehaviorParams>().corridor_radius;
+    // Which end it last reached, and how many times it turned round.
+    let (mut last, mut visits) = (None, 0);
+    for _ in 0..30 * 60 {
+        app.update();
+        let at = translation(&app, id);
+        if let Some(end) = (0..2).find(|&e| horizontal(at, ends[e]) <= radius)
+            && last != Some(end)
+        {
+            last = Some(end);
+            visits += 1;
+        }
+    }
+    assert!(visits >= 4, "{visits} ends reached");
+    assert_eq!(orders(&app, id).current().unwrap().kind, OrderKind::Patrol);
+    post(&mut app, id, patrol(901).to_bytes());
+    app.update();
+    app.update();
+    assert!(orders(&app, id).current().is_none());
 }
