@@ -124,6 +124,31 @@ fn go_toward(
     }
 }
 
+/// One patrol step toward point `leg` of `points` (not empty): the
+/// command (never done) and the leg to go for next, the following point
+/// once this one is reached.
+fn patrol(
+    points: &[[f32; 3]],
+    leg: u32,
+    transform: &Transform,
+    limits: &LiveLimits,
+    params: &BehaviorParams,
+    dt: f32,
+) -> (Command, u32) {
+    let n = points.len() as u32;
+    let leg = leg % n;
+    let goal = world_point(points[leg as usize]);
+    let step = go_toward(goal, transform, limits, params.corridor_radius, dt);
+    let next = if step.done { (leg + 1) % n } else { leg };
+    (
+        Command {
+            done: false,
+            ..step
+        },
+        next,
+    )
+}
+
 /// The world-frame point of a map-frame place (Z up).
 fn world_point(place: [f32; 3]) -> Vec3 {
     Vec3::new(place[0], place[2], -place[1])
@@ -184,29 +209,23 @@ pub(crate) fn steer(
                 }
             }
             (OrderKind::Patrol, _) => {
-                let points = paths
+                let path = paths
                     .as_ref()
-                    .and_then(|p| p.0.iter().find(|p| p.id == order.parameter))
-                    .map(|p| p.points.as_slice())
-                    .unwrap_or_default();
-                match points.get(order.leg as usize % points.len().max(1)) {
-                    Some(&point) => {
-                        let step = go_toward(
-                            world_point(point),
+                    .and_then(|p| p.0.iter().find(|p| p.id == order.parameter));
+                match path.filter(|p| !p.points.is_empty()) {
+                    Some(path) => {
+                        let (step, next) = patrol(
+                            &path.points,
+                            order.leg,
                             transform,
                             &body.limits,
-                            params.corridor_radius,
+                            &params,
                             dt,
                         );
-                        if step.done
-                            && let Some(head) = orders.0.front_mut()
-                        {
-                            head.leg = (order.leg + 1) % points.len() as u32;
+                        if let Some(head) = orders.0.front_mut() {
+                            head.leg = next;
                         }
-                        Command {
-                            done: false,
-                            ..step
-                        }
+                        step
                     }
                     None => {
                         warn!(
@@ -287,6 +306,20 @@ mod tests {
         // 6 m away: sqrt(48) / 8.
         let at_6 = go_toward(Vec3::new(0.0, 0.0, -6.0), &t, &b, 5.0, DT);
         assert!((at_6.forward - 48f32.sqrt() / 8.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_patrol_goes_for_the_next_point_once_one_is_reached_and_wraps() {
+        let t = Transform::default();
+        let params = BehaviorParams::default();
+        // Map (0, 100) is world (0, _, -100): ahead of the nose.
+        let points = [[0.0, 2.0, 0.0], [0.0, 100.0, 0.0]];
+        let (at_first, next) = patrol(&points, 0, &t, &limits(), &params, DT);
+        assert_eq!((at_first.done, next), (false, 1));
+        let (walking, next) = patrol(&points, 1, &t, &limits(), &params, DT);
+        assert_eq!((walking.forward, next), (1.0, 1));
+        // A leg past the end (the path got shorter) wraps.
+        assert_eq!(patrol(&points, 2, &t, &limits(), &params, DT).1, 1);
     }
 
     #[test]
