@@ -170,22 +170,14 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
         return Err(format!("{text:?}: expected \"ID VERB [ARGS]\""));
     };
     let verb = verb.to_ascii_uppercase();
-    let (code, target) = match (verb.as_str(), args) {
-        ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?)),
+    let (code, target, parameter) = match (verb.as_str(), args) {
+        ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?), 0),
         ("FOLLOW", _) => return Err(format!("{text:?}: FOLLOW takes one object id")),
         ("PATROL", [path]) => {
             let path = path
                 .parse()
                 .map_err(|e| format!("{path:?} is not a path id: {e}"))?;
-            return Ok((
-                OriginalObjectId(object_id(id)?),
-                OrderPacket {
-                    code: 4,
-                    target: OrderTarget::None,
-                    mode: InsertMode::End,
-                    parameter: path,
-                },
-            ));
+            (4, OrderTarget::None, path)
         }
         ("PATROL", _) => return Err(format!("{text:?}: PATROL takes one path id")),
         _ => {
@@ -194,7 +186,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 .map(|a| a.parse::<f32>().ok().filter(|v| v.is_finite()))
                 .collect::<Option<Vec<f32>>>()
                 .ok_or_else(|| format!("{text:?}: the arguments must be numbers"))?;
-            match (verb.as_str(), numbers.as_slice()) {
+            let (code, target) = match (verb.as_str(), numbers.as_slice()) {
                 ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
                 ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
                 ("STOP", []) => (1, OrderTarget::None),
@@ -207,14 +199,15 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                         "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, STOP, STAYGROUND)"
                     ));
                 }
-            }
+            };
+            (code, target, 0)
         }
     };
     let packet = OrderPacket {
         code,
         target,
         mode: InsertMode::End,
-        parameter: 0,
+        parameter,
     };
     Ok((OriginalObjectId(object_id(id)?), packet))
 }
