@@ -15,7 +15,9 @@ use iron3d_formats::terrain::build::{ArealShape, land_map_from_polygons};
 use iron3d_formats::terrain::land_map::{
     ArealLocator, CellGrid, EdgeLink, LandMap, pack_cell, parse_payload, unpack_cell,
 };
-use iron3d_formats::terrain::route::{Crossing, Navigator, RouteError};
+use iron3d_formats::terrain::route::{
+    Crossing, Navigator, PLAN_JITTER, PLAN_NODE_LIMIT, RAND_MAX, RouteError,
+};
 use proptest::prelude::*;
 use support::expect_error;
 
@@ -433,6 +435,123 @@ fn a_star_reports_unreachable_and_outside() {
         .route_where([0.5, 0.5], [2.5, 0.5], |a| a.vertices[0] != [1.0, 0.0, 0.0])
         .unwrap();
     assert_eq!(route.areals.len(), 7);
+}
+
+/// The 3 x 3 grid of side-`side` squares, the centre one with `centre_flag`
+/// as its first flag word.
+fn grid_with_centre(side: f32, centre_flag: u32) -> LandMap {
+    let shapes: Vec<ArealShape> = (0..9)
+        .map(|i| ArealShape {
+            vertices: square((i % 3) as f32 * side, (i / 3) as f32 * side, side),
+            logic_flag: if i == 4 { centre_flag } else { 1 },
+            class_id: 0,
+        })
+        .collect();
+    land_map_from_polygons(&shapes, [6, 6]).unwrap()
+}
+
+#[test]
+fn behaviour_plans_cost_centre_distance_plus_one_compounded_by_the_draws() {
+    let map = ring();
+    let nav = Navigator::new(&map);
+    // Round the hole: four steps of centre distance 1, each (g + 1 + 1).
+    let calm = nav.plan([0.5, 1.5], [2.5, 1.5], |_| false, || 0).unwrap();
+    assert_eq!(calm.crossings.len(), 4);
+    assert_eq!(calm.cost, 8.0);
+    // Every draw at RAND_MAX: each step's cost so far times 1.7.
+    let wild = nav
+        .plan([0.5, 1.5], [2.5, 1.5], |_| false, || RAND_MAX)
+        .unwrap();
+    let expected = (0..4).fold(0.0, |g: f64, _| (g + 2.0) * (1.0 + PLAN_JITTER));
+    assert!((wild.cost - expected).abs() < 1e-9, "{}", wild.cost);
+    // The same draws give the same path.
+    let draws = |seed: u32| {
+        let mut x = seed;
+        move || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((x >> 16) & 0x7fff) as u16
+        }
+    };
+    assert_eq!(
+        nav.plan([0.5, 0.5], [2.5, 2.5], |_| false, draws(7)),
+        nav.plan([0.5, 0.5], [2.5, 2.5], |_| false, draws(7))
+    );
+}
+
+#[test]
+fn behaviour_plans_only_over_walkable_areals() {
+    let map = grid_with_centre(1.0, 0);
+    let nav = Navigator::new(&map);
+    // Left middle to right middle: every-areal routing crosses the centre,
+    // the walker's plan goes round it.
+    let direct = nav.route([0.5, 1.5], [2.5, 1.5]).unwrap();
+    assert_eq!(direct.areals, vec![3, 4, 5]);
+    let walked = nav.plan([0.5, 1.5], [2.5, 1.5], |_| false, || 0).unwrap();
+    assert_eq!(walked.areals.len(), 5);
+    assert!(!walked.areals.contains(&4), "{:?}", walked.areals);
+    assert_eq!(
+        nav.plan([1.5, 1.5], [0.5, 0.5], |_| false, || 0),
+        Err(RouteError::StartNotWalkable { areal: 4 })
+    );
+    assert_eq!(
+        nav.plan([0.5, 0.5], [1.5, 1.5], |_| false, || 0),
+        Err(RouteError::GoalNotWalkable { areal: 4 })
+    );
+    assert!(!map.areals[4].is_walkable() && map.areals[0].is_walkable());
+    // An areal cut away (by a tree or a stone) is gone round the same way.
+    let open = grid_with_centre(1.0, 1);
+    let nav = Navigator::new(&open);
+    let cut = nav.plan([0.5, 1.5], [2.5, 1.5], |a| a == 4, || 0).unwrap();
+    assert_eq!(cut.areals, walked.areals);
+    assert_eq!(
+        nav.plan([0.5, 0.5], [1.5, 1.5], |a| a == 4, || 0),
+        Err(RouteError::GoalNotWalkable { areal: 4 })
+    );
+}
+
+#[test]
+fn behaviour_plans_give_up_after_2048_areals() {
+    let strip = |n: usize| {
+        let xs: Vec<f32> = (0..n).map(|x| x as f32).collect();
+        land_map_from_polygons(&areals::unit_squares_in_a_row(&xs), [64, 1]).unwrap()
+    };
+    let far = |n: usize| [n as f32 - 0.5, 0.5];
+    // A strip of 2048 areals is searched to its end; one more is too many.
+    let fits = strip(PLAN_NODE_LIMIT);
+    let route = Navigator::new(&fits).plan([0.5, 0.5], far(PLAN_NODE_LIMIT), |_| false, || 0);
+    assert_eq!(route.map(|r| r.areals.len()), Ok(PLAN_NODE_LIMIT));
+    let long = strip(PLAN_NODE_LIMIT + 1);
+    assert_eq!(
+        Navigator::new(&long).plan([0.5, 0.5], far(PLAN_NODE_LIMIT + 1), |_| false, || 0),
+        Err(RouteError::GaveUp {
+            taken: PLAN_NODE_LIMIT
+        })
+    );
+}
+
+#[test]
+fn waypoints_lie_where_the_line_to_the_goal_crosses_each_edge_or_near_an_end() {
+    let map = grid_with_centre(10.0, 0);
+    let nav = Navigator::new(&map);
+    // Bottom row, left to right: the line y = 5 crosses both edges.
+    let (from, to) = ([5.0, 5.0], [25.0, 5.0]);
+    let route = nav.plan(from, to, |_| false, || 0).unwrap();
+    assert_eq!(
+        nav.waypoints(&route, from, to),
+        vec![[10.0, 5.0], [20.0, 5.0], [25.0, 5.0]]
+    );
+    // Left middle to right middle round the non-walkable centre: the line
+    // to the goal misses the first edge (it runs through the centre), so
+    // the point is that edge's end nearer the way, moved 3 along it.
+    let (from, to) = ([5.0, 15.0], [25.0, 15.0]);
+    let route = nav.plan(from, to, |_| false, || 0).unwrap();
+    let points = nav.waypoints(&route, from, to);
+    assert_eq!(points.len(), 5);
+    assert_eq!(points.last(), Some(&[25.0, 15.0]));
+    // Ties go to the lower id: down through areal 0, whose top edge runs
+    // (0, 10)..(10, 10); of its ends moved in, (7, 10) is nearer the goal.
+    assert_eq!(route.areals, vec![3, 0, 1, 2, 5]);
+    assert_eq!(points[0], [7.0, 10.0]);
 }
 
 proptest! {

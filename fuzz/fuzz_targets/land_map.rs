@@ -1,6 +1,7 @@
 #![no_main]
 //! Land.map reader: a parsed file writes back byte-identical, and a point
-//! lookup and a route run on whatever parses.
+//! lookup, a route, a walker's plan and its waypoints run on whatever
+//! parses.
 
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::Nres;
@@ -12,7 +13,15 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(map) = LandMap::parse(data, Mode::Compatible) {
         let nres = Nres::parse(data, Mode::Compatible).expect("parsed once already");
         assert_eq!(map.rewrite(&nres).ok().as_deref(), Some(data));
-        let _ = Navigator::new(&map).route([0.0, 0.0], [100.0, 100.0]);
+        let nav = Navigator::new(&map);
+        let _ = nav.route([0.0, 0.0], [100.0, 100.0]);
+        let mut draw = 0u16;
+        if let Ok(plan) = nav.plan([0.0, 0.0], [100.0, 100.0], |_| false, || {
+            draw = draw.wrapping_add(7919) & 0x7fff;
+            draw
+        }) {
+            let _ = nav.waypoints(&plan, [0.0, 0.0], [100.0, 100.0]);
+        }
         let _ = map.to_bytes();
     }
 });

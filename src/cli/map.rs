@@ -2,7 +2,7 @@
 
 use super::output::{CliOutput, with_file};
 use iron3d_formats::archive::Mode;
-use iron3d_formats::terrain::land_map::LandMap;
+use iron3d_formats::terrain::land_map::{Areal, LandMap};
 use iron3d_formats::terrain::route::{Navigator, Route};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,7 +45,8 @@ pub fn run(args: MapArgs) -> ExitCode {
 }
 
 /// `iron3d map route <LAND.MAP> <x1> <y1> <x2> <y2>`: the route from ground
-/// point `from` to `to`; exit 1 with a message when a point lies outside
+/// point `from` to `to` over walkable areals (the start and goal areals
+/// always count); exit 1 with a message when a point lies outside
 /// every areal or the goal is unreachable.
 fn run_map_route(path: &Path, from: [f32; 2], to: [f32; 2]) -> CliOutput {
     with_file(path, |file, data| {
@@ -53,7 +54,7 @@ fn run_map_route(path: &Path, from: [f32; 2], to: [f32; 2]) -> CliOutput {
             Ok(map) => map,
             Err(e) => return CliOutput::failure(e.in_file(file)),
         };
-        match Navigator::new(&map).route(from, to) {
+        match Navigator::new(&map).route_where(from, to, Areal::is_walkable) {
             Ok(route) => CliOutput::ok(route_text(&route)),
             Err(e) => CliOutput::failure(format!(
                 "{file}: no route from ({}, {}) to ({}, {}): {e}",

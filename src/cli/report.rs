@@ -4,7 +4,7 @@
 //! never renamed).
 
 use bevy::prelude::*;
-use iron3d_behavior::Orders;
+use iron3d_behavior::{BehaviorDiagnostics, Orders, Route};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
@@ -25,6 +25,22 @@ struct Report {
     state_hash: String,
     /// Every live object, by original id.
     objects: Vec<ObjectReport>,
+    /// Tome VI's Behavior error states units ran into, in the order they
+    /// happened.
+    behavior_diagnostics: Vec<DiagnosticReport>,
+}
+
+/// One Behavior diagnostic.
+#[derive(Debug, Serialize)]
+struct DiagnosticReport {
+    tick: u64,
+    /// The unit's original id.
+    object: u32,
+    /// Tome VI's number of the error state, 1 to 6.
+    state: u8,
+    /// `mission '...' -> object 0x... 'name' -> prototype '...'`.
+    chain: String,
+    cause: String,
 }
 
 /// One live object.
@@ -63,6 +79,11 @@ struct ObjectReport {
     /// The raw id of the object its current order is aimed at; `None` for
     /// an order at a place or none.
     target: Option<u32>,
+    /// The id of the areal of `Land.map` it stands in; `None` off the
+    /// areal map or with no controller.
+    areal: Option<u32>,
+    /// How many paths it has planned; `None` with no controller.
+    path_revision: Option<u32>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -80,6 +101,7 @@ pub fn write(
         game_time_s: world.resource::<GameClock>().elapsed_secs_f64(),
         state_hash: format!("{hash:016x}"),
         objects: objects(world),
+        behavior_diagnostics: diagnostics(world),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
@@ -102,12 +124,25 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Drive>,
         Option<&Body>,
         Option<&Orders>,
+        Option<&Route>,
         Has<PendingDelete>,
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
-            let (transform, key, bag, clan, controller, state, gait, drive, body, orders, pending) =
-                query.get(world, entity).ok()?;
+            let (
+                transform,
+                key,
+                bag,
+                clan,
+                controller,
+                state,
+                gait,
+                drive,
+                body,
+                orders,
+                route,
+                pending,
+            ) = query.get(world, entity).ok()?;
             let current = orders.and_then(Orders::current);
             let (position, heading_deg) = map_frame(transform);
             Some(ObjectReport {
@@ -128,7 +163,25 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 top_speed: body.map(|b| b.limits.top_speed.y),
                 order: current.map(|o| o.kind.name()),
                 target: current.and_then(|o| o.target_object()).map(|id| id.raw()),
+                areal: route.and_then(|r| r.areal),
+                path_revision: route.map(|r| r.revision),
             })
+        })
+        .collect()
+}
+
+fn diagnostics(world: &World) -> Vec<DiagnosticReport> {
+    let Some(list) = world.get_resource::<BehaviorDiagnostics>() else {
+        return Vec::new();
+    };
+    list.0
+        .iter()
+        .map(|d| DiagnosticReport {
+            tick: d.tick,
+            object: d.object.raw(),
+            state: d.state.number(),
+            chain: d.chain.clone(),
+            cause: d.cause.clone(),
         })
         .collect()
 }

@@ -5,8 +5,8 @@
 //! sand on the shore, water, and a second layer of earth on the sites and
 //! gravel on the roads, faded out by the layer-1 weight across the blend
 //! ring), the layer tables `Land1.wea` / `Land2.wea`, and `Land.map` (one
-//! square areal per walkable cell: no water face and no face steeper than
-//! the walk limit).
+//! square areal per cell, walkable where the cell has no water face and no
+//! face steeper than the walk limit, a lake where it has water).
 
 use super::Rng;
 use crate::assets::ground;
@@ -23,6 +23,9 @@ pub const WATER_MASK: u32 = 0x0008_0000;
 /// controller's slope cone (GAMEPLAY.md "Controller").
 pub const WALK_SLOPE_NUM: i64 = 684;
 pub const WALK_SLOPE_DEN: i64 = 1000;
+/// The class word of a lake areal (retail lakes read 240 or 242: all of
+/// [`iron3d_formats::terrain::land_map::LAKE_CLASS_BITS`] set).
+pub const LAKE_CLASS: u32 = 240;
 /// Heightfield quads per side of one areal.
 pub const AREAL_QUADS: usize = 2;
 /// Heightfield quads per side of one terrain slot.
@@ -208,12 +211,18 @@ impl Field {
 
     /// Whether areal cell (cx, cy) has no water face and no steep face.
     fn cell_is_walkable(&self, cx: usize, cy: usize) -> bool {
-        (0..AREAL_QUADS * AREAL_QUADS).all(|i| {
+        !self.cell_has(cx, cy, |(water, steep)| water || steep)
+    }
+
+    /// Whether any face of areal cell (cx, cy) is one `test` takes, given
+    /// its (water, steep).
+    fn cell_has(&self, cx: usize, cy: usize, test: impl Fn((bool, bool)) -> bool) -> bool {
+        (0..AREAL_QUADS * AREAL_QUADS).any(|i| {
             let (x, y) = (
                 cx * AREAL_QUADS + i % AREAL_QUADS,
                 cy * AREAL_QUADS + i / AREAL_QUADS,
             );
-            self.quad_faces(x, y).iter().all(|&(w, s)| !w && !s)
+            self.quad_faces(x, y).into_iter().any(&test)
         })
     }
 
@@ -292,16 +301,23 @@ impl Field {
         (self.flat[flattest] > 0).then(|| self.paving[flattest])
     }
 
-    /// `Land.map` of this field: one square areal per walkable cell.
+    /// `Land.map` of this field: one square areal per cell, tiling the map
+    /// as retail maps do. A walkable cell has the retail words 1, 0, 1, 0
+    /// (first flag word 1, class 1); a cell with water is a lake (flag 0,
+    /// class [`LAKE_CLASS`]); a steep cell is not walkable (flag 0, class 1).
     pub fn land_map(&self) -> Result<Vec<u8>> {
         let mut shapes = Vec::new();
         for cy in 0..self.cells {
             for cx in 0..self.cells {
-                if !self.walkable[cy * self.cells + cx] {
-                    continue;
-                }
                 let (x0, y0) = (cx * AREAL_QUADS, cy * AREAL_QUADS);
                 let (x1, y1) = (x0 + AREAL_QUADS, y0 + AREAL_QUADS);
+                let (logic_flag, class_id) = if self.walkable[cy * self.cells + cx] {
+                    (1, 1)
+                } else if self.cell_has(cx, cy, |(water, _)| water) {
+                    (0, LAKE_CLASS)
+                } else {
+                    (0, 1)
+                };
                 shapes.push(ArealShape {
                     vertices: vec![
                         self.point(x0, y0),
@@ -309,8 +325,8 @@ impl Field {
                         self.point(x1, y1),
                         self.point(x0, y1),
                     ],
-                    logic_flag: 0,
-                    class_id: 0,
+                    logic_flag,
+                    class_id,
                 });
             }
         }

@@ -207,6 +207,28 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
         );
         o.instance_name = name.as_bytes().to_vec();
     }
+    // On a mission whose player base is the map's first site, a row of
+    // factories across the road from there to the next site, at its
+    // middle: a route along the road must go round it. From a stream of
+    // its own too.
+    let mut row = Rng::new(ROW_SEED);
+    let rows = if spec.first_site == 0 {
+        building_row(field)
+    } else {
+        Vec::new()
+    };
+    for position in rows {
+        let key = pools.pick(&mut row, "B_FACTORY");
+        let o = objects.place(
+            &mut row,
+            ObjectKind::Building,
+            key,
+            false,
+            NEUTRAL,
+            position.0,
+        );
+        o.orientation = [0.0, 0.0, position.1];
+    }
     for (kind, count, families) in [
         (ObjectKind::Vegetation, spec.trees, ["T_PINE", "T_OAK"]),
         (ObjectKind::Rock, spec.rocks, ["R_ROCK1", "R_ROCK2"]),
@@ -305,7 +327,6 @@ impl Objects {
     }
 }
 
-/// A random vertex on walkable ground away from sites and roads.
 /// The seed of the showcase placements' own stream.
 const SHOWCASE_SEED: u64 = 0x5348_4F57;
 /// How high the hover is placed above the ground, and the dropped walker.
@@ -314,6 +335,40 @@ const DROP_HEIGHT: f32 = 25.0;
 /// The least rise, m, between a vertex's two neighbours along x or y that
 /// makes it a slope.
 const SLOPE_RISE: f32 = 4.0;
+
+/// The seed of the building row's own stream.
+const ROW_SEED: u64 = 0x524F_5753;
+/// The building row: how many, and how far apart their centres are (m;
+/// `B_FACTORY` is 8.4 m long at scale 1, 6.7 m at its smallest variant,
+/// so no unit gets between two).
+const ROW_LENGTH: usize = 6;
+const ROW_STEP: f32 = 6.5;
+
+/// The places of the building row (map frame) and the yaw that lays each
+/// factory's length along the row, which crosses the road from the map's
+/// first site to its second at its middle, on the flat road.
+fn building_row(field: &Field) -> Vec<([f32; 3], f32)> {
+    let [a, b] = [field.sites[0], field.sites[1]].map(|v| field.point(v[0], v[1]));
+    let (mid, along) = (
+        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0],
+        [b[0] - a[0], b[1] - a[1]],
+    );
+    let length = (along[0] * along[0] + along[1] * along[1]).sqrt();
+    // Across the road: the road's direction turned a quarter.
+    let across = [-along[1] / length, along[0] / length];
+    let yaw = across[1].atan2(across[0]);
+    (0..ROW_LENGTH)
+        .map(|k| {
+            let offset = (k as f32 - (ROW_LENGTH - 1) as f32 / 2.0) * ROW_STEP;
+            let position = [
+                mid[0] + across[0] * offset,
+                mid[1] + across[1] * offset,
+                super::land::GROUND as f32,
+            ];
+            (position, yaw)
+        })
+        .collect()
+}
 
 /// The walkable vertex off the flat ground nearest to `site` (the first in
 /// row order among equals) whose neighbours differ by [`SLOPE_RISE`].

@@ -36,6 +36,9 @@ pub const START_MASK: u32 = (1 << START_BITS) - 1;
 /// Largest hit count the packed form holds.
 pub const MAX_HITS: u32 = (1 << HIT_COUNT_BITS) - 1;
 
+/// The class-word bits all set on a lake areal.
+pub const LAKE_CLASS_BITS: u32 = 0xF0;
+
 /// `(area_ref, edge_ref)`; `(-1, -1)` = no neighbour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct EdgeLink {
@@ -101,14 +104,30 @@ impl Areal {
             .collect()
     }
 
-    /// Midpoint of boundary edge `edge` in the ground plane.
-    pub fn edge_midpoint(&self, edge: usize) -> Option<[f64; 2]> {
+    /// Whether units walk on it: its first flag word is not 0 (the
+    /// original builds no links for an areal whose word is 0, openparkan
+    /// docs/24-motion "The global path").
+    pub fn is_walkable(&self) -> bool {
+        self.logic_flag != 0
+    }
+
+    /// Whether it is a lake: all of [`LAKE_CLASS_BITS`] set in its class
+    /// word (docs/24-motion "Lakes in the areal map").
+    pub fn is_lake(&self) -> bool {
+        self.class_id & LAKE_CLASS_BITS == LAKE_CLASS_BITS
+    }
+
+    /// The ends of boundary edge `edge` in the ground plane.
+    pub fn edge(&self, edge: usize) -> Option<([f64; 2], [f64; 2])> {
         let n = self.vertices.len();
         let (a, b) = (self.vertices.get(edge)?, self.vertices[(edge + 1) % n]);
-        Some([
-            (a[0] as f64 + b[0] as f64) / 2.0,
-            (a[1] as f64 + b[1] as f64) / 2.0,
-        ])
+        Some(([a[0] as f64, a[1] as f64], [b[0] as f64, b[1] as f64]))
+    }
+
+    /// Midpoint of boundary edge `edge` in the ground plane.
+    pub fn edge_midpoint(&self, edge: usize) -> Option<[f64; 2]> {
+        let (a, b) = self.edge(edge)?;
+        Some([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
     }
 }
 

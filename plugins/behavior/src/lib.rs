@@ -6,24 +6,34 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | take | `Phase::CalculateWorldQueue`, [`QueueStep::Traverse`] | delivered order packets join their units' lists ([`order`]) |
-//! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order becomes the step's request ([`steer`]) |
+//! | footprints | `Phase::UpdateWorld`, [`BehaviorStep`] | trees', stones' and buildings' footprints when a static body comes or goes ([`wizard`]) |
+//! | locate | `Phase::UpdateWorld`, [`BehaviorStep`] | each unit's areal ([`route`]) |
+//! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
-//! What is here so far is the physical-step level: `ORDER_ROBOT_STOP`,
-//! `ORDER_ROBOT_GO` to a place (and `ORDER_ROBOT_ATTACK` at a place, which
-//! the original turns into a go), `ORDER_ROBOT_FOLLOW` an object and
-//! `ORDER_ROBOT_STAYGROUND`. Paths over the areal map, the Wizard and the
-//! other orders follow.
+//! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
+//! `ORDER_ROBOT_ATTACK` at a place, which the original turns into a go),
+//! `ORDER_ROBOT_PATROL`, `ORDER_ROBOT_FOLLOW` an object and
+//! `ORDER_ROBOT_STAYGROUND`. Going anywhere follows a global path over the
+//! walkable areals cut into local points ([`route`]); what fails is a
+//! [`Diagnostic`] of tome VI's error states ([`diagnostic`]).
 //!
 //! [`PhysicalState`]: iron3d_control::PhysicalState
 //! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
 
+pub mod diagnostic;
+pub mod obstacle;
 pub mod order;
+pub mod route;
 pub mod steer;
+pub mod wizard;
 
+pub use diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState};
 pub use order::{
     InsertMode, Order, OrderError, OrderKind, OrderPacket, OrderTarget, Orders, parse_order_command,
 };
+pub use route::{PATH_STREAM, Route};
 pub use steer::BehaviorParams;
+pub use wizard::Footprints;
 
 use bevy::prelude::*;
 use iron3d_control::ControlStep;
@@ -48,14 +58,22 @@ impl Plugin for BehaviorPlugin {
                 .before(ControlStep::Integrate),
         )
         .init_resource::<BehaviorParams>()
+        .init_resource::<BehaviorDiagnostics>()
+        .init_resource::<Footprints>()
         .add_observer(order::give_order_list)
         .add_systems(FixedUpdate, order::take_orders.in_set(QueueStep::Traverse))
         .add_systems(
             FixedUpdate,
-            (steer::read_params, steer::steer)
+            (
+                steer::read_params,
+                wizard::gather_footprints,
+                route::locate,
+                steer::steer,
+            )
                 .chain()
                 .in_set(BehaviorStep),
         )
-        .add_state_hash("behavior_orders", order::hash_orders);
+        .add_state_hash("behavior_orders", order::hash_orders)
+        .add_state_hash("behavior_routes", route::hash_routes);
     }
 }

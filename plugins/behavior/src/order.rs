@@ -221,10 +221,12 @@ fn object_id(text: &str) -> Result<u32, String> {
     .map_err(|e| format!("{text:?} is not an object id: {e}"))
 }
 
-/// Every object with a controller holds orders (none at first), from the
-/// moment it is registered.
+/// Every object with a controller holds orders (none at first) and a route
+/// (none yet), from the moment it is registered.
 pub(crate) fn give_order_list(add: On<Add, Controller>, mut commands: Commands) {
-    commands.entity(add.entity).insert(Orders::default());
+    commands
+        .entity(add.entity)
+        .insert((Orders::default(), crate::route::Route::default()));
 }
 
 /// Takes the order packets delivered this tick, in posting order; a packet

@@ -3,20 +3,29 @@
 //! and turn of the unit's [`PhysicalState`], which Control then moves as
 //! far as it allows. Behavior never writes a transform.
 //!
-//! Going to a place: the nose turns toward it at most as fast as the live
-//! turn rate allows in one step (so it never overshoots), the unit walks
-//! while the place is within 45° of the nose, no faster than it can still
-//! brake to a stand at the place with its live acceleration, and the order
-//! is done once the place is within the corridor radius
-//! (`PathFind_CorridorRadius`). Following an object is going toward where
-//! it is now, never done, holding within the follow radius; patrolling is
-//! going to each point of the path in turn, the first again after the last.
+//! Going to a place is going along the unit's [`Route`] to it: toward the
+//! Wizard point when there is one, else the next local point. The nose
+//! turns toward it at most as fast as the live turn rate allows in one
+//! step (so it never overshoots), the unit walks while the point is within
+//! 45° of the nose, no faster than it can still brake to a stand at the end
+//! of the path with its live acceleration, and the order is done once the
+//! goal is within the corridor radius (`PathFind_CorridorRadius`).
+//! Following an object is going toward where it is now (planning again
+//! once it has moved the follow radius from the path's goal), never done,
+//! holding within the follow radius; patrolling is going to each point of
+//! the path in turn, the first again after the last.
 
+use crate::diagnostic::BehaviorDiagnostics;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
+use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
+use crate::wizard::{Footprints, Surroundings, ground_units};
 use bevy::prelude::*;
 use iron3d_control::{Body, LiveLimits, PhysicalState};
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{BehaviorIni, MissionPaths};
+use iron3d_world::mission::{
+    BehaviorIni, InstanceName, MissionArealMap, MissionClans, MissionDescription, MissionLand,
+    MissionPaths, ObjectClan, PrototypeKey, RngStreams,
+};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
 
@@ -80,13 +89,18 @@ const HOLD: Command = Command {
     done: false,
 };
 
+/// The order cannot be carried out (or is over): stand, and drop it.
+const DROP: Command = Command { done: true, ..HOLD };
+
 /// Steering toward `goal` (world frame; its height is ignored) from
-/// `transform` for one step of `dt`.
+/// `transform` for one step of `dt`, with `beyond` more path after it to
+/// brake for; done within `radius` of it.
 fn go_toward(
     goal: Vec3,
     transform: &Transform,
     limits: &LiveLimits,
     radius: f32,
+    beyond: f32,
     dt: f32,
 ) -> Command {
     let to = Vec2::new(
@@ -113,8 +127,8 @@ fn go_toward(
         0.0
     } else {
         // The speed from which the live acceleration still stops it at the
-        // place (v² = 2·a·s).
-        let brake = (2.0 * limits.acceleration.y.abs() * distance).sqrt();
+        // end of the path (v² = 2·a·s).
+        let brake = (2.0 * limits.acceleration.y.abs() * (distance + beyond)).sqrt();
         (brake / top).min(1.0) * error.cos()
     };
     Command {
@@ -124,34 +138,81 @@ fn go_toward(
     }
 }
 
-/// One patrol step toward point `leg` of `points` (not empty): the
-/// command (never done) and the leg to go for next, the following point
-/// once this one is reached.
-fn patrol(
-    points: &[[f32; 3]],
-    leg: u32,
+/// One step along the unit's route to `goal` (map frame), planning it
+/// when there is none to that goal (within `retarget` of it) or the unit
+/// has strayed off it; done once within `arrive` of the goal. `None` when
+/// there is no way there (reported by the planner).
+#[allow(clippy::too_many_arguments)]
+fn travel(
+    planner: &mut Planner,
+    around: &Surroundings,
+    who: &Who,
+    route: &mut Route,
+    goal: [f32; 2],
+    (arrive, retarget): (f32, f32),
     transform: &Transform,
     limits: &LiveLimits,
     params: &BehaviorParams,
     dt: f32,
-) -> (Command, u32) {
-    let n = points.len() as u32;
-    let leg = leg % n;
-    let goal = world_point(points[leg as usize]);
-    let step = go_toward(goal, transform, limits, params.corridor_radius, dt);
-    let next = if step.done { (leg + 1) % n } else { leg };
-    (
-        Command {
+) -> Option<Command> {
+    let corridor = params.corridor_radius;
+    let here = map_point(transform.translation);
+    if let Some(out) = route.escape {
+        let step = go_toward(world_ground(out), transform, limits, corridor, 0.0, dt);
+        if step.done {
+            // Out: plan from here next step.
+            route.clear();
+        }
+        return Some(Command {
             done: false,
             ..step
+        });
+    }
+    let stale = route.goal.is_none_or(|g| distance(g, goal) > retarget);
+    if (stale || off_corridor(route, here, corridor)) && !planner.plan(route, who, here, goal) {
+        return None;
+    }
+    if route.escape.is_some() {
+        return Some(HOLD);
+    }
+    pass_points(route, here, corridor);
+    let (next, beyond) = route.next_point()?;
+    if !who.flyer {
+        around.steer_round(
+            route,
+            who.id,
+            who.radius,
+            Vec2::from(here),
+            Vec2::from(next),
+        );
+    }
+    let last = route.points.len() == 1;
+    let step = match route.wizard {
+        // Toward the Wizard's corner, never stopping at it.
+        Some(by) => Command {
+            done: false,
+            ..go_toward(
+                world_ground(by),
+                transform,
+                limits,
+                0.0,
+                distance(by, next) + beyond,
+                dt,
+            )
         },
-        next,
-    )
+        None if last => go_toward(world_ground(goal), transform, limits, arrive, 0.0, dt),
+        None => Command {
+            done: false,
+            ..go_toward(world_ground(next), transform, limits, corridor, beyond, dt)
+        },
+    };
+    Some(step)
 }
 
-/// The world-frame point of a map-frame place (Z up).
-fn world_point(place: [f32; 3]) -> Vec3 {
-    Vec3::new(place[0], place[2], -place[1])
+/// The world-frame point of a map-frame ground point (height 0: steering
+/// ignores it).
+fn world_ground(p: [f32; 2]) -> Vec3 {
+    Vec3::new(p[0], 0.0, -p[1])
 }
 
 type Unit<'a> = (
@@ -159,73 +220,138 @@ type Unit<'a> = (
     &'a Body,
     &'a mut PhysicalState,
     &'a mut Orders,
+    &'a mut Route,
+    Option<&'a InstanceName>,
+    Option<&'a PrototypeKey>,
+    Option<&'a ObjectClan>,
 );
+
+/// What the steering of one step reads from the mission.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct MissionView<'w> {
+    clock: Res<'w, GameClock>,
+    params: Res<'w, BehaviorParams>,
+    registry: Res<'w, ObjectRegistry>,
+    paths: Option<Res<'w, MissionPaths>>,
+    map: Option<Res<'w, MissionArealMap>>,
+    land: Option<Res<'w, MissionLand>>,
+    mission: Option<Res<'w, MissionDescription>>,
+    clans: Option<Res<'w, MissionClans>>,
+    footprints: Res<'w, Footprints>,
+}
 
 /// Every unit with an order asks Control for its move, in id order; a unit
 /// without one is left to whoever drives it.
 pub(crate) fn steer(
-    clock: Res<GameClock>,
-    params: Res<BehaviorParams>,
-    registry: Res<ObjectRegistry>,
+    view: MissionView,
+    mut rng: ResMut<RngStreams>,
+    mut diagnostics: ResMut<BehaviorDiagnostics>,
     mut units: Query<Unit, Without<PendingDelete>>,
     placed: Query<&Transform, Without<PendingDelete>>,
-    paths: Option<Res<MissionPaths>>,
+    bodies: Query<(&Transform, &Body), Without<PendingDelete>>,
 ) {
-    let dt = clock.timestep().as_secs_f32();
-    for (id, entity) in registry.iter() {
-        let Ok((transform, body, mut state, mut orders)) = units.get_mut(entity) else {
+    let dt = view.clock.timestep().as_secs_f32();
+    let params = *view.params;
+    let grid = ground_units(&view.registry, &bodies);
+    let around = Surroundings {
+        footprints: &view.footprints,
+        units: &grid,
+        map: view.map.as_deref(),
+    };
+    let mut planner = Planner {
+        map: view.map.as_deref(),
+        footprints: &view.footprints,
+        terrain: view.land.is_some(),
+        mission: view.mission.as_deref(),
+        tick: view.clock.tick(),
+        rng: &mut rng,
+        diagnostics: &mut diagnostics,
+    };
+    for (id, entity) in view.registry.iter() {
+        let Ok((transform, body, mut state, mut orders, mut route, name, key, clan)) =
+            units.get_mut(entity)
+        else {
             continue;
         };
         let Some(order) = orders.current().copied() else {
             continue;
         };
-        let command = match (order.kind, order.target) {
-            (OrderKind::Go, OrderTarget::Place(place)) => go_toward(
-                world_point(place),
+        let who = Who {
+            id,
+            name,
+            key,
+            flyer: !body.holds_ground,
+            radius: body.radius,
+            in_clan: clan
+                .zip(view.clans.as_deref())
+                .is_some_and(|(c, clans)| c.name(&clans.0).is_some()),
+        };
+        let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
+            travel(
+                &mut planner,
+                &around,
+                &who,
+                route,
+                goal,
+                radii,
                 transform,
                 &body.limits,
-                params.corridor_radius,
+                &params,
                 dt,
-            ),
+            )
+        };
+        let command = match (order.kind, order.target) {
+            (OrderKind::Go, OrderTarget::Place(place)) => {
+                let goal = [place[0], place[1]];
+                go(&mut route, goal, (params.corridor_radius, 0.0)).unwrap_or(DROP)
+            }
             (OrderKind::Follow, OrderTarget::Object(leader)) => {
-                let leader = registry
+                let leader = view
+                    .registry
                     .entity(OriginalObjectId(leader))
                     .ok()
                     .and_then(|e| placed.get(e).ok());
                 match leader {
                     // Within the radius it waits; it never arrives.
-                    Some(leader) => Command {
-                        done: false,
-                        ..go_toward(
-                            leader.translation,
-                            transform,
-                            &body.limits,
-                            FOLLOW_RADIUS,
-                            dt,
-                        )
-                    },
+                    Some(leader) => {
+                        let goal = map_point(leader.translation);
+                        go(&mut route, goal, (FOLLOW_RADIUS, FOLLOW_RADIUS)).map_or(DROP, |step| {
+                            Command {
+                                done: false,
+                                ..step
+                            }
+                        })
+                    }
                     // Whom it followed is gone: the order is over.
-                    None => Command { done: true, ..HOLD },
+                    None => DROP,
                 }
             }
             (OrderKind::Patrol, _) => {
-                let path = paths
+                let path = view
+                    .paths
                     .as_ref()
                     .and_then(|p| p.0.iter().find(|p| p.id == order.parameter));
                 match path.filter(|p| !p.points.is_empty()) {
                     Some(path) => {
-                        let (step, next) = patrol(
-                            &path.points,
-                            order.leg,
-                            transform,
-                            &body.limits,
-                            &params,
-                            dt,
-                        );
-                        if let Some(head) = orders.0.front_mut() {
-                            head.leg = next;
+                        let n = path.points.len() as u32;
+                        let leg = order.leg % n;
+                        let point = path.points[leg as usize];
+                        match go(
+                            &mut route,
+                            [point[0], point[1]],
+                            (params.corridor_radius, 0.0),
+                        ) {
+                            Some(step) => {
+                                if let Some(head) = orders.0.front_mut() {
+                                    head.leg = if step.done { (leg + 1) % n } else { leg };
+                                }
+                                Command {
+                                    done: false,
+                                    ..step
+                                }
+                            }
+                            None => DROP,
                         }
-                        step
                     }
                     None => {
                         warn!(
@@ -233,7 +359,7 @@ pub(crate) fn steer(
                             id.raw(),
                             order.parameter
                         );
-                        Command { done: true, ..HOLD }
+                        DROP
                     }
                 }
             }
@@ -245,10 +371,14 @@ pub(crate) fn steer(
             // (the factory checks them).
             (OrderKind::Go | OrderKind::Follow | OrderKind::StayGround, _) => HOLD,
         };
+        if matches!(order.kind, OrderKind::Stop | OrderKind::StayGround) {
+            route.clear();
+        }
         state.requested = Vec3::new(0.0, command.forward, 0.0);
         state.turn = command.turn;
         if command.done {
             orders.0.pop_front();
+            route.clear();
         }
     }
 }
@@ -273,9 +403,9 @@ mod tests {
     #[test]
     fn a_place_ahead_is_walked_to_at_full_request_and_done_inside_the_radius() {
         let t = Transform::default(); // nose along -Z
-        let far = go_toward(Vec3::new(0.0, 0.0, -100.0), &t, &limits(), 5.0, DT);
+        let far = go_toward(Vec3::new(0.0, 0.0, -100.0), &t, &limits(), 5.0, 0.0, DT);
         assert_eq!((far.forward, far.turn, far.done), (1.0, 0.0, false));
-        let near = go_toward(Vec3::new(0.0, 0.0, -4.0), &t, &limits(), 5.0, DT);
+        let near = go_toward(Vec3::new(0.0, 0.0, -4.0), &t, &limits(), 5.0, 0.0, DT);
         assert!(near.done);
     }
 
@@ -283,15 +413,15 @@ mod tests {
     fn the_nose_turns_toward_the_place_without_overshooting() {
         let t = Transform::default();
         // To the left (-X), 90°: full left turn, no walking yet.
-        let left = go_toward(Vec3::new(-50.0, 0.0, 0.0), &t, &limits(), 5.0, DT);
+        let left = go_toward(Vec3::new(-50.0, 0.0, 0.0), &t, &limits(), 5.0, 0.0, DT);
         assert_eq!((left.forward, left.turn), (0.0, 1.0));
-        let right = go_toward(Vec3::new(50.0, 0.0, 0.0), &t, &limits(), 5.0, DT);
+        let right = go_toward(Vec3::new(50.0, 0.0, 0.0), &t, &limits(), 5.0, 0.0, DT);
         assert_eq!(right.turn, -1.0);
         // A small error is turned in exactly one step: turn × rate × dt.
         let rate = limits().turn_rate.z;
         let err = 0.5 * rate * DT;
         let goal = Vec3::new(-err.sin() * 50.0, 0.0, -err.cos() * 50.0);
-        let small = go_toward(goal, &t, &limits(), 5.0, DT);
+        let small = go_toward(goal, &t, &limits(), 5.0, 0.0, DT);
         assert!((small.turn - 0.5).abs() < 1e-3, "{small:?}");
     }
 
@@ -301,29 +431,25 @@ mod tests {
         // 9 m away, a = 4 m/s²: sqrt(2·4·9) = 8.49 > top 8 · (1+1)/2 = 8.
         let b = limits();
         assert_eq!(b.acceleration.y, 4.0);
-        let at_9 = go_toward(Vec3::new(0.0, 0.0, -9.0), &t, &b, 5.0, DT);
+        let at_9 = go_toward(Vec3::new(0.0, 0.0, -9.0), &t, &b, 5.0, 0.0, DT);
         assert_eq!(at_9.forward, 1.0);
         // 6 m away: sqrt(48) / 8.
-        let at_6 = go_toward(Vec3::new(0.0, 0.0, -6.0), &t, &b, 5.0, DT);
+        let at_6 = go_toward(Vec3::new(0.0, 0.0, -6.0), &t, &b, 5.0, 0.0, DT);
         assert!((at_6.forward - 48f32.sqrt() / 8.0).abs() < 1e-5);
     }
 
     #[test]
-    fn a_patrol_goes_for_the_next_point_once_one_is_reached_and_wraps() {
+    fn it_brakes_for_the_whole_path_left_not_the_next_point() {
         let t = Transform::default();
-        let params = BehaviorParams::default();
-        // Map (0, 100) is world (0, _, -100): ahead of the nose.
-        let points = [[0.0, 2.0, 0.0], [0.0, 100.0, 0.0]];
-        let (at_first, next) = patrol(&points, 0, &t, &limits(), &params, DT);
-        assert_eq!((at_first.done, next), (false, 1));
-        let (walking, next) = patrol(&points, 1, &t, &limits(), &params, DT);
-        assert_eq!((walking.forward, next), (1.0, 1));
-        // A leg past the end (the path got shorter) wraps.
-        assert_eq!(patrol(&points, 2, &t, &limits(), &params, DT).1, 1);
+        let b = limits();
+        // 6 m to the next point but 20 m more beyond it: full speed on.
+        let step = go_toward(Vec3::new(0.0, 0.0, -6.0), &t, &b, 5.0, 20.0, DT);
+        assert_eq!(step.forward, 1.0);
     }
 
     #[test]
-    fn places_are_in_the_map_frame() {
-        assert_eq!(world_point([1.0, 2.0, 3.0]), Vec3::new(1.0, 3.0, -2.0));
+    fn ground_points_are_in_the_map_frame() {
+        assert_eq!(world_ground([1.0, 2.0]), Vec3::new(1.0, 0.0, -2.0));
+        assert_eq!(map_point(world_ground([1.0, 2.0])), [1.0, 2.0]);
     }
 }

@@ -335,3 +335,290 @@ fn a_patrol_loops_its_path() {
     app.update();
     assert!(orders(&app, id).current().is_none());
 }
+
+/// Whether map point `p` lies on a walkable areal of the mission.
+fn walkable(app: &App, p: [f32; 2]) -> bool {
+    let map = app.world().resource::<MissionArealMap>();
+    map.navigator()
+        .locator
+        .areal_at(p[0], p[1])
+        .is_some_and(|a| map.map.areals[a as usize].is_walkable())
+}
+
+fn ground(p: Vec3) -> [f32; 2] {
+    [p.x, -p.z]
+}
+
+fn route(app: &App, id: OriginalObjectId) -> Route {
+    app.world().get::<Route>(entity(app, id)).unwrap().clone()
+}
+
+/// The lone walker sent from the player's base to the enemy's, whose
+/// straight way runs through the lake in the middle of the map.
+fn across_the_lake(app: &mut App) -> (OriginalObjectId, [f32; 3]) {
+    let id = lone_walker(app);
+    // Path 10 runs from the enemy base through the neutral one to the
+    // player's.
+    let goal = app
+        .world()
+        .resource::<MissionPaths>()
+        .0
+        .iter()
+        .find(|p| p.id == 10)
+        .unwrap()
+        .points[0];
+    let from = ground(translation(app, id));
+    let wet = (0..=400).any(|i| {
+        let t = i as f32 / 400.0;
+        let p = [
+            from[0] + t * (goal[0] - from[0]),
+            from[1] + t * (goal[1] - from[1]),
+        ];
+        !walkable(app, p)
+    });
+    assert!(wet, "the straight way crosses non-walkable ground");
+    post(app, id, go(goal, InsertMode::Replace));
+    (id, goal)
+}
+
+/// A go order whose straight way runs through the lake follows a global
+/// path over walkable areals round it, every sampled position on walkable
+/// ground, and arrives within the corridor radius.
+#[test]
+fn a_go_order_goes_round_the_lake_on_walkable_ground() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (id, goal) = across_the_lake(&mut app);
+    app.update();
+    let planned = route(&app, id);
+    assert_eq!(planned.revision, 1);
+    assert!(planned.areals.len() > 10, "{:?}", planned.areals);
+    let map = app.world().resource::<MissionArealMap>();
+    assert!(
+        planned
+            .areals
+            .iter()
+            .all(|&a| map.map.areals[a as usize].is_walkable())
+    );
+    assert_eq!(planned.points.back(), Some(&[goal[0], goal[1]]));
+    let radius = app.world().resource::<BehaviorParams>().corridor_radius;
+    let mut ticks = 0;
+    while orders(&app, id).current().is_some() {
+        app.update();
+        ticks += 1;
+        let at = ground(translation(&app, id));
+        assert!(
+            walkable(&app, at),
+            "tick {ticks}: off walkable ground at {at:?}"
+        );
+        assert!(ticks < 30 * 400, "the walker did not arrive");
+    }
+    let end = ground(translation(&app, id));
+    assert!(
+        Vec2::from(end).distance(Vec2::new(goal[0], goal[1])) <= radius,
+        "{end:?} vs {goal:?}"
+    );
+    assert!(
+        app.world().resource::<BehaviorDiagnostics>().0.is_empty(),
+        "{:?}",
+        app.world().resource::<BehaviorDiagnostics>().0
+    );
+}
+
+/// The same seed gives the same path and the same command every tick
+/// (tome VI: the same input, the same Behavior commands).
+#[test]
+fn the_same_seed_gives_the_same_path_and_commands() {
+    let tmp = demo_install();
+    let run = || {
+        let mut app = app(tmp.path());
+        let (id, _) = across_the_lake(&mut app);
+        let mut commands = Vec::new();
+        for _ in 0..30 * 20 {
+            app.update();
+            let state = app.world().get::<PhysicalState>(entity(&app, id)).unwrap();
+            commands.push((state.requested, state.turn));
+        }
+        (route(&app, id).areals, commands)
+    };
+    let first = run();
+    assert!(first.1.iter().any(|(r, _)| r.y > 0.5), "it walks");
+    assert_eq!(run(), first);
+}
+
+/// A goal in the lake cannot be reached: the unit gets tome VI's
+/// diagnostic with its chain, drops the order and stays where it is.
+#[test]
+fn an_unreachable_goal_is_a_diagnostic_and_the_unit_stays_put() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = lone_walker(&mut app);
+    let map = app.world().resource::<MissionArealMap>();
+    let lake = map.map.areals.iter().find(|a| a.is_lake()).unwrap().anchor;
+    let start = translation(&app, id);
+    post(&mut app, id, go(lake, InsertMode::Replace));
+    for _ in 0..60 {
+        app.update();
+    }
+    assert!(orders(&app, id).current().is_none());
+    assert!(horizontal(translation(&app, id), start) < 0.5);
+    let diagnostics = &app.world().resource::<BehaviorDiagnostics>().0;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!((d.object, d.state), (id, ErrorState::NonReachable));
+    assert!(d.chain.starts_with("mission '"), "{}", d.chain);
+    assert!(d.chain.contains(&format!("object {:#010x}", id.raw())));
+    assert!(d.cause.contains("non-walkable areal"), "{}", d.cause);
+}
+
+/// The first `n` ground-bound movers, every other mover deleted (and,
+/// with `statics` false, every building, tree and stone too).
+fn walkers_alone(app: &mut App, n: usize, statics: bool) -> Vec<OriginalObjectId> {
+    app.update();
+    let world = app.world();
+    let movers: Vec<_> = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter(|&(_, e)| world.get::<Body>(e).is_some())
+        .map(|(id, e)| (id, world.get::<Body>(e).unwrap().holds_ground))
+        .collect();
+    let kept: Vec<_> = movers
+        .iter()
+        .filter(|(_, ground)| *ground)
+        .map(|(id, _)| *id)
+        .take(n)
+        .collect();
+    let doomed: Vec<_> = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| !kept.contains(id) && (!statics || movers.iter().any(|(m, _)| m == id)))
+        .collect();
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            for id in &doomed {
+                ops.delete(*id).unwrap();
+            }
+        })
+        .unwrap();
+    app.update();
+    kept
+}
+
+/// Puts unit `id` at map point `p`, a metre over the ground of the road.
+fn put(app: &mut App, id: OriginalObjectId, p: Vec2) {
+    let e = entity(app, id);
+    let height = translation(app, id).y;
+    app.world_mut().get_mut::<Transform>(e).unwrap().translation =
+        Vec3::new(p.x, height + 1.0, -p.y);
+    app.world_mut().get_mut::<PhysicalState>(e).unwrap().flags =
+        iron3d_control::MotionFlags::default();
+}
+
+/// The demo's building row (the neutral clan's factories): its centre and
+/// the direction along the road it crosses, map frame.
+fn building_row(app: &mut App) -> (Vec2, Vec2) {
+    let world = app.world_mut();
+    let mut row: Vec<Vec2> = world
+        .query::<(&Transform, &PrototypeKey, &ObjectClan)>()
+        .iter(world)
+        .filter(|(_, key, clan)| key.0.starts_with(b"B_FACTORY") && clan.identity_raw == 3)
+        .map(|(t, _, _)| Vec2::new(t.translation.x, -t.translation.z))
+        .collect();
+    assert_eq!(row.len(), 6, "the demo's row");
+    row.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    let centre = row.iter().copied().sum::<Vec2>() / row.len() as f32;
+    let along_row = (row[5] - row[0]).normalize();
+    (centre, along_row.perp())
+}
+
+/// A go order along the road through the building row goes round the row
+/// on a Wizard path (the row cuts no areal: the global path runs straight
+/// through it), never inside a building's footprint, and arrives.
+#[test]
+fn a_go_order_goes_round_the_building_row() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = walkers_alone(&mut app, 1, true)[0];
+    let (centre, road) = building_row(&mut app);
+    let (start, goal) = (centre - road * 40.0, centre + road * 40.0);
+    put(&mut app, id, start);
+    for _ in 0..60 {
+        app.update();
+    }
+    app.update();
+    let buildings = app.world().resource::<Footprints>().buildings.clone();
+    assert!(buildings.len() >= 6);
+    let from = ground(translation(&app, id));
+    assert!(
+        buildings
+            .iter()
+            .any(|b| b.outline.clip(Vec2::from(from), goal).is_some()),
+        "the straight way runs into the row"
+    );
+    post(&mut app, id, go([goal.x, goal.y, 0.0], InsertMode::Replace));
+    app.update();
+    assert_eq!(orders(&app, id).current().unwrap().kind, OrderKind::Go);
+    let radius = app.world().resource::<BehaviorParams>().corridor_radius;
+    let (mut ticks, mut detoured) = (0, false);
+    while orders(&app, id).current().is_some() {
+        app.update();
+        ticks += 1;
+        let at = Vec2::from(ground(translation(&app, id)));
+        assert!(
+            !buildings.iter().any(|b| b.outline.contains(at)),
+            "tick {ticks}: inside a building at {at}"
+        );
+        detoured |= route(&app, id).wizard.is_some();
+        assert!(ticks < 30 * 120, "the walker did not arrive");
+    }
+    assert!(
+        detoured,
+        "it went round on a Wizard path ({ticks} ticks, {:?})",
+        app.world().resource::<BehaviorDiagnostics>().0
+    );
+    let end = Vec2::from(ground(translation(&app, id)));
+    assert!(end.distance(goal) <= radius, "{end} vs {goal}");
+}
+
+/// Two walkers sent to each other's places cross without going through
+/// each other, and both arrive.
+#[test]
+fn two_units_crossing_paths_do_not_interpenetrate() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let pair = walkers_alone(&mut app, 2, false);
+    let (a, b) = (pair[0], pair[1]);
+    let (centre, road) = (ground(translation(&app, a)).into(), Vec2::X);
+    let centre: Vec2 = centre;
+    let (pa, pb) = (centre - road * 25.0, centre + road * 25.0);
+    put(&mut app, a, pa);
+    put(&mut app, b, pb);
+    for _ in 0..60 {
+        app.update();
+    }
+    let radii: f32 = [a, b]
+        .iter()
+        .map(|&id| app.world().get::<Body>(entity(&app, id)).unwrap().radius)
+        .sum();
+    post(&mut app, a, go([pb.x, pb.y, 0.0], InsertMode::Replace));
+    post(&mut app, b, go([pa.x, pa.y, 0.0], InsertMode::Replace));
+    app.update();
+    assert!(orders(&app, a).current().is_some() && orders(&app, b).current().is_some());
+    let (mut closest, mut gave_way) = (f32::MAX, false);
+    for _ in 0..30 * 60 {
+        app.update();
+        closest = closest.min(horizontal(translation(&app, a), translation(&app, b)));
+        gave_way |= [a, b].iter().any(|&u| route(&app, u).wizard.is_some());
+        if orders(&app, a).current().is_none() && orders(&app, b).current().is_none() {
+            break;
+        }
+    }
+    assert!(closest >= radii - 0.05, "{closest} m apart, radii {radii}");
+    assert!(
+        gave_way,
+        "they went round each other ({closest} m apart at the closest)"
+    );
+    assert!(orders(&app, a).current().is_none(), "a arrived");
+    assert!(orders(&app, b).current().is_none(), "b arrived");
+}

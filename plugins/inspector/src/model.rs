@@ -4,7 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
-use iron3d_behavior::{OrderTarget, Orders};
+use iron3d_behavior::{OrderTarget, Orders, Route};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
@@ -229,8 +229,26 @@ fn motion_text(world: &World, entity: Entity) -> Option<String> {
             body.mass,
         ) + &drive_text(world, entity, body)
             + &gait_text(world.get::<Gait>(entity))
-            + &order_text(world.get::<Orders>(entity)),
+            + &order_text(world.get::<Orders>(entity))
+            + &route_text(world.get::<Route>(entity)),
     )
+}
+
+/// Where a unit stands on the areal map and its path, as the panel
+/// appends it (nothing for an object without a route).
+fn route_text(route: Option<&Route>) -> String {
+    let Some(route) = route else {
+        return String::new();
+    };
+    let areal = match route.areal {
+        Some(a) => format!("areal {a}"),
+        None => "off the areal map".into(),
+    };
+    let ahead = match route.points.len() {
+        0 => String::new(),
+        n => format!(", {n} point(s) ahead over {} areal(s)", route.areals.len()),
+    };
+    format!(", {areal}, path revision {}{ahead}", route.revision)
 }
 
 /// The order a unit carries out now and how many wait behind it, as the
@@ -400,6 +418,24 @@ mod tests {
         assert_eq!(
             order_text(Some(&orders)),
             ", order ORDER_ROBOT_GO to [12.0, -3.3] (1 more queued)"
+        );
+    }
+
+    #[test]
+    fn the_route_line_names_the_areal_and_the_path() {
+        assert_eq!(route_text(None), "");
+        let mut route = Route::default();
+        assert_eq!(
+            route_text(Some(&route)),
+            ", off the areal map, path revision 0"
+        );
+        route.areal = Some(12);
+        route.revision = 2;
+        route.areals = vec![12, 13, 14];
+        route.points = [[1.0, 2.0], [3.0, 4.0]].into();
+        assert_eq!(
+            route_text(Some(&route)),
+            ", areal 12, path revision 2, 2 point(s) ahead over 3 areal(s)"
         );
     }
 }

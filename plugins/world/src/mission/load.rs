@@ -187,7 +187,7 @@ pub(crate) struct Loader {
     tma_file: PathBuf,
     pub tma: Option<Tma>,
     land_files: Option<(Found, Found)>,
-    pub land: Option<(Arc<LandMsh>, LandMap)>,
+    pub land: Option<(Arc<LandMsh>, Arc<LandMap>)>,
     pub build_dat: Option<BuildDat>,
     /// `Behavior.ini` resolved against its key table (every key at its
     /// default or unset when the install has no such file).
@@ -351,7 +351,7 @@ impl Loader {
             None => TextConfig::parse(b"", "Behavior.ini").map_err(fail)?,
         };
         self.behavior_ini = Some(Settings::resolve(&behavior, BEHAVIOR_INI));
-        self.land = Some((land_msh, land_map));
+        self.land = Some((land_msh, Arc::new(land_map)));
         self.build_dat = Some(build_dat);
         Ok(())
     }

@@ -45,6 +45,8 @@ pub use rng::RngStreams;
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use iron3d_formats::terrain::land_map::LandMap;
+use iron3d_formats::terrain::route::{NavGraph, Navigator};
 use iron3d_formats::tma::{Clan, MissionPath, Tma};
 use iron3d_schedules::{AppStateHashExt, Phase};
 use load::Loader;
@@ -126,6 +128,28 @@ pub struct MissionPaths(pub Vec<MissionPath>);
 /// Control builds the ground from it.
 #[derive(Resource, Debug, Clone)]
 pub struct MissionLand(pub Arc<iron3d_formats::terrain::land_msh::LandMsh>);
+
+/// The mission's areal map, `Land.map` as the loader read it, with its
+/// route graph, published in the description phase: Behavior plans its
+/// routes over it.
+#[derive(Resource, Debug, Clone)]
+pub struct MissionArealMap {
+    pub map: Arc<LandMap>,
+    graph: Arc<NavGraph>,
+}
+
+impl MissionArealMap {
+    /// The map and its graph.
+    pub fn new(map: Arc<LandMap>) -> Self {
+        let graph = Arc::new(NavGraph::new(&map));
+        Self { map, graph }
+    }
+
+    /// Route search and point lookup over the map.
+    pub fn navigator(&self) -> Navigator<'_> {
+        Navigator::with_graph(&self.map, &self.graph)
+    }
+}
 
 /// The install's `Behavior.ini` as the loader resolved it (published in
 /// the description phase): Behavior reads its parameters from here.
@@ -430,8 +454,9 @@ fn describe(world: &mut World, loader: &Loader) {
             tma: Arc::new(tma.clone()),
         });
     }
-    if let Some((land, _)) = &loader.land {
+    if let Some((land, areals)) = &loader.land {
         world.insert_resource(MissionLand(land.clone()));
+        world.insert_resource(MissionArealMap::new(areals.clone()));
     }
     if let Some(settings) = &loader.behavior_ini {
         world.insert_resource(BehaviorIni(settings.clone()));
