@@ -465,6 +465,9 @@ fn a_headless_order_walks_a_unit_to_the_place() {
         .find(|o| o["on_ground"] == true)
         .expect("a unit on the ground");
     assert!(unit["order"].is_null(), "{unit}");
+    assert_eq!(unit["path_revision"], 0, "{unit}");
+    assert!(unit["areal"].is_u64(), "it stands on the areal map: {unit}");
+    assert_eq!(before["behavior_diagnostics"], serde_json::json!([]));
     let id = unit["id"].as_u64().unwrap();
     let position = |o: &serde_json::Value| -> Vec<f64> {
         let p = o["position"].as_array().unwrap();
@@ -485,11 +488,30 @@ fn a_headless_order_walks_a_unit_to_the_place() {
     let walking = find(&report("30", Some(order.clone())));
     assert_eq!(walking["order"], "ORDER_ROBOT_GO", "{walking}");
     assert!(walking["target"].is_null(), "a place, not an object");
+    assert_eq!(walking["path_revision"], 1, "one path planned: {walking}");
     let there = find(&report("600", Some(order)));
     assert!(there["order"].is_null(), "done: {there}");
     let q = position(&there);
     let off = ((q[0] - gx).powi(2) + (q[1] - gy).powi(2)).sqrt();
     assert!(off <= 6.0, "{off} m from the place: {there}");
+
+    // A place off the map cannot be reached: a diagnostic, and it stays.
+    let stuck = report("30", Some(format!("{id:#x} GO 99999 99999")));
+    let diagnostics = stuck["behavior_diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(
+        (d["object"].as_u64(), d["state"].as_u64()),
+        (Some(id), Some(4)),
+        "{d}"
+    );
+    assert!(d["chain"].as_str().unwrap().starts_with("mission '"), "{d}");
+    assert!(d["cause"].as_str().unwrap().contains("no areal"), "{d}");
+    let q = position(&find(&stuck));
+    assert!(
+        (q[0] - p[0]).abs() < 0.5 && (q[1] - p[1]).abs() < 0.5,
+        "stayed: {q:?}"
+    );
 
     let bad = iron3d(&[
         "play",
