@@ -466,6 +466,7 @@ fn a_headless_order_walks_a_unit_to_the_place() {
         .expect("a unit on the ground");
     assert!(unit["order"].is_null(), "{unit}");
     assert_eq!(unit["path_revision"], 0, "{unit}");
+    assert!(unit["routes"].is_array(), "{unit}");
     assert!(unit["areal"].is_u64(), "it stands on the areal map: {unit}");
     assert_eq!(before["behavior_diagnostics"], serde_json::json!([]));
     let id = unit["id"].as_u64().unwrap();

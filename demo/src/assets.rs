@@ -30,9 +30,9 @@ use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CLASS_ENGINE, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID, Component,
-    ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY,
-    STATE_GROUND_CONTACT, StateContact, StateRecord,
+    CLASS_ENGINE, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID,
+    Component, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE,
+    STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateContact, StateRecord,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr, NodeDamage};
@@ -434,6 +434,24 @@ fn engine_controller(engine: &kinds::Engine) -> Result<Vec<u8>> {
     ctld.to_bytes()
 }
 
+/// A chassis's built-in radar on its body node: the figures of the shipped
+/// radar parts (sensitivities 0.05, 0.7 and 25, a scan good for 750 ms)
+/// at a small MK3 part's range (openparkan `docs/25-sensors.md`).
+fn radar() -> Component {
+    let mut radar = Component::new(CLASS_RADAR, 0, b"");
+    for (i, v) in [0.05, 0.7, 25.0, RADAR_RANGE, 750.0]
+        .into_iter()
+        .enumerate()
+    {
+        radar.set_value(i, v);
+    }
+    radar.set_power(0.1);
+    radar
+}
+
+/// m: the range of the demo's radars.
+pub const RADAR_RANGE: f32 = 400.0;
+
 /// A controller in the original layout: the engine's defaults with the
 /// kind's motion (the triples equal on every axis, as most shipped files
 /// have them) and its animation state graph ([`gait`]). A walker's states
@@ -468,6 +486,7 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     engine.set_value(0, drive);
     engine.set_power(power);
     ctld.components.push(engine);
+    ctld.components.push(radar());
     let feet = usize::from(motion.feet);
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);

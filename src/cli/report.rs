@@ -4,7 +4,7 @@
 //! never renamed).
 
 use bevy::prelude::*;
-use iron3d_behavior::{BehaviorDiagnostics, Orders, Route};
+use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
@@ -76,14 +76,18 @@ struct ObjectReport {
     /// The original name of the order it carries out now (the head of its
     /// list, e.g. `ORDER_ROBOT_GO`); `None` with no order or no controller.
     order: Option<&'static str>,
-    /// The raw id of the object its current order is aimed at; `None` for
-    /// an order at a place or none.
+    /// The raw id of the object it is after: the one it attacks, else the
+    /// hostile its fire control picks (the nearest in sight within 500 m);
+    /// `None` for none.
     target: Option<u32>,
     /// The id of the areal of `Land.map` it stands in; `None` off the
     /// areal map or with no controller.
     areal: Option<u32>,
     /// How many paths it has planned; `None` with no controller.
     path_revision: Option<u32>,
+    /// The tactical areals (mission paths by file position) it is listed
+    /// in as of its last route report.
+    routes: Vec<u32>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -125,6 +129,8 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Body>,
         Option<&Orders>,
         Option<&Route>,
+        Option<&Target>,
+        Option<&RouteReport>,
         Has<PendingDelete>,
     )>();
     live.into_iter()
@@ -141,6 +147,8 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 body,
                 orders,
                 route,
+                target,
+                reported,
                 pending,
             ) = query.get(world, entity).ok()?;
             let current = orders.and_then(Orders::current);
@@ -162,9 +170,10 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 mass_kg: drive.map(|d| d.mass_kg),
                 top_speed: body.map(|b| b.limits.top_speed.y),
                 order: current.map(|o| o.kind.name()),
-                target: current.and_then(|o| o.target_object()).map(|id| id.raw()),
+                target: target.and_then(|t| t.0).map(|id| id.raw()),
                 areal: route.and_then(|r| r.areal),
                 path_revision: route.map(|r| r.revision),
+                routes: reported.map(|r| r.routes.clone()).unwrap_or_default(),
             })
         })
         .collect()

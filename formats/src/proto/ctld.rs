@@ -55,6 +55,11 @@ pub struct Component {
 /// The component class of an engine (`CICLS_` 5): value 0 is its drive
 /// (openparkan `docs/13-control.md`, "The component record").
 pub const CLASS_ENGINE: u32 = 5;
+/// The component class of a radar (`CICLS_RADAR` 8): values 0-2 its
+/// sensitivities to mass, electronics and drive, 3 its range, 4 how long a
+/// scan stays good in ms (openparkan `docs/25-sensors.md`, "A radar is five
+/// values").
+pub const CLASS_RADAR: u32 = 8;
 /// The component class of armour (27): value 0 is its weight per unit of
 /// node area (openparkan `docs/28-chassis.md`).
 pub const CLASS_ARMOUR: u32 = 27;

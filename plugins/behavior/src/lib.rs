@@ -8,6 +8,9 @@
 //! | take | `Phase::CalculateWorldQueue`, [`QueueStep::Traverse`] | delivered order packets join their units' lists ([`order`]) |
 //! | footprints | `Phase::UpdateWorld`, [`BehaviorStep`] | trees', stones' and buildings' footprints when a static body comes or goes ([`wizard`]) |
 //! | locate | `Phase::UpdateWorld`, [`BehaviorStep`] | each unit's areal ([`route`]) |
+//! | report | `Phase::UpdateWorld`, [`BehaviorStep`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
+//! | scan | `Phase::UpdateWorld`, [`BehaviorStep`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
+//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500 ([`attack`]) |
 //! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
@@ -20,19 +23,27 @@
 //! [`PhysicalState`]: iron3d_control::PhysicalState
 //! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
 
+pub mod attack;
+pub mod clan;
 pub mod diagnostic;
 pub mod obstacle;
 pub mod order;
 pub mod route;
+pub mod sensor;
 pub mod steer;
+pub mod tactical;
 pub mod wizard;
 
+pub use attack::Target;
+pub use clan::{ClanRelations, Relation};
 pub use diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState};
 pub use order::{
     InsertMode, Order, OrderError, OrderKind, OrderPacket, OrderTarget, Orders, parse_order_command,
 };
 pub use route::{PATH_STREAM, Route};
+pub use sensor::Sensor;
 pub use steer::BehaviorParams;
+pub use tactical::{RouteReport, TacticalAreals};
 pub use wizard::Footprints;
 
 use bevy::prelude::*;
@@ -60,20 +71,28 @@ impl Plugin for BehaviorPlugin {
         .init_resource::<BehaviorParams>()
         .init_resource::<BehaviorDiagnostics>()
         .init_resource::<Footprints>()
+        .init_resource::<ClanRelations>()
+        .init_resource::<TacticalAreals>()
         .add_observer(order::give_order_list)
         .add_systems(FixedUpdate, order::take_orders.in_set(QueueStep::Traverse))
         .add_systems(
             FixedUpdate,
             (
-                steer::read_params,
+                (steer::read_params, clan::read_clans),
                 wizard::gather_footprints,
                 route::locate,
+                tactical::report_routes,
+                sensor::scan,
+                attack::engage,
                 steer::steer,
             )
                 .chain()
                 .in_set(BehaviorStep),
         )
         .add_state_hash("behavior_orders", order::hash_orders)
-        .add_state_hash("behavior_routes", route::hash_routes);
+        .add_state_hash("behavior_routes", route::hash_routes)
+        .add_state_hash("behavior_sensors", sensor::hash_sensors)
+        .add_state_hash("behavior_targets", attack::hash_targets)
+        .add_state_hash("behavior_route_reports", tactical::hash_reports);
     }
 }

@@ -30,6 +30,10 @@ pub enum OrderKind {
     /// `ORDER_ROBOT_FOLLOW` (22) an object: keep within [`FOLLOW_RADIUS`]
     /// of it until another order, or until it is gone.
     Follow,
+    /// `ORDER_ROBOT_ATTACK` (3) an object: keep to fighting places near it
+    /// (picked again every 8 to 16 s) until it is gone; combat aims and
+    /// fires at it (the unit's [`crate::Target`]).
+    Attack,
 }
 
 /// m: how near a following unit keeps to the object it follows (GAMEPLAY
@@ -45,6 +49,7 @@ impl OrderKind {
             OrderKind::Patrol => 4,
             OrderKind::StayGround => 21,
             OrderKind::Follow => 22,
+            OrderKind::Attack => 3,
         }
     }
 
@@ -56,6 +61,7 @@ impl OrderKind {
             OrderKind::Patrol => "ORDER_ROBOT_PATROL",
             OrderKind::StayGround => "ORDER_ROBOT_STAYGROUND",
             OrderKind::Follow => "ORDER_ROBOT_FOLLOW",
+            OrderKind::Attack => "ORDER_ROBOT_ATTACK",
         }
     }
 }
@@ -69,6 +75,11 @@ pub struct Order {
     pub parameter: i32,
     /// A patrol's next point on its path.
     pub leg: u32,
+    /// An attack's fighting place (map frame), its speed fraction and the
+    /// tick it is picked again at.
+    pub place: Option<[f32; 2]>,
+    pub speed: f32,
+    pub repick: u64,
 }
 
 impl Order {
@@ -81,7 +92,8 @@ impl Order {
             (2, _) => return Err(OrderError::NeedsPlace { code }),
             (21, _) => OrderKind::StayGround,
             (22, OrderTarget::Object(_)) => OrderKind::Follow,
-            (22, _) => return Err(OrderError::NeedsObject { code }),
+            (3, OrderTarget::Object(_)) => OrderKind::Attack,
+            (22 | 3, _) => return Err(OrderError::NeedsObject { code }),
             (4, OrderTarget::None) => OrderKind::Patrol,
             _ => return Err(OrderError::Unsupported { code }),
         };
@@ -90,6 +102,9 @@ impl Order {
             target,
             parameter: 0,
             leg: 0,
+            place: None,
+            speed: 1.0,
+            repick: 0,
         })
     }
 
@@ -162,7 +177,7 @@ impl fmt::Display for OrderError {
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
 /// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
 /// frame), `PATROL PATH_ID` (a mission path's id), `FOLLOW TARGET_ID`,
-/// `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
+/// `ATTACK TARGET_ID`, `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
 /// the end of the unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -172,7 +187,10 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
     let verb = verb.to_ascii_uppercase();
     let (code, target, parameter) = match (verb.as_str(), args) {
         ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?), 0),
-        ("FOLLOW", _) => return Err(format!("{text:?}: FOLLOW takes one object id")),
+        ("ATTACK", [target]) => (3, OrderTarget::Object(object_id(target)?), 0),
+        (v @ ("FOLLOW" | "ATTACK"), _) => {
+            return Err(format!("{text:?}: {v} takes one object id"));
+        }
         ("PATROL", [path]) => {
             let path = path
                 .parse()
@@ -196,7 +214,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, STOP, STAYGROUND)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, STOP, STAYGROUND)"
                     ));
                 }
             };
@@ -221,12 +239,17 @@ fn object_id(text: &str) -> Result<u32, String> {
     .map_err(|e| format!("{text:?} is not an object id: {e}"))
 }
 
-/// Every object with a controller holds orders (none at first) and a route
-/// (none yet), from the moment it is registered.
+/// Every object with a controller holds orders (none at first), a route
+/// (none yet), a radar picture, a target (none) and a route report, from
+/// the moment it is registered.
 pub(crate) fn give_order_list(add: On<Add, Controller>, mut commands: Commands) {
-    commands
-        .entity(add.entity)
-        .insert((Orders::default(), crate::route::Route::default()));
+    commands.entity(add.entity).insert((
+        Orders::default(),
+        crate::route::Route::default(),
+        crate::sensor::Sensor::default(),
+        crate::attack::Target::default(),
+        crate::tactical::RouteReport::default(),
+    ));
 }
 
 /// Takes the order packets delivered this tick, in posting order; a packet
@@ -279,6 +302,15 @@ pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
             hasher.write_u32(order.target.kind());
             hasher.write_u32(order.parameter as u32);
             hasher.write_u32(order.leg);
+            match order.place {
+                None => hasher.write_u32(0),
+                Some(p) => {
+                    hasher.write_u32(1);
+                    p.iter().for_each(|c| hasher.write_f32(*c));
+                }
+            }
+            hasher.write_f32(order.speed);
+            hasher.write_u64(order.repick);
             match order.target {
                 OrderTarget::None => {}
                 OrderTarget::Object(id) => hasher.write_u32(id),
@@ -300,6 +332,12 @@ mod tests {
     fn the_factory_builds_go_from_attack_at_a_place_and_refuses_the_rest() {
         let place = OrderTarget::Place([0.0; 3]);
         assert_eq!(Order::new(3, place).unwrap().kind, OrderKind::Go);
+        let unit = OrderTarget::Object(9);
+        assert_eq!(Order::new(3, unit).unwrap().kind, OrderKind::Attack);
+        assert_eq!(
+            Order::new(3, OrderTarget::None),
+            Err(OrderError::NeedsObject { code: 3 })
+        );
         assert_eq!(
             Order::new(2, OrderTarget::None),
             Err(OrderError::NeedsPlace { code: 2 })
@@ -338,6 +376,8 @@ mod tests {
         assert_eq!((patrol.code, patrol.parameter), (4, 3));
         let follow = parse_order_command("17 follow 0x10").unwrap().1;
         assert_eq!((follow.code, follow.target), (22, OrderTarget::Object(16)));
+        let attack = parse_order_command("17 ATTACK 0x10").unwrap().1;
+        assert_eq!((attack.code, attack.target), (3, OrderTarget::Object(16)));
         for bad in [
             "17",
             "x GO 1 2",
@@ -346,7 +386,7 @@ mod tests {
             "17 STOP 3",
             "17 PATROL",
             "17 PATROL x",
-            "17 ATTACK 2",
+            "17 ATTACK",
             "17 FOLLOW",
             "17 FOLLOW x",
         ] {

@@ -15,12 +15,14 @@
 //! holding within the follow radius; patrolling is going to each point of
 //! the path in turn, the first again after the last.
 
+use crate::attack::{self, Target};
 use crate::diagnostic::BehaviorDiagnostics;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
+use crate::sensor::Sensor;
 use crate::wizard::{Footprints, Surroundings, ground_units};
 use bevy::prelude::*;
-use iron3d_control::{Body, LiveLimits, PhysicalState};
+use iron3d_control::{Body, LiveLimits, PhysicalState, StaticBody};
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
     BehaviorIni, InstanceName, MissionArealMap, MissionClans, MissionDescription, MissionLand,
@@ -224,6 +226,8 @@ type Unit<'a> = (
     Option<&'a InstanceName>,
     Option<&'a PrototypeKey>,
     Option<&'a ObjectClan>,
+    Option<&'a Sensor>,
+    &'a mut Target,
 );
 
 /// What the steering of one step reads from the mission.
@@ -247,10 +251,11 @@ pub(crate) fn steer(
     mut rng: ResMut<RngStreams>,
     mut diagnostics: ResMut<BehaviorDiagnostics>,
     mut units: Query<Unit, Without<PendingDelete>>,
-    placed: Query<&Transform, Without<PendingDelete>>,
+    placed: Query<(&Transform, Option<&StaticBody>), Without<PendingDelete>>,
     bodies: Query<(&Transform, &Body), Without<PendingDelete>>,
 ) {
     let dt = view.clock.timestep().as_secs_f32();
+    let tick = view.clock.tick();
     let params = *view.params;
     let grid = ground_units(&view.registry, &bodies);
     let around = Surroundings {
@@ -268,11 +273,22 @@ pub(crate) fn steer(
         diagnostics: &mut diagnostics,
     };
     for (id, entity) in view.registry.iter() {
-        let Ok((transform, body, mut state, mut orders, mut route, name, key, clan)) =
-            units.get_mut(entity)
+        let Ok((
+            transform,
+            body,
+            mut state,
+            mut orders,
+            mut route,
+            name,
+            key,
+            clan,
+            sensor,
+            mut target,
+        )) = units.get_mut(entity)
         else {
             continue;
         };
+        target.set_if_neq(Target(attack::target_of(orders.current(), sensor)));
         let Some(order) = orders.current().copied() else {
             continue;
         };
@@ -285,6 +301,35 @@ pub(crate) fn steer(
             in_clan: clan
                 .zip(view.clans.as_deref())
                 .is_some_and(|(c, clans)| c.name(&clans.0).is_some()),
+        };
+        let victim_alive = match (order.kind, order.target, orders.0.front_mut()) {
+            (OrderKind::Attack, OrderTarget::Object(victim), Some(head)) => {
+                let victim = view
+                    .registry
+                    .entity(OriginalObjectId(victim))
+                    .ok()
+                    .and_then(|e| placed.get(e).ok());
+                if let Some((at, shape)) = victim
+                    && (head.place.is_none() || tick >= head.repick)
+                {
+                    let half = shape
+                        .and_then(|s| s.0)
+                        .map(|b| ((b.max - b.min) * 0.5).xz().length());
+                    let next = attack::pick(
+                        Vec2::from(map_point(transform.translation)),
+                        Vec2::from(map_point(at.translation)),
+                        half,
+                        (tick, dt),
+                        planner.rng,
+                        |p| around.walkable(p),
+                    );
+                    head.place = Some(next.place.into());
+                    head.speed = next.speed;
+                    head.repick = next.repick;
+                }
+                victim.is_some()
+            }
+            _ => false,
         };
         let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
             travel(
@@ -310,7 +355,8 @@ pub(crate) fn steer(
                     .registry
                     .entity(OriginalObjectId(leader))
                     .ok()
-                    .and_then(|e| placed.get(e).ok());
+                    .and_then(|e| placed.get(e).ok())
+                    .map(|(t, _)| t);
                 match leader {
                     // Within the radius it waits; it never arrives.
                     Some(leader) => {
@@ -363,6 +409,25 @@ pub(crate) fn steer(
                     }
                 }
             }
+            (OrderKind::Attack, _) => match orders.0.front_mut().filter(|_| victim_alive) {
+                Some(head) => {
+                    let (place, speed) = (head.place.unwrap_or_default(), head.speed);
+                    match go(&mut route, place, (params.corridor_radius, 0.0)) {
+                        Some(step) => Command {
+                            forward: step.forward * speed,
+                            done: false,
+                            ..step
+                        },
+                        // No way there: stand and fight from here.
+                        None => {
+                            head.place = Some(map_point(transform.translation));
+                            HOLD
+                        }
+                    }
+                }
+                // The target is gone: the attack is over.
+                None => DROP,
+            },
             (OrderKind::Stop, _) => Command {
                 done: state.linear_velocity.length() < AT_REST,
                 ..HOLD

@@ -278,7 +278,8 @@ impl Surroundings<'_> {
         }
     }
 
-    fn walkable(&self, p: Vec2) -> bool {
+    /// Whether map point `p` is walkable (anywhere, without a map).
+    pub fn walkable(&self, p: Vec2) -> bool {
         self.map.is_none_or(|m| {
             let areal = m.navigator().locator.areal_at(p.x, p.y);
             self.footprints.walkable(&m.map, areal, p)

@@ -622,3 +622,182 @@ fn two_units_crossing_paths_do_not_interpenetrate() {
     assert!(orders(&app, a).current().is_none(), "a arrived");
     assert!(orders(&app, b).current().is_none(), "b arrived");
 }
+
+/// The first ground walker of clan `clan` (by its identity word).
+fn walker_of(app: &App, clan: u32) -> OriginalObjectId {
+    let world = app.world();
+    world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| {
+            world.get::<Body>(e).is_some_and(|b| b.holds_ground)
+                && world
+                    .get::<ObjectClan>(e)
+                    .is_some_and(|c| c.identity_raw == clan)
+        })
+        .map(|(id, _)| id)
+        .unwrap()
+}
+
+/// A player's and an enemy's walker alone on the map, the enemy out of
+/// radar range at its base.
+fn foes(app: &mut App) -> (OriginalObjectId, OriginalObjectId) {
+    app.update();
+    let (player, enemy) = (walker_of(app, 1), walker_of(app, 2));
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for other in all.into_iter().filter(|o| ![player, enemy].contains(o)) {
+                ops.delete(other).unwrap();
+            }
+        })
+        .unwrap();
+    app.update();
+    (player, enemy)
+}
+
+fn sensor(app: &App, id: OriginalObjectId) -> Sensor {
+    app.world().get::<Sensor>(entity(app, id)).unwrap().clone()
+}
+
+fn target(app: &App, id: OriginalObjectId) -> Option<OriginalObjectId> {
+    app.world().get::<Target>(entity(app, id)).unwrap().0
+}
+
+/// An enemy coming into radar range is on the hostile list within one
+/// rescan (750 ms), and not before.
+#[test]
+fn an_enemy_coming_into_range_is_detected_within_one_rescan() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (player, enemy) = foes(&mut app);
+    let apart = horizontal(translation(&app, player), translation(&app, enemy));
+    assert!(apart > 500.0, "{apart} m: out of range");
+    for _ in 0..45 {
+        app.update();
+    }
+    assert!(sensor(&app, player).hostile.is_empty());
+    assert_eq!(target(&app, player), None);
+    // The enemy steps 150 m from the player (within the demo radars' 400).
+    let here = Vec2::from(ground(translation(&app, player)));
+    put(&mut app, enemy, here + Vec2::new(150.0, 0.0));
+    let rescan = (750.0f32 / (1000.0 / 30.0)).round() as usize;
+    let mut ticks = 0;
+    while sensor(&app, player).hostile.is_empty() {
+        app.update();
+        ticks += 1;
+        assert!(ticks <= rescan + 1, "not seen within one rescan");
+    }
+    let (seen, d) = sensor(&app, player).hostile[0];
+    assert_eq!(seen, enemy);
+    assert!((d - 150.0).abs() < 5.0, "{d}");
+    // The friend list holds no foe; the enemy sees the player too.
+    assert!(!sensor(&app, player).friendly.contains(&enemy));
+    app.update();
+    assert_eq!(target(&app, player), Some(enemy));
+}
+
+/// A unit with no order that sees a hostile within 500 attacks it: the
+/// attack goes first in its list, its target is the enemy, it closes to a
+/// fighting place 50 to 100 m before it; once the enemy is gone the attack
+/// is over.
+#[test]
+fn a_unit_between_orders_engages_the_nearest_hostile() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (player, enemy) = foes(&mut app);
+    // The enemy 250 m off, pinned there every tick (it engages too).
+    let here = Vec2::from(ground(translation(&app, player)));
+    put(&mut app, enemy, here + Vec2::new(250.0, 0.0));
+    for _ in 0..3 {
+        app.update();
+    }
+    let enemy_at = translation(&app, enemy);
+    let mut attacked = false;
+    for _ in 0..30 * 40 {
+        app.update();
+        if let Some(order) = orders(&app, player).current() {
+            assert_eq!(order.kind, OrderKind::Attack);
+            assert_eq!(order.target_object(), Some(enemy));
+            attacked = true;
+        }
+        let e = entity(&app, enemy);
+        app.world_mut().get_mut::<Transform>(e).unwrap().translation = enemy_at;
+    }
+    assert!(attacked, "the player's unit engaged");
+    assert_eq!(target(&app, player), Some(enemy));
+    let apart = horizontal(translation(&app, player), enemy_at);
+    assert!((30.0..=140.0).contains(&apart), "{apart} m from the enemy");
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| ops.delete(enemy).unwrap())
+        .unwrap();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        orders(&app, player).current().is_none(),
+        "the attack is over"
+    );
+    assert_eq!(target(&app, player), None);
+}
+
+/// A unit with a logical id that walks into a mission path's polygon is
+/// listed in that tactical areal within one takt of getting there, and
+/// taken off once it walks out.
+#[test]
+fn a_unit_is_listed_in_the_route_it_stands_in() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = lone_walker(&mut app);
+    let bag = app.world().get::<PropertyBag>(entity(&app, id)).unwrap();
+    assert!(
+        bag.int("LogicalID").is_some_and(|v| v != 0),
+        "a unit with a logical id"
+    );
+    let start = ground(translation(&app, id));
+    let centre = [start[0] + 40.0, start[1]];
+    let corner = |dx: f32, dy: f32| [centre[0] + dx, centre[1] + dy, 0.0];
+    let route = {
+        let mut paths = app.world_mut().resource_mut::<MissionPaths>();
+        paths.0.push(iron3d_formats::tma::MissionPath {
+            id: 901,
+            points: vec![
+                corner(-15.0, -15.0),
+                corner(15.0, -15.0),
+                corner(15.0, 15.0),
+                corner(-15.0, 15.0),
+            ],
+        });
+        paths.0.len() - 1
+    };
+    let listed = |app: &App| app.world().resource::<TacticalAreals>().lists(route, id);
+    let walk_to = |app: &mut App, p: [f32; 2]| {
+        post(app, id, go([p[0], p[1], 0.0], InsertMode::Replace));
+        app.update();
+        let mut ticks = 0;
+        while orders(app, id).current().is_some() {
+            app.update();
+            ticks += 1;
+            assert!(ticks < 30 * 60, "did not arrive");
+        }
+    };
+    app.update();
+    assert!(!listed(&app));
+    walk_to(&mut app, centre);
+    let takt = (4.92f32 * 30.0).ceil() as usize;
+    let mut waited = 0;
+    while !listed(&app) {
+        app.update();
+        waited += 1;
+        assert!(waited <= takt, "not listed within one takt");
+    }
+    let report = app.world().get::<RouteReport>(entity(&app, id)).unwrap();
+    assert!(report.routes.contains(&(route as u32)), "{report:?}");
+    walk_to(&mut app, start);
+    let mut waited = 0;
+    while listed(&app) {
+        app.update();
+        waited += 1;
+        assert!(waited <= takt, "still listed a takt after leaving");
+    }
+}

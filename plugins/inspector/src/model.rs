@@ -4,7 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
-use iron3d_behavior::{OrderTarget, Orders, Route};
+use iron3d_behavior::{OrderTarget, Orders, Route, Sensor, Target};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
@@ -230,7 +230,25 @@ fn motion_text(world: &World, entity: Entity) -> Option<String> {
         ) + &drive_text(world, entity, body)
             + &gait_text(world.get::<Gait>(entity))
             + &order_text(world.get::<Orders>(entity))
-            + &route_text(world.get::<Route>(entity)),
+            + &route_text(world.get::<Route>(entity))
+            + &sight_text(world.get::<Sensor>(entity), world.get::<Target>(entity)),
+    )
+}
+
+/// What a unit's radar sees and what it is after, as the panel appends it
+/// (nothing for an object without a radar picture).
+fn sight_text(sensor: Option<&Sensor>, target: Option<&Target>) -> String {
+    let Some(sensor) = sensor else {
+        return String::new();
+    };
+    let target = match target.and_then(|t| t.0) {
+        Some(id) => format!("target {:#010x}", id.raw()),
+        None => "no target".into(),
+    };
+    format!(
+        ", {target}, {} hostile and {} friendly in sight",
+        sensor.hostile.len(),
+        sensor.friendly.len()
     )
 }
 
@@ -418,6 +436,24 @@ mod tests {
         assert_eq!(
             order_text(Some(&orders)),
             ", order ORDER_ROBOT_GO to [12.0, -3.3] (1 more queued)"
+        );
+    }
+
+    #[test]
+    fn the_sight_line_names_the_target_and_the_contacts() {
+        assert_eq!(sight_text(None, None), "");
+        let sensor = Sensor {
+            hostile: vec![(OriginalObjectId(0x2a), 120.0)],
+            ..Sensor::default()
+        };
+        let target = Target(Some(OriginalObjectId(0x2a)));
+        assert_eq!(
+            sight_text(Some(&sensor), Some(&target)),
+            ", target 0x0000002a, 1 hostile and 0 friendly in sight"
+        );
+        assert_eq!(
+            sight_text(Some(&Sensor::default()), Some(&Target(None))),
+            ", no target, 0 hostile and 0 friendly in sight"
         );
     }
 

@@ -236,7 +236,8 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
             && motion.contains(" engine(s), spare payload ")
             && motion.contains(", state 0 of 5 (frames 0→0, step 250 ms)")
             && motion.contains(", no order, areal ")
-            && motion.ends_with(", path revision 0"),
+            && motion.contains(", path revision 0, ")
+            && motion.ends_with(" friendly in sight"),
         "{motion}"
     );
     let texts_unit = painted_text(&panel_model(world), &report, &mut String::new());

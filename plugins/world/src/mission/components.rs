@@ -149,6 +149,20 @@ pub struct EngineRef {
     pub node: Option<NodeRef>,
 }
 
+/// A machine's radar: the last class-8 component of its device list (only
+/// one counts per control system), with the node whose life scales its
+/// sensitivities (`None`: always whole).
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]
+pub struct RadarRef {
+    /// To mass, electronics and drive.
+    pub sensitivity: [f32; 3],
+    /// m.
+    pub range: f32,
+    /// ms a scan stays good.
+    pub period_ms: f32,
+    pub node: Option<NodeRef>,
+}
+
 /// What drives and loads a machine with a controller, assembled at load
 /// (see the `drive` module of the loader): the inputs of its live limits.
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
@@ -163,6 +177,8 @@ pub struct Drive {
     pub own_kg: f32,
     /// kg: the controller's payload (file +124).
     pub payload_kg: f32,
+    /// Its radar, if it has one.
+    pub radar: Option<RadarRef>,
 }
 
 impl Drive {

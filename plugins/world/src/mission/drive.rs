@@ -15,13 +15,16 @@
 //!   weighs nothing; an internal part's model is not loaded at all.
 //! - The spare payload is the controller's payload plus the root part's own
 //!   nodes' mass minus the whole mass, never below zero.
+//! - The radar is the last class-8 device of the list: only one counts per
+//!   control system, and a fitted radar part takes over its turret's slot
+//!   (`docs/25-sensors.md`, "Only one radar counts").
 
-use super::components::{Drive, EngineRef, NodeLife, NodeRef};
+use super::components::{Drive, EngineRef, NodeLife, NodeRef, RadarRef};
 use super::load::{NodePlan, PartPlan};
 use super::mount::mounts_on_node;
 use crate::ObjectRegistry;
 use bevy::prelude::*;
-use iron3d_formats::proto::ctld::{CLASS_ARMOUR, CLASS_ENGINE, Component};
+use iron3d_formats::proto::ctld::{CLASS_ARMOUR, CLASS_ENGINE, CLASS_RADAR, Component};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, Ndpr};
 use iron3d_formats::unitdat::PartClass;
 use iron3d_schedules::StateHasher;
@@ -41,7 +44,8 @@ pub(crate) struct PartInputs<'a> {
 /// One entry of the device list.
 struct Device {
     class: u32,
-    drive: f32,
+    /// Its first five values (an engine's drive, a radar's figures).
+    values: [f32; 5],
     mass: f32,
     node: Option<NodeRef>,
 }
@@ -70,7 +74,7 @@ pub(crate) fn assemble(
     for (p, part) in parts.iter().enumerate() {
         let device = |k: &Component| Device {
             class: k.type_id(),
-            drive: k.value(0).unwrap_or(0.0),
+            values: std::array::from_fn(|i| k.value(i).unwrap_or(0.0)),
             mass: k.mass(),
             node: usize::try_from(k.node())
                 .ok()
@@ -111,7 +115,7 @@ pub(crate) fn assemble(
         .iter()
         .rev()
         .find(|d| d.class == CLASS_ARMOUR)
-        .map_or(0.0, |d| d.drive);
+        .map_or(0.0, |d| d.values[0]);
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
     let area_scale = volume_scale.powf(2.0 / 3.0);
     let mut drive = Drive {
@@ -147,10 +151,20 @@ pub(crate) fn assemble(
         .iter()
         .filter(|d| d.class == CLASS_ENGINE)
         .map(|d| EngineRef {
-            drive: d.drive,
+            drive: d.values[0],
             node: d.node,
         })
         .collect();
+    drive.radar = devices
+        .iter()
+        .rev()
+        .find(|d| d.class == CLASS_RADAR)
+        .map(|d| RadarRef {
+            sensitivity: [d.values[0], d.values[1], d.values[2]],
+            range: d.values[3],
+            period_ms: d.values[4],
+            node: d.node,
+        });
     Ok(drive)
 }
 
@@ -307,6 +321,62 @@ mod tests {
         let big = assemble(&inputs, [2.0; 3], 1000.0).unwrap();
         let nodes_kg = 4.0 * (1600.0 + 20.0) + (800.0 + 20.0);
         assert!((big.mass_kg - (nodes_kg + 715.0)).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_last_radar_of_the_device_list_is_the_machines() {
+        let radar = |range: f32| {
+            let mut k = Component::new(CLASS_RADAR, 1, b"");
+            [0.5, 0.5, 0.5, range, 750.0]
+                .iter()
+                .enumerate()
+                .for_each(|(i, v)| k.set_value(i, *v));
+            k
+        };
+        let mut fitted = radar(400.0);
+        [0.05, 0.7, 25.0]
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| fitted.set_value(i, *v));
+        let plans = [
+            plan(0, None, PartClass::Chassis, -1),
+            plan(1, Some(0), PartClass::Internal, 0),
+        ];
+        let slot = [radar(500.0)];
+        let part = [fitted];
+        let inputs = [
+            PartInputs {
+                plan: &plans[0],
+                components: &slot,
+                damage: None,
+                nodes: &[],
+            },
+            PartInputs {
+                plan: &plans[1],
+                components: &part,
+                damage: None,
+                nodes: &[],
+            },
+        ];
+        // The fitted part takes over the slot and keeps its node.
+        let drive = assemble(&inputs, [1.0; 3], 0.0).unwrap();
+        assert_eq!(
+            drive.radar,
+            Some(RadarRef {
+                sensitivity: [0.05, 0.7, 25.0],
+                range: 400.0,
+                period_ms: 750.0,
+                node: Some(NodeRef { part: 0, node: 1 }),
+            })
+        );
+        assert_eq!(
+            assemble(&inputs[..1], [1.0; 3], 0.0)
+                .unwrap()
+                .radar
+                .unwrap()
+                .range,
+            500.0
+        );
     }
 
     #[test]

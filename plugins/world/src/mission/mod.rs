@@ -35,7 +35,7 @@ pub use components::{
     AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Drive, EngineRef,
     InstanceName, Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan,
     ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform, PropertyBag,
-    PrototypeChain, PrototypeKey, SocketMount, UnitPartInfo, z_up_to_y_up,
+    PrototypeChain, PrototypeKey, RadarRef, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;

@@ -1,0 +1,221 @@
+//! Attacking, engaging and a unit's target (openparkan
+//! `docs/31-packages.md`, "The attack, tick by tick" and "Between orders",
+//! read; GAMEPLAY §4).
+//!
+//! - **Engaging**: every step a unit between orders (none, or a stop,
+//!   stay-ground or patrol, the tasks that let an engagement through) that
+//!   sees a hostile within [`ENGAGE_RANGE`] puts an attack on the nearest
+//!   first; the order it had carries on once the attack is over. A neutral
+//!   clan's units and buildings do not engage.
+//! - **Attacking a unit**: the unit goes to a fighting place before the
+//!   target, `target − dir × (50 + rand × 50) + side × (2 rand − 1) × 80`,
+//!   `dir` the way from the unit to the target and `side` across it; it
+//!   picks again every 8 + rand × 8 s. Under [`FIGHT_DISTANCE`] it fights
+//!   at 0.7 + rand × 0.3 of its speed, farther it nears at full speed. A
+//!   place off walkable ground is drawn again (25 tries, the original's
+//!   unstuck count), else the unit stands. Ours: a building target's place
+//!   is on the way to it, 5 to 20 m outside its box (the page reads points
+//!   between r − 20 and r − 5 of a sphere whose r is not measured). The
+//!   attack is over when the target is gone.
+//! - **The target** is state: the attacked object, else the hostile contact
+//!   the fire control picks while the unit goes about its order (mode 2,
+//!   the nearest within 500), else none. Combat aims and fires at it.
+
+use crate::order::{Order, OrderKind, OrderTarget, Orders};
+use crate::sensor::Sensor;
+use bevy::prelude::*;
+use iron3d_formats::tma::{self, ClanType};
+use iron3d_schedules::StateHasher;
+use iron3d_world::mission::{ObjectClan, ObjectKind, RngStreams};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
+
+use crate::clan::ClanRelations;
+use iron3d_formats::order::InsertMode;
+
+/// The random stream of attacks' fighting places.
+pub const ATTACK_STREAM: &str = "behavior_attack";
+/// m: how near a hostile must be for a unit to engage it, and for its fire
+/// control to pick it.
+pub const ENGAGE_RANGE: f32 = 500.0;
+/// m: nearer than this a unit attacking fights; farther, it nears
+/// (`Attack_MaxFireDistance`).
+pub const FIGHT_DISTANCE: f32 = 200.0;
+/// Draws of a fighting place before the unit stands instead.
+const PLACE_TRIES: usize = 25;
+
+/// The object a unit is after (`None`: nothing).
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Target(pub Option<OriginalObjectId>);
+
+/// A uniform draw in 0..1 from the attack stream.
+fn unit_draw(rng: &mut RngStreams) -> f32 {
+    ((rng.next_u64(ATTACK_STREAM) >> 40) as f64 / (1u64 << 24) as f64) as f32
+}
+
+/// What an attack goes for next: its fighting place, its speed fraction
+/// and when it picks again.
+pub(crate) struct Pick {
+    pub place: Vec2,
+    pub speed: f32,
+    pub repick: u64,
+}
+
+/// Picks an attack's next fighting place for a unit at `here` after a
+/// target at `target` (`building`: the half-size of its box, for a
+/// building), at `tick` of `tick_s` seconds.
+pub(crate) fn pick(
+    here: Vec2,
+    target: Vec2,
+    building: Option<f32>,
+    (tick, tick_s): (u64, f32),
+    rng: &mut RngStreams,
+    walkable: impl Fn(Vec2) -> bool,
+) -> Pick {
+    let dir = (target - here).normalize_or(Vec2::X);
+    let place = (0..PLACE_TRIES)
+        .map(|_| match building {
+            Some(half) => target - dir * (half + 5.0 + unit_draw(rng) * 15.0),
+            None => {
+                let back = 50.0 + unit_draw(rng) * 50.0;
+                let aside = (2.0 * unit_draw(rng) - 1.0) * 80.0;
+                target - dir * back + dir.perp() * aside
+            }
+        })
+        .find(|p| walkable(*p))
+        .unwrap_or(here);
+    let speed = if here.distance(target) < FIGHT_DISTANCE {
+        0.7 + 0.3 * unit_draw(rng)
+    } else {
+        1.0
+    };
+    let wait_s = 8.0 + 8.0 * unit_draw(rng);
+    Pick {
+        place,
+        speed,
+        repick: tick + (wait_s / tick_s).round() as u64,
+    }
+}
+
+/// Whether a unit doing `order` takes an engagement.
+fn engages_during(order: Option<&Order>) -> bool {
+    order.is_none_or(|o| {
+        matches!(
+            o.kind,
+            OrderKind::Stop | OrderKind::StayGround | OrderKind::Patrol
+        )
+    })
+}
+
+type Engaging<'a> = (
+    &'a mut Orders,
+    &'a Sensor,
+    Option<&'a ObjectClan>,
+    Option<&'a ObjectKind>,
+);
+
+/// Every unit between orders that sees a hostile within range attacks the
+/// nearest, in id order.
+pub(crate) fn engage(
+    registry: Res<ObjectRegistry>,
+    relations: Res<ClanRelations>,
+    mut units: Query<Engaging, Without<PendingDelete>>,
+) {
+    for (_, entity) in registry.iter() {
+        let Ok((mut orders, sensor, clan, kind)) = units.get_mut(entity) else {
+            continue;
+        };
+        let neutral = clan.and_then(|c| relations.clan_type(c.identity_raw as usize))
+            == Some(ClanType::Neutral);
+        let building = kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building);
+        if neutral || building || !engages_during(orders.current()) {
+            continue;
+        }
+        if let Some(enemy) = sensor.nearest_hostile(ENGAGE_RANGE) {
+            let attack = Order::new(3, OrderTarget::Object(enemy.raw()))
+                .expect("an attack on an object is an order");
+            orders.insert(attack, InsertMode::Start);
+        }
+    }
+}
+
+/// A unit's target for its head `order` and what it sees.
+pub(crate) fn target_of(
+    order: Option<&Order>,
+    sensor: Option<&Sensor>,
+) -> Option<OriginalObjectId> {
+    match order {
+        Some(o) if o.kind == OrderKind::Attack => o.target_object(),
+        _ => sensor.and_then(|s| s.nearest_hostile(ENGAGE_RANGE)),
+    }
+}
+
+/// State-hash contributor: every unit's target, in id order.
+pub(crate) fn hash_targets(world: &World, hasher: &mut StateHasher) {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        if let Some(Target(target)) = world.get::<Target>(entity) {
+            hasher.write_u32(id.raw());
+            hasher.write_u32(target.map_or(0, |t| t.raw()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fighting_place_lies_50_to_100_before_the_target_and_80_aside() {
+        let mut rng = RngStreams::new(5);
+        let (here, target) = (Vec2::ZERO, Vec2::new(300.0, 0.0));
+        for _ in 0..200 {
+            let p = pick(here, target, None, (0, 1.0 / 30.0), &mut rng, |_| true);
+            let back = target.x - p.place.x;
+            assert!((50.0..=100.0).contains(&back), "{}", p.place);
+            assert!(p.place.y.abs() <= 80.0, "{}", p.place);
+            assert_eq!(p.speed, 1.0, "nearing at 300 m");
+            assert!((240..=480).contains(&p.repick), "8 to 16 s: {}", p.repick);
+        }
+        let near = pick(
+            here,
+            Vec2::new(150.0, 0.0),
+            None,
+            (0, 1.0),
+            &mut rng,
+            |_| true,
+        );
+        assert!((0.7..=1.0).contains(&near.speed));
+        // A building: on the way to it, 5 to 20 m outside its box.
+        let b = pick(here, target, Some(10.0), (0, 1.0), &mut rng, |_| true);
+        assert!((15.0..=30.0).contains(&(target.x - b.place.x)) && b.place.y == 0.0);
+        // Nowhere walkable: it stands.
+        assert_eq!(
+            pick(here, target, None, (0, 1.0), &mut rng, |_| false).place,
+            here
+        );
+    }
+
+    #[test]
+    fn only_a_unit_between_orders_engages() {
+        let go = Order::new(2, OrderTarget::Place([0.0; 3])).unwrap();
+        let stop = Order::new(1, OrderTarget::None).unwrap();
+        assert!(engages_during(None) && engages_during(Some(&stop)));
+        assert!(!engages_during(Some(&go)));
+        let sensor = Sensor {
+            hostile: vec![(OriginalObjectId(8), 300.0)],
+            ..Sensor::default()
+        };
+        assert_eq!(
+            target_of(Some(&go), Some(&sensor)),
+            Some(OriginalObjectId(8))
+        );
+        let attack = Order::new(3, OrderTarget::Object(3)).unwrap();
+        assert_eq!(
+            target_of(Some(&attack), Some(&sensor)),
+            Some(OriginalObjectId(3))
+        );
+        assert_eq!(target_of(None, None), None);
+    }
+}
