@@ -15,6 +15,11 @@
 //! - Control: one tick with 900 moving units (each walking and turning on
 //!   the terrain, meeting the others) against the empty tick of the same
 //!   engine in the same run;
+//! - Behavior: one tick with 900 units of one clan walking to go orders
+//!   across the map against the tick of the same units standing without
+//!   orders, in the same run; the tick of the three clans' units mixed,
+//!   engaging each other; and the planning of one global path (A* and
+//!   waypoints);
 //! - headless run speed: game seconds simulated per wall second over a run
 //!   of the demo mission at the default rate (the figure a replay verifier
 //!   or a batch of headless runs cares about), as a multiple of real time.
@@ -69,8 +74,15 @@ const LARGE: usize = 900;
 const RUN_TICKS: u32 = 300;
 const RATE_HZ: f64 = 30.0;
 
-/// A headless app asked to load `mission` of the install at `dir`.
+/// A headless app with Control asked to load `mission` of the install at
+/// `dir`.
 fn app(dir: &Path, mission: &str) -> App {
+    app_with(dir, mission, iron3d_control::ControlPlugin)
+}
+
+/// A headless app with `plugins` asked to load `mission` of the install at
+/// `dir`.
+fn app_with<M>(dir: &Path, mission: &str, plugins: impl bevy::app::Plugins<M>) -> App {
     let mut app = headless_app(
         Some(MissionRequest {
             game_dir: dir.to_path_buf(),
@@ -79,7 +91,7 @@ fn app(dir: &Path, mission: &str) -> App {
         }),
         1,
     );
-    app.add_plugins(iron3d_control::ControlPlugin);
+    app.add_plugins(plugins);
     app.finish();
     app.cleanup();
     app
@@ -190,7 +202,13 @@ fn write_large_mission(dir: &Path, count: usize) -> String {
 /// a square grid 20 m apart around the map's middle, 150 m up (they fall,
 /// land and walk).
 fn write_units_mission(dir: &Path, count: usize) -> String {
-    write_bench_mission(dir, "Units900", |source| {
+    write_grid_mission(dir, "Units900", count, None)
+}
+
+/// `Bench/<name>`: the units of [`write_units_mission`], all of clan
+/// `clan` (their identity word) when given.
+fn write_grid_mission(dir: &Path, name: &str, count: usize, clan: Option<u32>) -> String {
+    write_bench_mission(dir, name, |source| {
         let units: Vec<_> = source
             .into_iter()
             .filter(|o| o.kind() == Some(tma::ObjectKind::Unit))
@@ -202,6 +220,9 @@ fn write_units_mission(dir: &Path, count: usize) -> String {
                 let mut object = units[i % units.len()].clone();
                 let (gx, gy) = ((i % side) as f32, (i / side) as f32);
                 object.position = [(gx - half) * 20.0, (gy - half) * 20.0, 150.0];
+                if let Some(clan) = clan {
+                    object.identity = clan;
+                }
                 object
             })
             .collect()
@@ -223,6 +244,58 @@ fn set_units_moving(app: &mut App, ticks: u32) -> usize {
         app.update();
     }
     n
+}
+
+/// A headless app with Control and Behavior asked to load `mission`.
+fn behavior_app(dir: &Path, mission: &str) -> App {
+    app_with(
+        dir,
+        mission,
+        (
+            iron3d_control::ControlPlugin,
+            iron3d_behavior::BehaviorPlugin,
+        ),
+    )
+}
+
+/// Runs `ticks` (the units land and stand).
+fn settle(app: &mut App, ticks: u32) {
+    for _ in 0..ticks {
+        app.update();
+    }
+}
+
+/// Sends every ground unit to the mirror of where it stands through the
+/// map's middle, and returns each (from, to) pair (map frame).
+fn order_across(app: &mut App) -> Vec<([f32; 2], [f32; 2])> {
+    use iron3d_behavior::{InsertMode, OrderPacket, OrderTarget};
+    let world = app.world_mut();
+    let mut units = world.query::<(
+        &iron3d_world::OriginalObjectId,
+        &Transform,
+        &iron3d_control::Body,
+    )>();
+    let mut sends: Vec<_> = units
+        .iter(world)
+        .filter(|(_, _, body)| body.holds_ground)
+        .map(|(id, t, _)| (*id, [t.translation.x, -t.translation.z]))
+        .collect();
+    sends.sort_by_key(|(id, _)| *id);
+    let mut outbox = world.resource_mut::<iron3d_world::WorldOutbox>();
+    sends
+        .into_iter()
+        .map(|(id, from)| {
+            let to = [-from[0], -from[1]];
+            let packet = OrderPacket {
+                code: 2,
+                target: OrderTarget::Place([to[0], to[1], 0.0]),
+                mode: InsertMode::Replace,
+                parameter: 0,
+            };
+            outbox.post(iron3d_world::GmsgKind::Order, Some(id), packet.to_bytes());
+            (from, to)
+        })
+        .collect()
 }
 
 /// One load of `mission`: its progress and the heap peak above the heap in
@@ -299,6 +372,9 @@ fn benches(c: &mut Criterion) {
     let retail_mission = largest_mission(&installs.retail);
     let large = write_large_mission(&installs.demo, LARGE);
     let units = write_units_mission(&installs.demo, LARGE);
+    // The player's clan (identity 1) alone: no unit sees a hostile, so
+    // none engages and only the go orders move them.
+    let one_clan = write_grid_mission(&installs.demo, "Units900OneClan", LARGE, Some(1));
 
     report_phases("demo", &installs.demo, &demo_mission, 10);
     report_phases("retail largest", &installs.retail, &retail_mission, 10);
@@ -365,6 +441,70 @@ fn benches(c: &mut Criterion) {
     let n = set_units_moving(&mut moving, 200);
     println!("control_tick units_900_moving: {n} moving units");
     group.bench_function("units_900_moving", |b| b.iter(|| moving.update()));
+    group.finish();
+
+    // Behavior: 900 units of one clan walking to go orders across the map
+    // (round the lake, round each other) against the same units standing
+    // without orders, in the same run; the three clans' units mixed, who
+    // engage each other; then one global path planned on its own.
+    let mut group = c.benchmark_group("behavior_tick");
+    let mut idle = behavior_app(&installs.demo, &one_clan);
+    load(&mut idle);
+    settle(&mut idle, 200);
+    group.bench_function("units_900_no_orders", |b| b.iter(|| idle.update()));
+    let mut fighting = behavior_app(&installs.demo, &units);
+    load(&mut fighting);
+    settle(&mut fighting, 200);
+    group.bench_function("units_900_mixed_clans_engaging", |b| {
+        b.iter(|| fighting.update())
+    });
+    let mut going = behavior_app(&installs.demo, &one_clan);
+    load(&mut going);
+    settle(&mut going, 200);
+    let pairs = order_across(&mut going);
+    let start = std::time::Instant::now();
+    going.update();
+    going.update();
+    let planning = start.elapsed();
+    let world = going.world_mut();
+    let planned = world
+        .query::<&iron3d_behavior::Route>()
+        .iter(world)
+        .filter(|r| r.revision > 0)
+        .count();
+    let failed = world
+        .resource::<iron3d_behavior::BehaviorDiagnostics>()
+        .0
+        .len();
+    println!(
+        "behavior_tick units_900_go: {} go orders, {planned} routes planned, {failed} \
+         diagnostics; the two ticks that take and plan them: {:.1} ms",
+        pairs.len(),
+        planning.as_secs_f64() * 1e3
+    );
+    settle(&mut going, 30);
+    group.bench_function("units_900_go", |b| b.iter(|| going.update()));
+    group.finish();
+
+    let mut group = c.benchmark_group("behavior_route");
+    let map = going
+        .world()
+        .resource::<iron3d_world::mission::MissionArealMap>()
+        .clone();
+    let nav = map.navigator();
+    let (mut k, mut draw) = (0usize, 1u32);
+    group.bench_function("plan_one_route", |b| {
+        b.iter(|| {
+            let (from, to) = pairs[k % pairs.len()];
+            k += 1;
+            let rand = || {
+                draw = draw.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                ((draw >> 16) & 0x7fff) as u16
+            };
+            nav.plan(from, to, |_| false, rand)
+                .map(|route| nav.waypoints(&route, from, to).len())
+        })
+    });
     group.finish();
 
     let mut group = c.benchmark_group("headless_run");

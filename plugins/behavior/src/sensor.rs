@@ -80,13 +80,19 @@ type Visible<'a> = (
 );
 
 /// Every radar whose scan is due looks, in id order.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn scan(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,
     visible: Query<Visible, Without<PendingDelete>>,
     mut scanners: Query<Scanner, Without<PendingDelete>>,
+    doomed: Query<(), Added<PendingDelete>>,
+    mut removed: RemovedComponents<OriginalObjectId>,
 ) {
+    // Whether any object went since the last step (only then can a contact
+    // have gone).
+    let gone = !doomed.is_empty() || removed.read().count() > 0;
     let tick = clock.tick();
     let tick_ms = clock.timestep().as_secs_f32() * 1000.0;
     let targets: Vec<Seen> = registry
@@ -107,6 +113,9 @@ pub(crate) fn scan(
             continue;
         };
         if tick < sensor.next_scan {
+            if !gone {
+                continue;
+            }
             // Between scans, what is gone is forgotten at once.
             let alive =
                 |c: &OriginalObjectId| registry.entity(*c).is_ok_and(|e| visible.get(e).is_ok());

@@ -261,9 +261,14 @@ impl Surroundings<'_> {
             .filter(|f| overlaps(f.outline.bounds(), (lo, hi), grow))
             .map(|f| f.outline.inflated(grow))
             .collect();
+        // Only units whose grown circle reaches the way ahead.
+        let reach = |p: Vec2, r: f32| {
+            crate::route::segment_distance(p.into(), here.into(), ahead.into()) < r + grow
+        };
         polygons.extend(
             self.units
                 .near(lo, hi, id)
+                .filter(|&(p, r)| reach(p, r))
                 .map(|(p, r)| Convex::octagon(p, r + grow)),
         );
         let corner = first_in_way(&polygons, here, ahead)

@@ -11,11 +11,15 @@
 //!
 //! A left click on a drawn object in the 3D view selects it (mesh picking;
 //! the hit entity's ancestors lead to the object root). The selection is
-//! [`iron3d_input::SelectedObject`], which the orbit camera follows.
+//! [`iron3d_input::SelectedObject`], which the orbit camera follows. With a
+//! unit selected, a right click orders it ([`command`]: go to the ground
+//! clicked, attack or follow the object clicked), and its route, corridor,
+//! Wizard corner and target are drawn as gizmos.
 //!
 //! The data gathering ([`model`], [`panel::panel_model`]) is plain code over
 //! the World; the egui drawing ([`panel::draw_panel`]) is thin.
 
+pub mod command;
 pub mod model;
 pub mod panel;
 
@@ -79,16 +83,22 @@ impl Plugin for InspectorPlugin {
 /// simulation schedule.
 ///
 /// - [`Phase::BuildInputSnapshot`] (`PreUpdate`): F3, then a click picked
-///   this frame (after the picking systems wrote it), then the camera's
+///   this frame (after the picking systems wrote it: a left click selects,
+///   a right click orders the selected unit), then the camera's
 ///   action state is gated (after leafwing updated it, before the rig reads
 ///   it in `PostUpdate`).
-/// - [`Phase::RenderUi`] (`PostUpdate`): the selection report is read, then
-///   the egui pass (bevy_egui's `EndPass` runs [`EguiPrimaryContextPass`],
+/// - [`Phase::RenderUi`] (`PostUpdate`): the selection report is read and
+///   the selected unit's route drawn as gizmos, then the egui pass (bevy_egui's `EndPass` runs [`EguiPrimaryContextPass`],
 ///   the world inspector and the Iron3D window) draws it.
 fn add_phase_systems(app: &mut App) {
     app.add_systems(
         PreUpdate,
-        (toggle_on_f3, select_on_click, gate_camera_input)
+        (
+            toggle_on_f3,
+            select_on_click,
+            command::order_on_right_click,
+            gate_camera_input,
+        )
             .chain()
             .in_set(Phase::BuildInputSnapshot)
             .after(PickingSystems::Last)
@@ -100,7 +110,12 @@ fn add_phase_systems(app: &mut App) {
     )
     .add_systems(
         PostUpdate,
-        refresh_report
+        (
+            refresh_report,
+            // Gizmos only where the app draws them (not in headless tests).
+            command::draw_selection
+                .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
+        )
             .run_if(inspector_open)
             .in_set(Phase::RenderUi)
             .before(EguiPostUpdateSet::EndPass),

@@ -26,6 +26,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContext, EguiContextSettings, egui};
+use iron3d_behavior::{OrderKind, OrderTarget};
 use iron3d_control::ControlPlugin;
 use iron3d_demo::{self as demo, Scale};
 use iron3d_input::{CameraAction, IronInputPlugin, SelectedObject};
@@ -451,8 +452,13 @@ fn f3_toggles_the_inspector_once_per_press() {
 /// `ChildOf` chain to observers) and written as a message, which the
 /// inspector reads in `Phase::BuildInputSnapshot`.
 fn click(app: &mut App, entity: Entity, button: PointerButton) {
+    click_at(app, entity, button, None);
+}
+
+/// A click on `entity` that hit world point `position`.
+fn click_at(app: &mut App, entity: Entity, button: PointerButton, position: Option<Vec3>) {
     let location = view_centre();
-    let hit = HitData::new(Entity::PLACEHOLDER, 10.0, None, None);
+    let hit = HitData::new(Entity::PLACEHOLDER, 10.0, position, None);
     let event = Pointer::new(
         PointerId::Mouse,
         location,
@@ -641,4 +647,68 @@ fn a_mouse_click_picked_through_bevy_picking_selects_the_batchs_object() {
     assert_eq!(selected(&app), None, "a press alone is no click");
     mouse(&mut app, &[PointerAction::Release(PointerButton::Primary)]);
     assert_eq!(selected(&app), Some(id));
+}
+
+/// With a unit selected, a right click on the ground sends it there, on a
+/// hostile unit attacks it and on a unit of its own clan follows it; the
+/// orders travel through the World3D queue.
+#[test]
+fn a_right_click_orders_the_selected_unit() {
+    let (_dir, mut app) = running_inspector();
+    let world = app.world();
+    let registry = world.resource::<ObjectRegistry>();
+    let unit_of = |clan: u32, skip: usize| {
+        registry
+            .iter()
+            .filter(|&(_, e)| {
+                world.get::<iron3d_behavior::Orders>(e).is_some()
+                    && world
+                        .get::<iron3d_world::mission::ObjectClan>(e)
+                        .is_some_and(|c| c.identity_raw == clan)
+            })
+            .nth(skip)
+            .unwrap()
+    };
+    let ((unit, _), (_, foe), (_, mate)) = (unit_of(1, 0), unit_of(2, 0), unit_of(1, 1));
+    app.world_mut().resource_mut::<SelectedObject>().0 = Some(unit);
+    let head = |app: &mut App| {
+        for _ in 0..2 {
+            app.update();
+        }
+        let e = app
+            .world()
+            .resource::<ObjectRegistry>()
+            .entity(unit)
+            .unwrap();
+        let orders = app.world().get::<iron3d_behavior::Orders>(e).unwrap();
+        orders.current().map(|o| (o.kind, o.target))
+    };
+    // A few metres from where it stands (the map's middle is a lake).
+    let at = {
+        let e = app
+            .world()
+            .resource::<ObjectRegistry>()
+            .entity(unit)
+            .unwrap();
+        app.world().get::<Transform>(e).unwrap().translation + Vec3::new(6.0, 0.0, -4.0)
+    };
+    let ground = app.world_mut().spawn_empty().id();
+    click_at(&mut app, ground, PointerButton::Secondary, Some(at));
+    assert_eq!(
+        head(&mut app),
+        Some((OrderKind::Go, OrderTarget::Place([at.x, -at.z, at.y])))
+    );
+    let id_of = |app: &App, e: Entity| *app.world().get::<OriginalObjectId>(e).unwrap();
+    click(&mut app, foe, PointerButton::Secondary);
+    let foe_id = id_of(&app, foe);
+    assert_eq!(
+        head(&mut app),
+        Some((OrderKind::Attack, OrderTarget::Object(foe_id.raw())))
+    );
+    click(&mut app, mate, PointerButton::Secondary);
+    let mate_id = id_of(&app, mate);
+    assert_eq!(
+        head(&mut app),
+        Some((OrderKind::Follow, OrderTarget::Object(mate_id.raw())))
+    );
 }

@@ -110,7 +110,7 @@ impl ObjectRegistry {
 
     /// The entity of a live object.
     pub fn entity(&self, id: OriginalObjectId) -> Result<Entity, NoSuchObject> {
-        self.by_id.get(&id).copied().ok_or(NoSuchObject {
+        self.by_id.get(&id).copied().ok_or_else(|| NoSuchObject {
             id,
             was_deleted: self.deleted.contains(&id),
         })
