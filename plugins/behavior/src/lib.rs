@@ -10,12 +10,14 @@
 //! | locate | `Phase::UpdateWorld`, [`BehaviorStep`] | each unit's areal ([`route`]) |
 //! | report | `Phase::UpdateWorld`, [`BehaviorStep`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
 //! | scan | `Phase::UpdateWorld`, [`BehaviorStep`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
+//! | seize | `Phase::UpdateWorld`, [`BehaviorStep`], after steer | captured buildings change owner ([`capture`]) |
 //! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500 ([`attack`]) |
 //! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
 //! `ORDER_ROBOT_ATTACK` at a place, which the original turns into a go),
-//! `ORDER_ROBOT_PATROL`, `ORDER_ROBOT_FOLLOW` an object and
+//! `ORDER_ROBOT_PATROL`, `ORDER_ROBOT_FOLLOW` an object,
+//! `ORDER_ROBOT_ATTACK` an object, `ORDER_ROBOT_CAPTURE` a building and
 //! `ORDER_ROBOT_STAYGROUND`. Going anywhere follows a global path over the
 //! walkable areals cut into local points ([`route`]); what fails is a
 //! [`Diagnostic`] of tome VI's error states ([`diagnostic`]).
@@ -24,6 +26,7 @@
 //! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
 
 pub mod attack;
+pub mod capture;
 pub mod clan;
 pub mod diagnostic;
 pub mod obstacle;
@@ -35,6 +38,7 @@ pub mod tactical;
 pub mod wizard;
 
 pub use attack::Target;
+pub use capture::Seizures;
 pub use clan::{ClanRelations, Relation};
 pub use diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState};
 pub use order::{
@@ -73,6 +77,7 @@ impl Plugin for BehaviorPlugin {
         .init_resource::<Footprints>()
         .init_resource::<ClanRelations>()
         .init_resource::<TacticalAreals>()
+        .init_resource::<Seizures>()
         .add_observer(order::give_order_list)
         .add_systems(FixedUpdate, order::take_orders.in_set(QueueStep::Traverse))
         .add_systems(
@@ -85,6 +90,7 @@ impl Plugin for BehaviorPlugin {
                 sensor::scan,
                 attack::engage,
                 steer::steer,
+                capture::seize,
             )
                 .chain()
                 .in_set(BehaviorStep),

@@ -111,6 +111,24 @@ impl Convex {
         ((leave - enter) * d.length() > GRAZE).then_some((enter, leave))
     }
 
+    /// The point of the outline nearest to `p`.
+    pub fn nearest_on_outline(&self, p: Vec2) -> Vec2 {
+        let n = self.0.len();
+        (0..n)
+            .map(|i| {
+                let (a, b) = (self.0[i], self.0[(i + 1) % n]);
+                let ab = b - a;
+                let t = if ab.length_squared() > 0.0 {
+                    ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                a + t * ab
+            })
+            .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+            .unwrap_or(p)
+    }
+
     /// The corners the polygon shows from `a` (outside it): the two whose
     /// neighbours lie on one side of the line from `a`, right one first.
     fn silhouette(&self, a: Vec2) -> Option<(Vec2, Vec2)> {
@@ -201,5 +219,13 @@ mod tests {
         let (corner, right) = sq.detour(a, b, Some(false)).unwrap();
         assert!(!right && corner.y > 1.0, "{corner}");
         assert_eq!(sq.detour(Vec2::ZERO, b, None), None, "from inside: none");
+        assert_eq!(
+            sq.nearest_on_outline(Vec2::new(5.0, 0.5)),
+            Vec2::new(1.0, 0.5)
+        );
+        assert_eq!(
+            sq.nearest_on_outline(Vec2::new(4.0, 4.0)),
+            Vec2::new(1.0, 1.0)
+        );
     }
 }

@@ -34,6 +34,9 @@ pub enum OrderKind {
     /// (picked again every 8 to 16 s) until it is gone; combat aims and
     /// fires at it (the unit's [`crate::Target`]).
     Attack,
+    /// `ORDER_ROBOT_CAPTURE` (17) a building: go to its door and stand
+    /// there until the building is the unit's clan's ([`crate::capture`]).
+    Capture,
 }
 
 /// m: how near a following unit keeps to the object it follows (GAMEPLAY
@@ -50,6 +53,7 @@ impl OrderKind {
             OrderKind::StayGround => 21,
             OrderKind::Follow => 22,
             OrderKind::Attack => 3,
+            OrderKind::Capture => 17,
         }
     }
 
@@ -62,6 +66,7 @@ impl OrderKind {
             OrderKind::StayGround => "ORDER_ROBOT_STAYGROUND",
             OrderKind::Follow => "ORDER_ROBOT_FOLLOW",
             OrderKind::Attack => "ORDER_ROBOT_ATTACK",
+            OrderKind::Capture => "ORDER_ROBOT_CAPTURE",
         }
     }
 }
@@ -76,7 +81,8 @@ pub struct Order {
     /// A patrol's next point on its path.
     pub leg: u32,
     /// An attack's fighting place (map frame), its speed fraction and the
-    /// tick it is picked again at.
+    /// tick it is picked again at; a capture's door and the tick it fires
+    /// at (0: not standing at the door).
     pub place: Option<[f32; 2]>,
     pub speed: f32,
     pub repick: u64,
@@ -93,7 +99,8 @@ impl Order {
             (21, _) => OrderKind::StayGround,
             (22, OrderTarget::Object(_)) => OrderKind::Follow,
             (3, OrderTarget::Object(_)) => OrderKind::Attack,
-            (22 | 3, _) => return Err(OrderError::NeedsObject { code }),
+            (17, OrderTarget::Object(_)) => OrderKind::Capture,
+            (22 | 3 | 17, _) => return Err(OrderError::NeedsObject { code }),
             (4, OrderTarget::None) => OrderKind::Patrol,
             _ => return Err(OrderError::Unsupported { code }),
         };
@@ -177,7 +184,8 @@ impl fmt::Display for OrderError {
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
 /// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
 /// frame), `PATROL PATH_ID` (a mission path's id), `FOLLOW TARGET_ID`,
-/// `ATTACK TARGET_ID`, `STOP` or `STAYGROUND` (verbs in any case). The packet goes to
+/// `ATTACK TARGET_ID`, `CAPTURE BUILDING_ID`, `STOP` or `STAYGROUND` (verbs
+/// in any case). The packet goes to
 /// the end of the unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -188,7 +196,8 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
     let (code, target, parameter) = match (verb.as_str(), args) {
         ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?), 0),
         ("ATTACK", [target]) => (3, OrderTarget::Object(object_id(target)?), 0),
-        (v @ ("FOLLOW" | "ATTACK"), _) => {
+        ("CAPTURE", [building]) => (17, OrderTarget::Object(object_id(building)?), 0),
+        (v @ ("FOLLOW" | "ATTACK" | "CAPTURE"), _) => {
             return Err(format!("{text:?}: {v} takes one object id"));
         }
         ("PATROL", [path]) => {
@@ -214,7 +223,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, STOP, STAYGROUND)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, STOP, STAYGROUND)"
                     ));
                 }
             };
@@ -378,6 +387,8 @@ mod tests {
         assert_eq!((follow.code, follow.target), (22, OrderTarget::Object(16)));
         let attack = parse_order_command("17 ATTACK 0x10").unwrap().1;
         assert_eq!((attack.code, attack.target), (3, OrderTarget::Object(16)));
+        let capture = parse_order_command("17 capture 9").unwrap().1;
+        assert_eq!((capture.code, capture.target), (17, OrderTarget::Object(9)));
         for bad in [
             "17",
             "x GO 1 2",

@@ -16,17 +16,19 @@
 //! the path in turn, the first again after the last.
 
 use crate::attack::{self, Target};
+use crate::capture::{STANDING_SPEED, Seizures, capture_seconds};
 use crate::diagnostic::BehaviorDiagnostics;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
 use crate::sensor::Sensor;
-use crate::wizard::{Footprints, Surroundings, ground_units};
+use crate::wizard::{Footprints, MARGIN, Surroundings, ground_units};
 use bevy::prelude::*;
 use iron3d_control::{Body, LiveLimits, PhysicalState, StaticBody};
+use iron3d_formats::tma;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
     BehaviorIni, InstanceName, MissionArealMap, MissionClans, MissionDescription, MissionLand,
-    MissionPaths, ObjectClan, PrototypeKey, RngStreams,
+    MissionPaths, ObjectClan, ObjectKind, PrototypeKey, RngStreams,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
@@ -230,6 +232,14 @@ type Unit<'a> = (
     &'a mut Target,
 );
 
+/// Another object an order is after.
+type Prey<'a> = (
+    &'a Transform,
+    Option<&'a StaticBody>,
+    Option<&'a ObjectClan>,
+    Option<&'a ObjectKind>,
+);
+
 /// What the steering of one step reads from the mission.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(crate) struct MissionView<'w> {
@@ -250,8 +260,9 @@ pub(crate) fn steer(
     view: MissionView,
     mut rng: ResMut<RngStreams>,
     mut diagnostics: ResMut<BehaviorDiagnostics>,
+    mut seizures: ResMut<Seizures>,
     mut units: Query<Unit, Without<PendingDelete>>,
-    placed: Query<(&Transform, Option<&StaticBody>), Without<PendingDelete>>,
+    placed: Query<Prey, Without<PendingDelete>>,
     bodies: Query<(&Transform, &Body), Without<PendingDelete>>,
 ) {
     let dt = view.clock.timestep().as_secs_f32();
@@ -302,21 +313,24 @@ pub(crate) fn steer(
                 .zip(view.clans.as_deref())
                 .is_some_and(|(c, clans)| c.name(&clans.0).is_some()),
         };
-        let victim_alive = match (order.kind, order.target, orders.0.front_mut()) {
-            (OrderKind::Attack, OrderTarget::Object(victim), Some(head)) => {
-                let victim = view
-                    .registry
-                    .entity(OriginalObjectId(victim))
-                    .ok()
-                    .and_then(|e| placed.get(e).ok());
-                if let Some((at, shape)) = victim
-                    && (head.place.is_none() || tick >= head.repick)
-                {
+        let here = map_point(transform.translation);
+        // The object an attack or a capture is after, where it is now.
+        let prey = match (order.kind, order.target) {
+            (OrderKind::Attack | OrderKind::Capture, OrderTarget::Object(prey)) => view
+                .registry
+                .entity(OriginalObjectId(prey))
+                .ok()
+                .and_then(|e| placed.get(e).ok()),
+            _ => None,
+        };
+        if let (Some((at, shape, _, _)), Some(head)) = (prey, orders.0.front_mut()) {
+            match order.kind {
+                OrderKind::Attack if head.place.is_none() || tick >= head.repick => {
                     let half = shape
                         .and_then(|s| s.0)
                         .map(|b| ((b.max - b.min) * 0.5).xz().length());
                     let next = attack::pick(
-                        Vec2::from(map_point(transform.translation)),
+                        Vec2::from(here),
                         Vec2::from(map_point(at.translation)),
                         half,
                         (tick, dt),
@@ -327,10 +341,22 @@ pub(crate) fn steer(
                     head.speed = next.speed;
                     head.repick = next.repick;
                 }
-                victim.is_some()
+                OrderKind::Capture if head.place.is_none() => {
+                    let door = order
+                        .target_object()
+                        .and_then(|b| view.footprints.buildings.iter().find(|f| f.id == b))
+                        .map(|f| {
+                            f.outline
+                                .inflated(body.radius + MARGIN)
+                                .nearest_on_outline(Vec2::from(here))
+                        })
+                        .unwrap_or(Vec2::from(map_point(at.translation)));
+                    head.place = Some(door.into());
+                }
+                _ => {}
             }
-            _ => false,
-        };
+        }
+        let standing = state.linear_velocity.length() <= STANDING_SPEED;
         let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
             travel(
                 &mut planner,
@@ -356,7 +382,7 @@ pub(crate) fn steer(
                     .entity(OriginalObjectId(leader))
                     .ok()
                     .and_then(|e| placed.get(e).ok())
-                    .map(|(t, _)| t);
+                    .map(|(t, ..)| t);
                 match leader {
                     // Within the radius it waits; it never arrives.
                     Some(leader) => {
@@ -409,7 +435,44 @@ pub(crate) fn steer(
                     }
                 }
             }
-            (OrderKind::Attack, _) => match orders.0.front_mut().filter(|_| victim_alive) {
+            (OrderKind::Capture, OrderTarget::Object(building)) => {
+                let own = clan.map(|c| c.identity_raw);
+                let foreign = prey.is_some_and(|(_, _, owner, kind)| {
+                    kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building)
+                        && own.is_some()
+                        && owner.map(|c| c.identity_raw) != own
+                });
+                match (orders.0.front_mut().filter(|_| foreign), own) {
+                    (Some(head), Some(own)) => {
+                        let door = head.place.unwrap_or(here);
+                        match go(&mut route, door, (params.corridor_radius, 0.0)) {
+                            Some(step) => {
+                                let at_door =
+                                    distance(door, here) <= params.corridor_radius && standing;
+                                let fires = ((capture_seconds() / dt).round() as u64).max(1);
+                                if !at_door {
+                                    head.repick = 0;
+                                } else if head.repick == 0 {
+                                    head.repick = tick + fires;
+                                }
+                                if at_door && tick >= head.repick {
+                                    seizures.0.push((OriginalObjectId(building), own));
+                                    DROP
+                                } else {
+                                    Command {
+                                        done: false,
+                                        ..step
+                                    }
+                                }
+                            }
+                            None => DROP,
+                        }
+                    }
+                    // Gone, not a building, or the unit's clan's already.
+                    _ => DROP,
+                }
+            }
+            (OrderKind::Attack, _) => match orders.0.front_mut().filter(|_| prey.is_some()) {
                 Some(head) => {
                     let (place, speed) = (head.place.unwrap_or_default(), head.speed);
                     match go(&mut route, place, (params.corridor_radius, 0.0)) {
@@ -432,9 +495,11 @@ pub(crate) fn steer(
                 done: state.linear_velocity.length() < AT_REST,
                 ..HOLD
             },
-            // A go order always has a place and a follow order an object
-            // (the factory checks them).
-            (OrderKind::Go | OrderKind::Follow | OrderKind::StayGround, _) => HOLD,
+            // A go order always has a place, a follow and a capture order
+            // an object (the factory checks them).
+            (OrderKind::Go | OrderKind::Follow | OrderKind::Capture | OrderKind::StayGround, _) => {
+                HOLD
+            }
         };
         if matches!(order.kind, OrderKind::Stop | OrderKind::StayGround) {
             route.clear();

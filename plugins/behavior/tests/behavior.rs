@@ -801,3 +801,82 @@ fn a_unit_is_listed_in_the_route_it_stands_in() {
         assert!(waited <= takt, "still listed a takt after leaving");
     }
 }
+
+/// A capture order walks the unit to the building's door; standing there
+/// for 0.9 ÷ the pod's rate seconds gives the building to the unit's clan,
+/// and the order is over.
+#[test]
+fn a_capture_order_takes_the_building_for_the_units_clan() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let world = app.world();
+    let unit = walker_of(&app, 1);
+    let building = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| {
+            world
+                .get::<ObjectClan>(e)
+                .is_some_and(|c| c.identity_raw == 2)
+                && world
+                    .get::<iron3d_control::StaticBody>(e)
+                    .is_some_and(|b| b.0.is_some())
+                && world.get::<ObjectKind>(e).and_then(|k| k.kind())
+                    == Some(iron3d_formats::tma::ObjectKind::Building)
+        })
+        .map(|(id, _)| id)
+        .expect("an enemy building");
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for other in all.into_iter().filter(|o| ![unit, building].contains(o)) {
+                ops.delete(other).unwrap();
+            }
+        })
+        .unwrap();
+    app.update();
+    let at = Vec2::from(ground(translation(&app, building)));
+    put(&mut app, unit, at + Vec2::new(0.0, -40.0));
+    for _ in 0..60 {
+        app.update();
+    }
+    let capture = OrderPacket {
+        code: 17,
+        target: OrderTarget::Object(building.raw()),
+        mode: InsertMode::Replace,
+        parameter: 0,
+    };
+    post(&mut app, unit, capture.to_bytes());
+    app.update();
+    assert_eq!(
+        orders(&app, unit).current().unwrap().kind,
+        OrderKind::Capture
+    );
+    let owner = |app: &App| {
+        app.world()
+            .get::<ObjectClan>(entity(app, building))
+            .unwrap()
+            .identity_raw
+    };
+    let mut ticks = 0;
+    while orders(&app, unit).current().is_some() {
+        assert_eq!(owner(&app), 2, "not before the order is over");
+        app.update();
+        ticks += 1;
+        assert!(ticks < 30 * 60, "no capture");
+    }
+    assert_eq!(owner(&app), 1, "the building is the player's");
+    let bag = app
+        .world()
+        .get::<PropertyBag>(entity(&app, building))
+        .unwrap();
+    if bag.get("ClanID").is_some() {
+        assert_eq!(bag.int("ClanID"), Some(1));
+    }
+    // A capture of an own building is over at once.
+    post(&mut app, unit, capture.to_bytes());
+    app.update();
+    app.update();
+    assert!(orders(&app, unit).current().is_none());
+}

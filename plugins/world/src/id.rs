@@ -142,7 +142,8 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<ObjectRegistry>();
 }
 
-/// State-hash contributor: live ids in order with their transforms.
+/// State-hash contributor: live ids in order with their transforms and
+/// owners.
 pub(crate) fn hash_objects(world: &World, hasher: &mut StateHasher) {
     let Some(registry) = world.get_resource::<ObjectRegistry>() else {
         return;
@@ -162,6 +163,11 @@ pub(crate) fn hash_objects(world: &World, hasher: &mut StateHasher) {
                     hasher.write_f32(v);
                 }
             }
+            None => hasher.write_u8(0),
+        }
+        // The owner: captures change it.
+        match world.get::<crate::mission::ObjectClan>(entity) {
+            Some(clan) => hasher.write_u32(clan.identity_raw),
             None => hasher.write_u8(0),
         }
     }

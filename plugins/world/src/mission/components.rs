@@ -88,6 +88,24 @@ impl PropertyBag {
             _ => None,
         }
     }
+
+    /// Sets the value of the first property of this name when it is an
+    /// integer (its range and every other byte kept); false when there is
+    /// none.
+    pub fn set_int(&mut self, name: &str, value: i32) -> bool {
+        let found = self
+            .0
+            .iter_mut()
+            .find(|p| p.name.eq_ignore_ascii_case(name.as_bytes()))
+            .filter(|p| matches!(p.value(), PropertyValue::Int { .. }));
+        match found {
+            Some(property) => {
+                property.raw[4..8].copy_from_slice(&value.to_le_bytes());
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// The placed object's `resource_name` (a prototype key or a unit DAT path,
@@ -438,6 +456,20 @@ mod tests {
 
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).abs().max_element() < 1e-5
+    }
+
+    #[test]
+    fn an_integer_property_is_set_in_place_keeping_its_range() {
+        let mut bag = PropertyBag(vec![
+            Property::float("ClanID", 1.0, 0.0, 9.0),
+            Property::int("clanid", 1, 0, 16),
+        ]);
+        assert!(!PropertyBag(vec![Property::float("ClanID", 1.0, 0.0, 9.0)]).set_int("ClanID", 2));
+        // The first of the name is a float: no integer to set.
+        assert!(!bag.set_int("ClanID", 3));
+        bag.0.remove(0);
+        assert!(bag.set_int("ClanID", 3));
+        assert_eq!(bag.0[0], Property::int("clanid", 3, 0, 16));
     }
 
     #[test]
