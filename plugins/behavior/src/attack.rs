@@ -21,16 +21,15 @@
 //!   the fire control picks while the unit goes about its order (mode 2,
 //!   the nearest within 500), else none. Combat aims and fires at it.
 
+use crate::clan::ClanRelations;
 use crate::order::{Order, OrderKind, OrderTarget, Orders};
 use crate::sensor::Sensor;
 use bevy::prelude::*;
+use iron3d_formats::order::InsertMode;
 use iron3d_formats::tma::{self, ClanType};
 use iron3d_schedules::StateHasher;
 use iron3d_world::mission::{ObjectClan, ObjectKind, RngStreams};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
-
-use crate::clan::ClanRelations;
-use iron3d_formats::order::InsertMode;
 
 /// The random stream of attacks' fighting places.
 pub const ATTACK_STREAM: &str = "behavior_attack";

@@ -115,16 +115,7 @@ impl Convex {
     pub fn nearest_on_outline(&self, p: Vec2) -> Vec2 {
         let n = self.0.len();
         (0..n)
-            .map(|i| {
-                let (a, b) = (self.0[i], self.0[(i + 1) % n]);
-                let ab = b - a;
-                let t = if ab.length_squared() > 0.0 {
-                    ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                a + t * ab
-            })
+            .map(|i| nearest_on_segment(p, self.0[i], self.0[(i + 1) % n]))
             .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
             .unwrap_or(p)
     }
@@ -164,6 +155,17 @@ impl Convex {
         let out = (corner - centre).normalize_or_zero() * CLEARANCE;
         Some((corner + out, take_right))
     }
+}
+
+/// The point of segment `a -> b` nearest to `p`.
+pub fn nearest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    a + t * ab
 }
 
 #[cfg(test)]

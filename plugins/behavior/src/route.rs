@@ -324,14 +324,8 @@ pub(crate) fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
 
 /// The distance from `p` to segment `a -> b`.
 pub(crate) fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
-    let (p, a, b) = (Vec2::from(p), Vec2::from(a), Vec2::from(b));
-    let ab = b - a;
-    let t = if ab.length_squared() > 0.0 {
-        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + t * ab)
+    let p = Vec2::from(p);
+    p.distance(crate::obstacle::nearest_on_segment(p, a.into(), b.into()))
 }
 
 /// The areal each unit stands in, every step.
