@@ -9,7 +9,8 @@
 
 use avian3d::physics_transform::PhysicsTransformConfig;
 use avian3d::prelude::*;
-use bevy::ecs::schedule::ScheduleLabel;
+use bevy::app::PluginGroupBuilder;
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
 /// The schedule avian's plugins live in, run from Control's backend step.
@@ -36,7 +37,10 @@ pub(crate) fn plugin(app: &mut App) {
         transform_to_collider_scale: false,
     })
     .init_schedule(BackendSchedule)
-    .add_plugins(PhysicsPlugins::new(BackendSchedule))
+    .edit_schedule(BackendSchedule, |schedule| {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    })
+    .add_plugins(collision_plugins())
     .insert_resource(Gravity(Vec3::ZERO))
     .add_systems(
         FixedUpdate,
@@ -44,6 +48,26 @@ pub(crate) fn plugin(app: &mut App) {
             .chain()
             .in_set(crate::ControlStep::Backend),
     );
+}
+
+/// The part of avian3d Control uses: collider bounds and their tree, the
+/// broad and narrow phase, and the transforms they read. Its solver,
+/// integrator, joints, sleeping, continuous detection, spatial queries and
+/// interpolation are left out (bodies are moved by Control, not by forces).
+fn collision_plugins() -> PluginGroupBuilder {
+    let schedule = BackendSchedule;
+    PluginGroupBuilder::start::<PhysicsPlugins>()
+        .add(PhysicsSchedulePlugin::new(schedule.clone()))
+        .add(MassPropertyPlugin::new(schedule.clone()))
+        .add(ColliderHierarchyPlugin)
+        .add(ColliderTransformPlugin::new(schedule.clone()))
+        .add(ColliderBackendPlugin::<Collider>::new(schedule.clone()))
+        .add(ColliderTreePlugin::<Collider>::default())
+        .add(NarrowPhasePlugin::<Collider>::default())
+        .add(BroadPhaseCorePlugin)
+        .add(BvhBroadPhasePlugin::<()>::default())
+        .add(SolverSchedulePlugin)
+        .add(PhysicsTransformPlugin::new(schedule))
 }
 
 /// Avian scales a collider by its entity's global scale when it is
