@@ -53,7 +53,11 @@ pub(crate) fn plugin(app: &mut App) {
 /// The part of avian3d Control uses: collider bounds and their tree, the
 /// broad and narrow phase, and the transforms they read. Its solver,
 /// integrator, joints, sleeping, continuous detection, spatial queries and
-/// interpolation are left out (bodies are moved by Control, not by forces).
+/// interpolation are left out (bodies are moved by Control, not by forces;
+/// the combat issue adds spatial queries back when rounds cast rays). The
+/// solver's schedule plugin stays for the order of avian's step sets alone:
+/// without it the collision systems' order is ambiguous and avian's
+/// schedule refuses to build.
 fn collision_plugins() -> PluginGroupBuilder {
     let schedule = BackendSchedule;
     PluginGroupBuilder::start::<PhysicsPlugins>()
