@@ -39,18 +39,6 @@ fn orders(app: &App, id: OriginalObjectId) -> Orders {
     app.world().get::<Orders>(entity(app, id)).unwrap().clone()
 }
 
-/// Deletes every object but `keep` (through the World3D queue).
-fn keep_only(app: &mut App, keep: Vec<OriginalObjectId>) {
-    app.world_mut()
-        .run_system_once(move |mut ops: WorldOps| {
-            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
-            for other in all.into_iter().filter(|o| !keep.contains(o)) {
-                ops.delete(other).unwrap();
-            }
-        })
-        .unwrap();
-}
-
 /// The first ground-bound mover, alone on the map (bodies are attached on
 /// the first tick).
 fn lone_walker(app: &mut App) -> OriginalObjectId {
@@ -62,7 +50,7 @@ fn lone_walker(app: &mut App) -> OriginalObjectId {
         .find(|&(_, e)| world.get::<Body>(e).is_some_and(|b| b.holds_ground))
         .map(|(id, _)| id)
         .unwrap();
-    keep_only(app, vec![id]);
+    delete_all_but(app, &[id]);
     app.update();
     id
 }
@@ -243,7 +231,7 @@ fn a_follower_keeps_within_twenty_metres_of_its_leader() {
         .take(2)
         .collect();
     let (leader, follower) = (walkers[0], walkers[1]);
-    keep_only(&mut app, vec![leader, follower]);
+    delete_all_but(&mut app, &[leader, follower]);
     // The follower a metre up, 20 m west of the leader: it lands and waits.
     let start = translation(&app, leader);
     let e = entity(&app, follower);
@@ -642,7 +630,7 @@ fn walker_of(app: &App, clan: u32) -> OriginalObjectId {
 fn foes(app: &mut App) -> (OriginalObjectId, OriginalObjectId) {
     app.update();
     let (player, enemy) = (walker_of(app, 1), walker_of(app, 2));
-    keep_only(app, vec![player, enemy]);
+    delete_all_but(app, &[player, enemy]);
     app.update();
     (player, enemy)
 }
@@ -818,7 +806,7 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
         })
         .map(|(id, _)| id)
         .expect("an enemy building");
-    keep_only(&mut app, vec![unit, building]);
+    delete_all_but(&mut app, &[unit, building]);
     app.update();
     let at = Vec2::from(ground(translation(&app, building)));
     put(&mut app, unit, at + Vec2::new(0.0, -40.0));

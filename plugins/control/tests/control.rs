@@ -2,7 +2,6 @@
 //! terrain following, falls, cliffs, the map edge, pair collisions and
 //! their world messages (tome VI "Проверки Control").
 
-use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use iron3d_control::*;
 use iron3d_demo::{self as demo, Scale};
@@ -63,22 +62,9 @@ fn lone_walker() -> (tempfile::TempDir, App, OriginalObjectId) {
     let tmp = demo_install();
     let mut app = app(tmp.path());
     let id = walkers(&mut app)[0];
-    keep_only(&mut app, &[id]);
-    (tmp, app, id)
-}
-
-/// Deletes every object but `keep` (outside the calculation: at once).
-fn keep_only(app: &mut App, keep: &[OriginalObjectId]) {
-    let keep = keep.to_vec();
-    app.world_mut()
-        .run_system_once(move |mut ops: WorldOps| {
-            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
-            for id in all.into_iter().filter(|id| !keep.contains(id)) {
-                ops.delete(id).unwrap();
-            }
-        })
-        .unwrap();
+    delete_all_but(&mut app, &[id]);
     app.update();
+    (tmp, app, id)
 }
 
 /// Puts an object at `at` facing `facing` (world frame, horizontal), at
@@ -355,7 +341,8 @@ fn walker_and_factory() -> (tempfile::TempDir, App, OriginalObjectId, Transform)
         .find(|(k, _)| k.0 == b"B_FACTORY")
         .map(|(_, id)| *id)
         .expect("the demo places a factory");
-    keep_only(&mut app, &[walker, factory]);
+    delete_all_but(&mut app, &[walker, factory]);
+    app.update();
     let frame = *app.world().get::<Transform>(entity(&app, factory)).unwrap();
     (tmp, app, walker, frame)
 }
@@ -480,7 +467,8 @@ fn the_map_edge_clamps_inset_by_the_radius() {
 fn walking_pair(app: &mut App, first_on_left: bool) -> (OriginalObjectId, OriginalObjectId, Vec3) {
     let ids = walkers(app);
     let (a, b) = (ids[0], ids[1]);
-    keep_only(app, &[a, b]);
+    delete_all_but(app, &[a, b]);
+    app.update();
     let middle = translation(app, a);
     let (left, right) = if first_on_left { (a, b) } else { (b, a) };
     place(app, left, middle - Vec3::X * 20.0, Vec3::X, 1.0);

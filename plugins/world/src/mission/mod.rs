@@ -321,6 +321,21 @@ pub fn running_test_app<M>(
     app
 }
 
+/// Deletes every object but `keep` through the World3D queue (outside the
+/// calculation: at once): tests keep only the objects they watch.
+pub fn delete_all_but(app: &mut App, keep: &[crate::OriginalObjectId]) {
+    use bevy::ecs::system::RunSystemOnce;
+    let keep = keep.to_vec();
+    app.world_mut()
+        .run_system_once(move |mut ops: crate::WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for id in all.into_iter().filter(|id| !keep.contains(id)) {
+                ops.delete(id).expect("a registered object can be deleted");
+            }
+        })
+        .expect("the delete system runs");
+}
+
 /// The simulation runs with no mission, or once the mission is registered.
 pub fn simulation_may_run(state: Option<Res<State<MissionPhase>>>) -> bool {
     state.is_none_or(|s| matches!(s.get(), MissionPhase::Idle | MissionPhase::Running))
