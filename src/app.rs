@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_assets::IronAssetsPlugin;
 use iron3d_behavior::BehaviorPlugin;
+use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
@@ -27,6 +28,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         mission,
         ControlPlugin,
         BehaviorPlugin,
+        CombatPlugin,
     ));
 }
 

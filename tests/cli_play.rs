@@ -390,9 +390,18 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "top_speed",
             "order",
             "target",
+            "life",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
+        // Nothing has fought yet: every node whole.
+        let life = o["life"].as_array().unwrap();
+        assert!(
+            life.iter()
+                .flat_map(|p| p.as_array().unwrap())
+                .all(|f| f.as_f64() == Some(1.0)),
+            "{o}"
+        );
         // A unit plays a state of its controller (the demo's all have
         // states), weighs something and has a live top speed within its
         // controller's; a static body has none of them.
@@ -414,6 +423,8 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
     );
     assert!(controllers.iter().any(Option::is_none), "a static body");
     assert!(objects.iter().any(|o| o["clan"].is_string()), "a clan name");
+    assert_eq!(report["events"].as_array().map(Vec::len), Some(0));
+    assert_eq!(report["rounds"], 0);
 
     let bad = iron3d(&[
         "play",
@@ -430,6 +441,62 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
         String::from_utf8_lossy(&bad.stderr).contains("cannot write the report"),
         "{bad:?}"
     );
+}
+
+/// Two of the player's walkers sent at the enemy's base meet its units,
+/// which fire at them: the report lists the shots, hits, damage and the
+/// destroyed walker, which is gone (or no longer alive) at the end.
+#[test]
+fn the_report_lists_what_a_fight_did() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let path = tmp.path().join("fight.json");
+    let out = iron3d(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        "4000",
+        "--order",
+        "6 GO 200 300",
+        "--order",
+        "7 GO 200 300",
+        "--report",
+        &path.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let events = report["events"].as_array().unwrap();
+    let of = |kind: &'static str| events.iter().filter(move |e| e["kind"] == kind);
+    assert!(
+        of("shot").count() > 0 && of("hit").count() > 0,
+        "{events:?}"
+    );
+    for e in of("damage") {
+        assert!(
+            e["amount"].as_f64().unwrap() > 0.0 && e["node"].is_array(),
+            "{e}"
+        );
+        assert!(e["by"].is_u64(), "{e}");
+    }
+    let destroyed: Vec<u64> = of("destroyed")
+        .map(|e| e["object"].as_u64().unwrap())
+        .collect();
+    assert!(!destroyed.is_empty(), "{events:?}");
+    let ticks: Vec<u64> = events.iter().map(|e| e["tick"].as_u64().unwrap()).collect();
+    assert!(
+        ticks.windows(2).all(|w| w[0] <= w[1]),
+        "in the order they happened"
+    );
+    for id in destroyed {
+        let left = report["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"].as_u64() == Some(id));
+        assert!(left.is_none_or(|o| o["alive"] == false), "{left:?}");
+    }
 }
 
 /// `--order "ID GO X Y"` gives a unit an order at tick 0: the report shows

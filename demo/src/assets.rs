@@ -17,6 +17,7 @@ mod models;
 mod noise;
 mod sounds;
 mod textures;
+mod weapons;
 
 use super::{Install, Scale};
 use iron3d_formats::archive::Mode;
@@ -71,6 +72,8 @@ pub enum Role {
     Tree,
     Rock,
     Sun,
+    /// A round a gun fires (a `BULL` prototype).
+    Round,
 }
 
 /// The index of the node called `name` in the model of the base kind
@@ -249,6 +252,23 @@ pub fn write(install: &mut Install, seed: u64, scale: Scale) -> Result<Catalog> 
             role: Role::Engine,
         });
     }
+    for key in weapons::round_keys() {
+        let kind = Kind {
+            key,
+            role: Role::Round,
+            archive: kinds::SYSTEM,
+            paints: kinds::ROUND_PAINTS,
+            lightmapped: false,
+            effect: None,
+            motion: None,
+        };
+        let refs = model_entries(&mut system, &mut lightmaps, &kind, key, None, 1.0, seed)?;
+        registry.push((key.into(), refs));
+        catalog.prototypes.push(Proto {
+            key: key.into(),
+            role: Role::Round,
+        });
+    }
     registry.push((
         kinds::SUN.into(),
         vec![ObjectRef::new(files::EFFECTS.as_bytes(), b"FX_SUN")?],
@@ -349,6 +369,12 @@ fn model_entries(
                 cpt_name.as_bytes(),
             )?);
         }
+    }
+    for (name, type_id, payload) in weapons::part_files(kind.key, &stem)? {
+        if weapons::is_reference(&name) {
+            refs.push(ObjectRef::new(kind.archive.as_bytes(), name.as_bytes())?);
+        }
+        archive.push(name, type_id, payload);
     }
     Ok(refs)
 }
@@ -813,6 +839,8 @@ mod tests {
             ("I_ENG_L_01", Role::Engine),
             ("I_ENG_L_02", Role::Engine),
             ("I_ENG_L_03", Role::Engine),
+            ("RD_LASER", Role::Round),
+            ("RD_SHELL", Role::Round),
             ("SUN", Role::Sun),
         ];
         let expected: Vec<(String, Role)> =
@@ -823,8 +851,9 @@ mod tests {
     #[test]
     fn the_retail_catalogue_adds_variants_of_every_kind() {
         let c = catalog(Scale::Retail);
-        // The base set (with the sun and four engines), then 15 kinds per variant.
-        assert_eq!(c.prototypes.len(), 20 + 15 * RETAIL_VARIANTS as usize);
+        // The base set (with the sun, four engines and two rounds), then 15
+        // kinds per variant.
+        assert_eq!(c.prototypes.len(), 22 + 15 * RETAIL_VARIANTS as usize);
         let find = |k: &str| c.prototypes.iter().find(|p| p.key == k).map(|p| p.role);
         assert_eq!(find("B_FACTORY_017"), Some(Role::Building));
         assert_eq!(find("B_FORT_047"), Some(Role::Fortification));

@@ -12,8 +12,9 @@ use iron3d_formats::fxid::{FXID_TYPE_ID, Fxid};
 use iron3d_formats::mat0::{MAT0_TYPE_ID, Mat0, Resolution, resolve_material};
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
-use iron3d_formats::proto::ctld::{CLASS_ENGINE, Ctld};
+use iron3d_formats::proto::ctld::{CLASS_ENGINE, CLASS_GUN, CLASS_TURRET, Ctld, GROUP_AT_RANGE};
 use iron3d_formats::proto::ctpt::Ctpt;
+use iron3d_formats::proto::expl::Expl;
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::proto::tfnt::Tfnt;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Registry};
@@ -145,17 +146,55 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
     if let Some(r) = resolved.controller() {
         let ctl = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         let ctl = Ctld::parse(&ctl.unwrap_or_else(|| panic!("{who}: controller"))).unwrap();
-        // A chassis moves and declares its engine slot; an engine is the
-        // one class-5 component it fits into that slot.
-        let engines = ctl
-            .components
-            .iter()
-            .filter(|k| k.type_id() == CLASS_ENGINE);
-        assert_eq!(engines.count(), 1, "{who}: one engine");
-        assert!(
-            engine || ctl.control().top_speed[1] > 0.0,
-            "{who}: a controller that moves"
-        );
+        let count = |class: u32| {
+            ctl.components
+                .iter()
+                .filter(|k| k.type_id() == class)
+                .count()
+        };
+        if key.starts_with(b"GN_") {
+            // A gun: one class-2 gun with a barrel whose round is a
+            // prototype of the registry.
+            let gun = ctl.components.iter().find(|k| k.type_id() == CLASS_GUN);
+            let gun = gun.unwrap_or_else(|| panic!("{who}: a gun"));
+            assert_eq!(gun.entries.len(), 1, "{who}: one barrel");
+            assert!(ctl.channel(gun.entries[0] as usize).is_some(), "{who}");
+            assert!(
+                registry.resolve(gun.emits().name.name()).is_ok(),
+                "{who}: its round"
+            );
+        } else if key.starts_with(b"TR_") {
+            // A turret: a yaw and a pitch channel.
+            let turret = ctl.components.iter().find(|k| k.type_id() == CLASS_TURRET);
+            let turret = turret.unwrap_or_else(|| panic!("{who}: a turret"));
+            assert!(
+                turret
+                    .entries
+                    .iter()
+                    .all(|&c| ctl.channel(c as usize).is_some())
+            );
+            assert_eq!(turret.entries.len(), 2, "{who}");
+        } else if key.starts_with(b"RD_") {
+            // A round flies over its range and names the explosion that
+            // ends it there.
+            let control = ctl.control();
+            assert!(control.top_speed[1] > 0.0 && control.range > 0.0, "{who}");
+            for action in ctl.group_of(GROUP_AT_RANGE) {
+                let r = &action.resource;
+                if !r.name.name().is_empty() {
+                    let exp = lookup(install, &r.archive.text(), r.name.name());
+                    Expl::parse(&exp.unwrap_or_else(|| panic!("{who}: its .exp"))).unwrap();
+                }
+            }
+        } else {
+            // A chassis moves and declares its engine slot; an engine is
+            // the one class-5 component it fits into that slot.
+            assert_eq!(count(CLASS_ENGINE), 1, "{who}: one engine");
+            assert!(
+                engine || ctl.control().top_speed[1] > 0.0,
+                "{who}: a controller that moves"
+            );
+        }
     }
     for r in resolved.refs.iter().filter(|r| r.has_extension("cpt")) {
         let cpt = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
@@ -169,6 +208,17 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
         let ndp = lookup(install, &String::from_utf8_lossy(&r.archive), &r.resource);
         let ndp = Ndpr::parse(&ndp.unwrap_or_else(|| panic!("{who}: node table"))).unwrap();
         assert!(ndp.nodes.iter().all(|n| n.density >= 0.0), "{who}");
+        // A named explosion without an archive is in the table's own.
+        for e in ndp.nodes.iter().map(|n| &n.explosion) {
+            if !e.name.name().is_empty() {
+                let archive = match e.archive.text() {
+                    a if a.is_empty() => String::from_utf8_lossy(&r.archive).into_owned(),
+                    a => a,
+                };
+                let exp = lookup(install, &archive, e.name.name());
+                Expl::parse(&exp.unwrap_or_else(|| panic!("{who}: node .exp"))).unwrap();
+            }
+        }
     }
     let effects = |r: &&EffectiveRef| {
         ["msh", "wea", "bas", "ctl", "ndp", "cpt"]

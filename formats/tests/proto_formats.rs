@@ -479,7 +479,7 @@ fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
     assert_eq!(p.delete_delay_ms, 2000);
     assert_eq!(p.unknown_96, [0.0, 0.0]);
     assert_eq!(p.mode, ControlMode::BrakeOnSlopes);
-    assert_eq!((p.unknown_108, p.slope_cone), (-1.0, HALF_CONE));
+    assert_eq!((p.range, p.slope_cone), (-1.0, HALF_CONE));
     assert_eq!(p.flags_116, 0b1_0001);
     assert_eq!((p.unknown_120, p.payload_kg), (-1.0, f32::MAX));
 
@@ -596,4 +596,72 @@ fn a_state_record_reads_and_writes_its_fields_and_keeps_the_rest() {
     assert_eq!(again.cost(1, 0), Some(2.5));
     assert_eq!(again.cost(2, 0), None);
     assert_eq!(again.state(2), None);
+}
+
+#[test]
+fn ctld_weapon_views_read_guns_channels_and_round_groups() {
+    use iron3d_formats::proto::ctld::{
+        ACTION_EXPLODE_NAMED, ACTION_STOP, Action, CHANNEL_FOLLOWER, CHANNEL_SIZE, CLASS_GUN,
+        Channel, Component, FIRES_ALL_BARRELS, GROUP_AT_RANGE, GROUP_ON_HIT,
+    };
+    // A gun: magazine 60, capacitor 4, 0.5 a shot, 250 ms, every barrel
+    // at once (flag word +8).
+    let mut gun = Component::new(CLASS_GUN, 2, b"");
+    for (i, v) in [60.0, 4.0, 0.5, 250.0].into_iter().enumerate() {
+        gun.set_value(i, v);
+    }
+    gun.fixed[8..12].copy_from_slice(&FIRES_ALL_BARRELS.to_le_bytes());
+    let g = gun.gun();
+    assert_eq!(
+        (g.magazine, g.capacitor, g.energy_per_shot, g.interval_ms),
+        (60.0, 4.0, 0.5, 250.0)
+    );
+    assert!(!g.unlimited());
+    assert_eq!(gun.flags(), FIRES_ALL_BARRELS);
+    let round = ResourceRef::new(b"objects.rlb", b"bb_l_01").unwrap();
+    gun.set_emits(&round);
+    assert_eq!(gun.emits(), round);
+
+    // A channel's fields sit at their offsets; its frames (+4, +8) stay.
+    let mut record = [0u8; CHANNEL_SIZE];
+    record[4..8].copy_from_slice(&55.0f32.to_le_bytes());
+    let channel = Channel {
+        node: 3,
+        initial: 0.25,
+        second_point: -1,
+        point: 1,
+        rate: 4.0,
+        span: 1.92,
+        flags: CHANNEL_FOLLOWER,
+    };
+    channel.write(&mut record);
+    let word = |at: usize| u32::from_le_bytes(record[at..at + 4].try_into().unwrap());
+    assert_eq!((word(0x00), word(0x10), word(0x14)), (3, u32::MAX, 1));
+    assert_eq!(f32::from_bits(word(0x18)), 4.0);
+    assert_eq!(word(0x20), CHANNEL_FOLLOWER);
+    assert_eq!(f32::from_bits(word(4)), 55.0, "the first frame kept");
+    assert_eq!(Channel::read(&record), channel);
+
+    // A round's range group (block entry 4) explodes with a named .exp;
+    // an unset entry (the hit group here) has no actions.
+    let mut ctld = Ctld::parse(&ctld_frame()).unwrap();
+    ctld.channels.push(record);
+    let end = ResourceRef::new(b"weapon.rlb", b"rd_end.exp").unwrap();
+    ctld.groups.push(vec![
+        Action::new(ACTION_STOP, ResourceRef::default()),
+        Action::new(ACTION_EXPLODE_NAMED, end),
+    ]);
+    ctld.group_block[GROUP_AT_RANGE] = 0;
+    let back = Ctld::parse(&ctld.to_bytes().unwrap()).unwrap();
+    let range: Vec<u32> = back
+        .group_of(GROUP_AT_RANGE)
+        .iter()
+        .map(Action::code)
+        .collect();
+    assert_eq!(range, [ACTION_STOP, ACTION_EXPLODE_NAMED]);
+    assert_eq!(back.group_of(GROUP_AT_RANGE)[1].resource, end);
+    assert!(back.group_of(GROUP_ON_HIT).is_empty());
+    assert!(back.group_of(99).is_empty(), "past the block");
+    assert_eq!(back.channel(0), Some(channel));
+    assert_eq!(back.channel(1), None);
 }

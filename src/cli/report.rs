@@ -5,11 +5,12 @@
 
 use bevy::prelude::*;
 use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
+use iron3d_combat::{CombatEvents, Rounds};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
-    Controller, Drive, MissionClans, ObjectClan, PropertyBag, PrototypeKey,
+    Controller, Destroyed, Drive, MissionClans, NodeLife, ObjectClan, PropertyBag, PrototypeKey,
 };
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
@@ -28,6 +29,28 @@ struct Report {
     /// Tome VI's Behavior error states units ran into, in the order they
     /// happened.
     behavior_diagnostics: Vec<DiagnosticReport>,
+    /// Everything combat did, in the order it happened.
+    events: Vec<EventReport>,
+    /// Rounds in the world at the end (flying, or stopped and lingering).
+    rounds: usize,
+}
+
+/// One combat event.
+#[derive(Debug, Serialize)]
+struct EventReport {
+    tick: u64,
+    /// `shot`, `hit`, `damage`, `node_destroyed` or `destroyed`.
+    kind: &'static str,
+    /// The raw id of the object it happened to (the shooter of a shot).
+    object: u32,
+    /// The raw id of the shooter whose round caused it; `None` for
+    /// burning and for shots.
+    by: Option<u32>,
+    /// `[part, node]` of the node concerned (the gun of a shot).
+    node: Option<[usize; 2]>,
+    /// Life lost for `damage`; the round's serial for `shot` and `hit`;
+    /// else 0.
+    amount: f32,
 }
 
 /// One Behavior diagnostic.
@@ -61,8 +84,11 @@ struct ObjectReport {
     heading_deg: f32,
     /// Standing on a walkable face (false for static bodies and flyers).
     on_ground: bool,
-    /// Not waiting for a deferred delete.
+    /// Not destroyed by damage and not waiting for a deferred delete.
     alive: bool,
+    /// Each node's life as a share of its full life (1 whole, 0
+    /// destroyed), by part then node in part-tree order.
+    life: Vec<Vec<f32>>,
     /// `archive::entry` of its controller; `None` for a static body.
     controller: Option<String>,
     /// The index of the controller state it plays; `None` without states.
@@ -106,6 +132,8 @@ pub fn write(
         state_hash: format!("{hash:016x}"),
         objects: objects(world),
         behavior_diagnostics: diagnostics(world),
+        events: events(world),
+        rounds: world.get_resource::<Rounds>().map_or(0, |r| r.0.len()),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
@@ -131,6 +159,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Route>,
         Option<&Target>,
         Option<&RouteReport>,
+        (Option<&NodeLife>, Has<Destroyed>),
         Has<PendingDelete>,
     )>();
     live.into_iter()
@@ -149,6 +178,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 route,
                 target,
                 reported,
+                (life, destroyed),
                 pending,
             ) = query.get(world, entity).ok()?;
             let current = orders.and_then(Orders::current);
@@ -164,7 +194,8 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 velocity: state.map_or([0.0; 3], PhysicalState::map_velocity),
                 heading_deg,
                 on_ground: state.is_some_and(|s| s.flags.has(MotionFlags::ON_GROUND)),
-                alive: !pending,
+                alive: !pending && !destroyed,
+                life: life.map(|l| l.0.clone()).unwrap_or_default(),
                 controller: controller.map(|c| c.resource.clone()),
                 control_state: gait.map(|g| g.current),
                 mass_kg: drive.map(|d| d.mass_kg),
@@ -175,6 +206,24 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 path_revision: route.map(|r| r.revision),
                 routes: reported.map(|r| r.routes.clone()).unwrap_or_default(),
             })
+        })
+        .collect()
+}
+
+fn events(world: &World) -> Vec<EventReport> {
+    let Some(events) = world.get_resource::<CombatEvents>() else {
+        return Vec::new();
+    };
+    events
+        .0
+        .iter()
+        .map(|e| EventReport {
+            tick: e.tick,
+            kind: e.kind.name(),
+            object: e.object,
+            by: e.by,
+            node: e.node.map(|n| [n.part, n.node]),
+            amount: e.amount,
         })
         .collect()
 }

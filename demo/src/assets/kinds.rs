@@ -121,6 +121,8 @@ const AMMO_PAINTS: &[Paint] = &[Metal, Exhaust, Hull, Plate, Joint, Decal, Glass
 
 /// Unit parts live in `system.rlb`, structures and nature in `static.rlb`.
 pub const SYSTEM: &str = "system.rlb";
+/// The WEAR rows of a round's model.
+pub const ROUND_PAINTS: &[Paint] = AMMO_PAINTS;
 pub const STATIC: &str = "static.rlb";
 
 pub const KINDS: [Kind; 14] = [
@@ -266,7 +268,8 @@ pub struct Build {
 }
 
 /// The build of the kinds that carry a `.ndp`: the machines and their
-/// mounted parts (the small walking and flying chassis' body weights).
+/// mounted parts (the small walking and flying chassis' body weights),
+/// and the buildings.
 pub fn build_of(key: &str) -> Option<Build> {
     let (kg, hit_points, legs) = match key {
         "CH_WALKER" => (1375.0, 450.0, true),
@@ -276,6 +279,8 @@ pub fn build_of(key: &str) -> Option<Build> {
         "TR_HEAVY" => (1200.0, 400.0, false),
         "GN_LASER" => (150.0, 80.0, false),
         "GN_CANNON" => (300.0, 120.0, false),
+        "B_FACTORY" => (40_000.0, 3000.0, false),
+        "B_TOWER" => (25_000.0, 2000.0, false),
         _ => return None,
     };
     Some(Build {
@@ -584,6 +589,23 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
                 ),
             ];
             (nodes, vec!["mount", "barrel"])
+        }
+        "RD_LASER" | "RD_SHELL" => {
+            // A round's nose is its +y.
+            let size = if key == "RD_LASER" {
+                [0.05, 0.8, 0.05]
+            } else {
+                [0.12, 0.35, 0.12]
+            };
+            (
+                vec![node(
+                    None,
+                    [0.0; 3],
+                    Anim::Still,
+                    vec![part(BOX, [0.0; 3], size, 1)],
+                )],
+                vec!["round"],
+            )
         }
         "AM_SHELL" => (
             vec![node(

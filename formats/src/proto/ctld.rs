@@ -61,8 +61,26 @@ pub const CLASS_ENGINE: u32 = 5;
 /// values").
 pub const CLASS_RADAR: u32 = 8;
 /// The component class of armour (27): value 0 is its weight per unit of
-/// node area (openparkan `docs/28-chassis.md`).
+/// node area (openparkan `docs/28-chassis.md`), values 1 and 2 the linear
+/// and square terms of what a hit keeps, `min(d, lin d + sq d^2)`
+/// (`docs/26-damage.md`, "Armour").
 pub const CLASS_ARMOUR: u32 = 27;
+/// The component class of a turret (1): its values are all zero; its two
+/// entries are its yaw and pitch channels (openparkan `docs/30-turrets.md`,
+/// "Aiming and the camera").
+pub const CLASS_TURRET: u32 = 1;
+/// The component class of a gun (2): values 0-3 its magazine, capacitor,
+/// energy a shot and interval ([`GunValues`]); its entries are its barrels'
+/// channels; `+0x6C` names the round it fires (openparkan
+/// `docs/29-weapons.md`, "A gun is a capacitor, a magazine and a clock").
+pub const CLASS_GUN: u32 = 2;
+/// The component class of a round's seeker (17): value 0 its cone (rad),
+/// 1 how far it follows (m), 2 the gun's lock (ms) (`docs/29-weapons.md`,
+/// "Guided rounds differ in how hard they steer").
+pub const CLASS_SEEKER: u32 = 17;
+/// Component flag (`+8`): a shot fires every barrel at once instead of
+/// the next in turn (`docs/29-weapons.md`, "Barrels").
+pub const FIRES_ALL_BARRELS: u32 = 0x200_0000;
 /// Values a component carries (`+0x2C`, sixteen floats).
 pub const COMPONENT_VALUES: usize = 16;
 const VALUES_AT: usize = 0x2C;
@@ -150,16 +168,128 @@ impl Component {
         self.word(4) as i32
     }
 
-    /// Consumer-inferred: what the part emits (`+0x6C`).
+    /// Layout-confirmed: the flag word (`+8`), e.g. [`FIRES_ALL_BARRELS`].
+    pub fn flags(&self) -> u32 {
+        self.word(8)
+    }
+
+    /// A gun's (class 2) first four values, typed.
+    pub fn gun(&self) -> GunValues {
+        let value = |i| self.value(i).unwrap_or(0.0);
+        GunValues {
+            magazine: value(0),
+            capacitor: value(1),
+            energy_per_shot: value(2),
+            interval_ms: value(3),
+        }
+    }
+
+    /// Consumer-inferred: what the part emits (`+0x6C`): a gun's round.
     pub fn emits(&self) -> ResourceRef {
         let mut bytes = [0u8; 64];
         bytes.copy_from_slice(&self.fixed[0x6C..0xAC]);
         ResourceRef::from_bytes(&bytes)
     }
 
+    /// Names what the part emits (`+0x6C`).
+    pub fn set_emits(&mut self, emits: &ResourceRef) {
+        let mut bytes = Vec::with_capacity(64);
+        emits.write(&mut bytes);
+        self.fixed[0x6C..0xAC].copy_from_slice(&bytes);
+    }
+
     /// The label before its NUL.
     pub fn label_text(&self) -> &[u8] {
         crate::cursor::c_name(&self.label)
+    }
+}
+
+/// What a gun's (class 2) values 0-3 hold (openparkan `docs/29-weapons.md`,
+/// "A gun is a capacitor, a magazine and a clock"; values 4-15 are zero on
+/// every shipped gun).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GunValues {
+    /// Value 0: the rounds it holds, a whole number; -1 unlimited.
+    pub magazine: f32,
+    /// Value 1: the charge it keeps ready; 0 fires free.
+    pub capacitor: f32,
+    /// Value 2: the charge a shot takes.
+    pub energy_per_shot: f32,
+    /// Value 3: ms it waits after a barrel's stroke.
+    pub interval_ms: f32,
+}
+
+impl GunValues {
+    /// Whether the magazine never runs out.
+    pub fn unlimited(&self) -> bool {
+        self.magazine < 0.0
+    }
+}
+
+/// Channel flag: the value wraps (every yaw channel).
+pub const CHANNEL_WRAPS: u32 = 0x1;
+/// Channel flag: the node plays `1 - value`.
+pub const CHANNEL_INVERTS: u32 = 0x2;
+/// Channel flag: the component update does not drive it (the camera; the
+/// missile barrels are timed but not animated).
+pub const CHANNEL_UNDRIVEN: u32 = 0x4;
+/// Channel flag: a gun mount that follows its turret's pitch.
+pub const CHANNEL_FOLLOWER: u32 = 0x8;
+/// Channel flag: it takes the previous channel's value.
+pub const CHANNEL_COPIES_PREVIOUS: u32 = 0x40;
+
+/// The typed fields of a section-2 channel (36 bytes; openparkan
+/// `docs/30-turrets.md`, "Aiming and the camera"). Its first and last frame
+/// (`+4`, `+8`) stay in the raw record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Channel {
+    /// `+0x00`: the model node it animates.
+    pub node: i32,
+    /// `+0x0c`: its value at load, 0..1.
+    pub initial: f32,
+    /// `+0x10`: a second control point, -1 for none.
+    pub second_point: i32,
+    /// `+0x14`: its control point in the same-stem `.cpt` (a gun barrel's
+    /// muzzle), -1 for none.
+    pub point: i32,
+    /// `+0x18`: value a second.
+    pub rate: f32,
+    /// `+0x1c`: rad from value 0 to 1.
+    pub span: f32,
+    /// `+0x20`: [`CHANNEL_WRAPS`], [`CHANNEL_INVERTS`],
+    /// [`CHANNEL_UNDRIVEN`], [`CHANNEL_FOLLOWER`],
+    /// [`CHANNEL_COPIES_PREVIOUS`].
+    pub flags: u32,
+}
+
+impl Channel {
+    /// The fields of a channel record.
+    pub fn read(record: &[u8; CHANNEL_SIZE]) -> Self {
+        let word = |at: usize| {
+            u32::from_le_bytes([record[at], record[at + 1], record[at + 2], record[at + 3]])
+        };
+        Self {
+            node: word(0x00) as i32,
+            initial: f32::from_bits(word(0x0c)),
+            second_point: word(0x10) as i32,
+            point: word(0x14) as i32,
+            rate: f32::from_bits(word(0x18)),
+            span: f32::from_bits(word(0x1c)),
+            flags: word(0x20),
+        }
+    }
+
+    /// Writes the fields into `record`, its frames kept.
+    pub fn write(&self, record: &mut [u8; CHANNEL_SIZE]) {
+        let mut put =
+            |at: usize, bits: u32| record[at..at + 4].copy_from_slice(&bits.to_le_bytes());
+        put(0x00, self.node as u32);
+        put(0x0c, self.initial.to_bits());
+        put(0x10, self.second_point as u32);
+        put(0x14, self.point as u32);
+        put(0x18, self.rate.to_bits());
+        put(0x1c, self.span.to_bits());
+        put(0x20, self.flags);
     }
 }
 
@@ -170,6 +300,39 @@ pub struct Action {
     /// arguments, one unread word.
     pub words: [u32; 9],
     pub resource: ResourceRef,
+}
+
+/// Group-block entry: the group a round runs when it hits (openparkan
+/// `docs/13-control.md`, "The sections"; `docs/29-weapons.md`, "How a
+/// round ends").
+pub const GROUP_ON_HIT: usize = 2;
+/// Group-block entry: the group a round runs at the map's edge.
+pub const GROUP_AT_EDGE: usize = 3;
+/// Group-block entry: the group a round runs at the end of its range.
+pub const GROUP_AT_RANGE: usize = 4;
+/// Action code: stop the body.
+pub const ACTION_STOP: u32 = 0;
+/// Action code: mark the object dead and take it out of the collision
+/// pass, no explosion.
+pub const ACTION_REMOVE: u32 = 15;
+/// Action code: kill the object through its life system, so its node 0's
+/// `.ndp` explosion goes off.
+pub const ACTION_KILL: u32 = 17;
+/// Action code: explode node 0 with the `.exp` the record names.
+pub const ACTION_EXPLODE_NAMED: u32 = 27;
+
+impl Action {
+    /// An action of `code` with no arguments and `resource`.
+    pub fn new(code: u32, resource: ResourceRef) -> Self {
+        let mut words = [0; 9];
+        words[3] = code;
+        Self { words, resource }
+    }
+
+    /// Consumer-inferred: the action code (`+0x0c`, 0..27).
+    pub fn code(&self) -> u32 {
+        self.words[3]
+    }
 }
 
 /// How the controller integrates motion (`+104`; GAMEPLAY.md section 2).
@@ -231,17 +394,32 @@ pub struct ControlParams {
     pub unknown_96: [f32; 2],
     /// `+104`: the integration mode.
     pub mode: ControlMode,
-    /// `+108`: unnamed (the engine's default is -1).
-    pub unknown_108: f32,
+    /// `+108`: a round's range, m: the path it flies before its range
+    /// group runs (openparkan `docs/29-weapons.md`, "How a round ends");
+    /// the engine's default, on every other controller, is -1.
+    pub range: f32,
     /// `+112`: the slope cone, rad (the default is 1.57079).
     pub slope_cone: f32,
-    /// `+116`: a bit field; the engine tests bit 0.
+    /// `+116`: a bit field; the engine tests bit 0. On a round:
+    /// [`ROUND_STARTS_SELECTED`], [`ROUND_SCORES_FLAT`],
+    /// [`ROUND_GUIDED`].
     pub flags_116: u32,
     /// `+120`: unnamed (the engine's default is -1).
     pub unknown_120: f32,
     /// `+124`: payload, kg (the default is `f32::MAX`).
     pub payload_kg: f32,
 }
+
+/// Round flag (`+116`): the gun firing it starts selected on the
+/// player's unit (openparkan `docs/29-weapons.md`, "The button reaches the
+/// selected guns").
+pub const ROUND_STARTS_SELECTED: u32 = 0x4;
+/// Round flag (`+116`): the AI's distance score is 1 at any range (the
+/// lobbed flames; `docs/29-weapons.md`, "How the AI fires").
+pub const ROUND_SCORES_FLAT: u32 = 0x8;
+/// Round flag (`+116`): a guided round (it carries a class-17 seeker; the
+/// AI's distance score is 1.1 at any range and the HUD draws a lock).
+pub const ROUND_GUIDED: u32 = 0x10;
 
 /// The "whole turn" the engine writes as a default (a typed decimal, not
 /// 2*pi: the file's bits are kept).
@@ -266,7 +444,7 @@ impl ControlParams {
         delete_delay_ms: 0,
         unknown_96: [0.0; 2],
         mode: ControlMode::Plain,
-        unknown_108: -1.0,
+        range: -1.0,
         slope_cone: HALF_CONE,
         flags_116: 0,
         unknown_120: -1.0,
@@ -516,6 +694,21 @@ impl Ctld {
         })
     }
 
+    /// The actions of the group the block's `entry` names (none when the
+    /// entry is unset or names no group).
+    pub fn group_of(&self, entry: usize) -> &[Action] {
+        let index = self.group_block.get(entry).copied().unwrap_or(-1);
+        usize::try_from(index)
+            .ok()
+            .and_then(|g| self.groups.get(g))
+            .map_or(&[], |g| &g[..])
+    }
+
+    /// The typed fields of channel `index`.
+    pub fn channel(&self, index: usize) -> Option<Channel> {
+        self.channels.get(index).map(Channel::read)
+    }
+
     /// The typed fields of state `index`.
     pub fn state(&self, index: usize) -> Option<StateRecord> {
         StateRecord::read(self.states.get(index)?)
@@ -556,7 +749,7 @@ impl Ctld {
             delete_delay_ms: p[slot(92)] as i32,
             unknown_96: [float(96), float(100)],
             mode: ControlMode::from_raw(p[slot(104)] as i32),
-            unknown_108: float(108),
+            range: float(108),
             slope_cone: float(112),
             flags_116: p[slot(116)],
             unknown_120: float(120),
@@ -577,7 +770,7 @@ impl Ctld {
         p[slot(96)] = control.unknown_96[0].to_bits();
         p[slot(100)] = control.unknown_96[1].to_bits();
         p[slot(104)] = control.mode.raw() as u32;
-        p[slot(108)] = control.unknown_108.to_bits();
+        p[slot(108)] = control.range.to_bits();
         p[slot(112)] = control.slope_cone.to_bits();
         p[slot(116)] = control.flags_116;
         p[slot(120)] = control.unknown_120.to_bits();

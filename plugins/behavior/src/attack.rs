@@ -28,7 +28,7 @@ use bevy::prelude::*;
 use iron3d_formats::order::InsertMode;
 use iron3d_formats::tma::{self, ClanType};
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::{ObjectClan, ObjectKind, RngStreams};
+use iron3d_world::mission::{Destroyed, ObjectClan, ObjectKind, RngStreams};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// The random stream of attacks' fighting places.
@@ -117,7 +117,7 @@ type Engaging<'a> = (
 pub(crate) fn engage(
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,
-    mut units: Query<Engaging, Without<PendingDelete>>,
+    mut units: Query<Engaging, (Without<PendingDelete>, Without<Destroyed>)>,
 ) {
     for (_, entity) in registry.iter() {
         let Ok((mut orders, sensor, clan, kind)) = units.get_mut(entity) else {

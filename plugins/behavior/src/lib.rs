@@ -59,6 +59,11 @@ use iron3d_world::QueueStep;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BehaviorStep;
 
+/// Where delivered order packets join their units' lists, inside
+/// [`QueueStep::Traverse`].
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TakeOrders;
+
 /// The Behavior plugin. Needs the spine, the World3D, mission and Control
 /// plugins.
 pub struct BehaviorPlugin;
@@ -79,7 +84,8 @@ impl Plugin for BehaviorPlugin {
         .init_resource::<TacticalAreals>()
         .init_resource::<Seizures>()
         .add_observer(order::give_order_list)
-        .add_systems(FixedUpdate, order::take_orders.in_set(QueueStep::Traverse))
+        .configure_sets(FixedUpdate, TakeOrders.in_set(QueueStep::Traverse))
+        .add_systems(FixedUpdate, order::take_orders.in_set(TakeOrders))
         .add_systems(
             FixedUpdate,
             (

@@ -22,7 +22,7 @@ use crate::clan::ClanRelations;
 use bevy::prelude::*;
 use iron3d_formats::tma;
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{Drive, NodeLife, ObjectClan, ObjectKind, RadarRef};
+use iron3d_world::mission::{Destroyed, Drive, NodeLife, ObjectClan, ObjectKind, RadarRef};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// What a unit's radar last saw.
@@ -79,15 +79,21 @@ type Visible<'a> = (
     Option<&'a ObjectKind>,
 );
 
+/// Objects neither waiting for deletion nor destroyed: what sees and is
+/// seen.
+type Present = (Without<PendingDelete>, Without<Destroyed>);
+/// Objects that went out of sight this step.
+type Gone = Or<(Added<PendingDelete>, Added<Destroyed>)>;
+
 /// Every radar whose scan is due looks, in id order.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn scan(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,
-    visible: Query<Visible, Without<PendingDelete>>,
-    mut scanners: Query<Scanner, Without<PendingDelete>>,
-    doomed: Query<(), Added<PendingDelete>>,
+    visible: Query<Visible, Present>,
+    mut scanners: Query<Scanner, Present>,
+    doomed: Query<(), Gone>,
     mut removed: RemovedComponents<OriginalObjectId>,
 ) {
     // Whether any object went since the last step (only then can a contact

@@ -27,8 +27,8 @@ use iron3d_control::{Body, LiveLimits, PhysicalState, StaticBody};
 use iron3d_formats::tma;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
-    BehaviorIni, InstanceName, MissionArealMap, MissionClans, MissionDescription, MissionLand,
-    MissionPaths, ObjectClan, ObjectKind, PrototypeKey, RngStreams,
+    BehaviorIni, Destroyed, InstanceName, MissionArealMap, MissionClans, MissionDescription,
+    MissionLand, MissionPaths, ObjectClan, ObjectKind, PrototypeKey, RngStreams,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
@@ -230,6 +230,7 @@ type Unit<'a> = (
     Option<&'a ObjectClan>,
     Option<&'a Sensor>,
     &'a mut Target,
+    Has<Destroyed>,
 );
 
 /// Another object an order is after.
@@ -295,10 +296,20 @@ pub(crate) fn steer(
             clan,
             sensor,
             mut target,
+            destroyed,
         )) = units.get_mut(entity)
         else {
             continue;
         };
+        if destroyed {
+            // A destroyed machine asks for nothing more and is after
+            // nothing.
+            orders.0.clear();
+            target.set_if_neq(Target(None));
+            state.requested = Vec3::ZERO;
+            state.turn = 0.0;
+            continue;
+        }
         target.set_if_neq(Target(attack::target_of(orders.current(), sensor)));
         let Some(order) = orders.current().copied() else {
             continue;

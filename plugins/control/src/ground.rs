@@ -70,6 +70,32 @@ impl Face {
     }
 }
 
+/// Where the segment from `from` to `to` crosses the triangle (either
+/// side), as a fraction of the way (Möller–Trumbore).
+pub fn crosses(corners: &[Vec3; 3], from: Vec3, to: Vec3) -> Option<f32> {
+    let [a, b, c] = *corners;
+    let d = to - from;
+    let (e1, e2) = (b - a, c - a);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = from - a;
+    let u = s.dot(p) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = d.dot(q) * inv;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let t = e2.dot(q) * inv;
+    (0.0..=1.0).contains(&t).then_some(t)
+}
+
 /// Twice the signed area of `a, b, c` seen from above (the XZ plane).
 fn cross(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     (b.x - a.x) * (c.z - a.z) - (b.z - a.z) * (c.x - a.x)
@@ -224,6 +250,86 @@ impl GroundFaces {
             })
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
             .map(|(f, height)| self.hit(f, height))
+    }
+
+    /// The first land face the segment from `from` to `to` crosses (either
+    /// side): the fraction of the way along it and the face. The cells the
+    /// segment passes over, seen from above, are walked in order, so the
+    /// search stops at the first cell holding a crossing.
+    pub fn segment(&self, from: Vec3, to: Vec3) -> Option<(f32, u32)> {
+        let terrain = self.terrain as u32;
+        let mut best: Option<(f32, u32)> = None;
+        for cell in self.cells_along(from.xz(), to.xz()) {
+            for &f in self.cells[cell].iter().filter(|&&f| f < terrain) {
+                let Some(t) = crosses(&self.faces[f as usize].corners, from, to) else {
+                    continue;
+                };
+                if best.is_none_or(|(b, bf)| t < b || (t == b && f < bf)) {
+                    best = Some((t, f));
+                }
+            }
+            // A crossing found in this cell is nearer than any in a later
+            // one only if it lies in this cell; faces span cells, so finish
+            // the cell the crossing's point is in.
+            if let Some((t, _)) = best {
+                let at = from.lerp(to, t).xz();
+                let [c, r] = self.cell_of(at);
+                if r * self.columns + c == cell {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The grid cells a segment passes over (x, z), in order from `a`.
+    fn cells_along(&self, a: Vec2, b: Vec2) -> Vec<usize> {
+        let [mut c, mut r] = self.cell_of(a);
+        let [c1, r1] = self.cell_of(b);
+        let d = b - a;
+        let step = [d.x.signum() as isize, d.y.signum() as isize];
+        let local = (a - self.origin) / self.cell;
+        // Distance along the segment (0..1) to the next column and row
+        // boundary, and between boundaries.
+        let next = |p: f32, i: usize, s: isize, len: f32| {
+            if s == 0 || len == 0.0 {
+                f32::INFINITY
+            } else {
+                let edge = if s > 0 { i as f32 + 1.0 } else { i as f32 };
+                ((edge - p) * self.cell / len).abs()
+            }
+        };
+        let mut t = [
+            next(local.x, c, step[0], d.x),
+            next(local.y, r, step[1], d.y),
+        ];
+        let delta = [
+            if d.x == 0.0 {
+                f32::INFINITY
+            } else {
+                (self.cell / d.x).abs()
+            },
+            if d.y == 0.0 {
+                f32::INFINITY
+            } else {
+                (self.cell / d.y).abs()
+            },
+        ];
+        let mut cells = vec![r * self.columns + c];
+        while (c, r) != (c1, r1) && cells.len() <= self.columns + self.rows {
+            let axis = usize::from(t[1] < t[0]);
+            let (i, limit) = if axis == 0 {
+                (&mut c, self.columns)
+            } else {
+                (&mut r, self.rows)
+            };
+            let moved = i.checked_add_signed(step[axis]).filter(|&n| n < limit);
+            let Some(moved) = moved else { break };
+            *i = moved;
+            t[axis] += delta[axis];
+            cells.push(r * self.columns + c);
+        }
+        cells
     }
 
     /// The face under `from` reached by walking from `face` (at most 24

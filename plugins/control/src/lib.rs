@@ -37,7 +37,7 @@ pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
 pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
-pub use ground::{GroundFaces, GroundHit};
+pub use ground::{GroundFaces, GroundHit, crosses};
 pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
 

@@ -114,9 +114,10 @@ impl PropertyBag {
 pub struct PrototypeKey(pub Vec<u8>);
 
 /// What moves an object (tome VI "CTLD и physical resources"): the
-/// controller the prototype of its first part (in part-tree order) naming
-/// one references, as the loader read it. An object without one is a static
-/// body.
+/// controller its root part's prototype references, as the loader read it
+/// (the controllers of its other parts, turrets and guns, only bring their
+/// components: every part of a unit shares one control system). An object
+/// without one is a static body.
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct Controller {
     /// `archive::entry` of the CTLD resource.
@@ -228,6 +229,17 @@ impl Drive {
             1.0
         }
     }
+}
+
+/// An object destroyed by damage: its node 0 or a vital node died at
+/// `tick`. A machine is deleted through the World3D queue at `delete_at`
+/// (its controller's `+92` ms later); a building stays as a shell (`None`)
+/// that can still be struck (openparkan `docs/26-damage.md`, "What a damaged
+/// node, a destroyed part and a dead unit draw").
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Destroyed {
+    pub tick: u64,
+    pub delete_at: Option<u64>,
 }
 
 /// Each node's remaining life as a fraction of its full life (1 whole, 0

@@ -219,6 +219,7 @@ mod tests {
                 bounds: None,
                 measures: Some((10.0, 2.0)),
                 faces: Vec::new(),
+                flags: 0,
             })
             .collect()
     }

@@ -17,8 +17,11 @@ use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
 use iron3d_formats::graph::{ChainError, Graph, Link};
 use iron3d_formats::msh::{Msh, Node38, Pose, SlotFace};
-use iron3d_formats::proto::ctld::{CONTACT_DESTROYED, CONTACT_INTACT, Ctld, StateRecord};
+use iron3d_formats::proto::ctld::{
+    CLASS_GUN, CONTACT_DESTROYED, CONTACT_INTACT, Ctld, StateRecord,
+};
 use iron3d_formats::proto::ctpt::Ctpt;
+use iron3d_formats::proto::expl::Expl;
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
@@ -173,6 +176,8 @@ pub(crate) struct NodePlan {
     pub measures: Option<(f32, f32)>,
     /// That slot's triangles (what a static object collides with).
     pub faces: Vec<SlotFace>,
+    /// The node's flag word (`Node38` `+0`): vital, never hidden, ...
+    pub flags: u16,
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -208,6 +213,10 @@ pub(crate) struct Loader {
     pub devices: BTreeMap<Vec<u8>, Arc<Ctld>>,
     /// Upper-cased prototype key -> the `.ndp` node table it names.
     pub damage: BTreeMap<Vec<u8>, Arc<Ndpr>>,
+    /// Upper-cased prototype key -> the control points (`.cpt`) it names.
+    pub points: BTreeMap<Vec<u8>, Arc<Ctpt>>,
+    /// Upper-cased round prototype key -> the round a gun fires.
+    pub rounds: BTreeMap<Vec<u8>, Arc<super::RoundSpec>>,
     /// Per placed object, its drive when it has a controller.
     pub drives: Vec<Option<super::Drive>>,
 }
@@ -243,6 +252,8 @@ impl Loader {
             controllers: BTreeMap::new(),
             devices: BTreeMap::new(),
             damage: BTreeMap::new(),
+            points: BTreeMap::new(),
+            rounds: BTreeMap::new(),
             drives: Vec::new(),
         }
     }
@@ -507,8 +518,12 @@ impl Loader {
                     };
                     self.error(MissionPhase::Resources, edge, cause)
                 };
+                let points = match part.resolved.first_with("cpt") {
+                    Some(cpt) => Some(self.read_entry(cpt, Ctpt::parse).map_err(entry_error)?),
+                    None => None,
+                };
                 let controller = self
-                    .read_controller(&part.resolved, model.as_deref())
+                    .read_controller(&part.resolved, model.as_deref(), points.as_deref())
                     .map_err(entry_error)?;
                 let damage = match part.resolved.first_with("ndp") {
                     Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_error)?),
@@ -517,7 +532,19 @@ impl Loader {
                 let (controller, ctld) = controller.unzip();
                 self.controllers.insert(upper.clone(), controller);
                 if let Some(ctld) = ctld {
+                    self.read_rounds(&ctld).map_err(|(round, cause)| {
+                        let edge = Edge {
+                            object: object(),
+                            prototype: Some(lossy(&part.key)),
+                            archive: Some("'objects.rlb'".into()),
+                            entry: Some(lossy(&round)),
+                        };
+                        self.error(MissionPhase::Resources, edge, cause)
+                    })?;
                     self.devices.insert(upper.clone(), ctld);
+                }
+                if let Some(points) = points {
+                    self.points.insert(upper.clone(), points);
                 }
                 if let Some(damage) = damage {
                     self.damage.insert(upper, damage);
@@ -598,22 +625,19 @@ impl Loader {
         &self,
         resolved: &Resolved,
         model: Option<&Msh>,
+        points: Option<&Ctpt>,
     ) -> Result<Option<(super::Controller, Arc<Ctld>)>, (EffectiveRef, String)> {
         let Some(r) = resolved.controller() else {
             return Ok(None);
         };
         let fail = |cause: String| (r.clone(), cause);
         let ctld = self.read_entry(r, Ctld::parse)?;
-        let points = match resolved.first_with("cpt") {
-            Some(cpt) => Some(self.read_entry(cpt, Ctpt::parse)?),
-            None => None,
-        };
         let resource = format!(
             "{}::{}",
             String::from_utf8_lossy(&r.archive),
             String::from_utf8_lossy(&r.resource)
         );
-        let states = controller_states(&ctld, model, points.as_deref()).map_err(fail)?;
+        let states = controller_states(&ctld, model, points).map_err(fail)?;
         let controller = super::Controller {
             resource,
             part: 0,
@@ -624,15 +648,61 @@ impl Loader {
         Ok(Some((controller, ctld)))
     }
 
-    /// The controller of a placed object: the first part, in part-tree
-    /// order, whose prototype names one.
+    /// Reads the round of every gun of `ctld` not read yet (its `BULL`
+    /// prototype in `objects.rlb`: its controller, required, its `.ndp` and
+    /// the explosions they name); an error is the round's key and the
+    /// cause.
+    fn read_rounds(&mut self, ctld: &Ctld) -> Result<(), (Vec<u8>, String)> {
+        for gun in ctld.components.iter().filter(|k| k.type_id() == CLASS_GUN) {
+            let key = gun.emits().name.name().to_vec();
+            let upper = key.to_ascii_uppercase();
+            if key.is_empty() || self.rounds.contains_key(&upper) {
+                continue;
+            }
+            let fail = |cause: String| (key.clone(), cause);
+            let registry =
+                iron3d_formats::graph::registry(self.source()).map_err(|e| fail(e.to_string()))?;
+            let resolved = registry.resolve(&key).map_err(|e| fail(e.to_string()))?;
+            let entry_cause = |(r, cause): (EffectiveRef, String)| {
+                fail(format!(
+                    "{}::{}: {cause}",
+                    lossy(&r.archive),
+                    lossy(&r.resource)
+                ))
+            };
+            let control = resolved
+                .controller()
+                .ok_or_else(|| fail("the round names no controller (.ctl)".into()))?;
+            let round_ctld = self.read_entry(control, Ctld::parse).map_err(entry_cause)?;
+            let ndp = match resolved.first_with("ndp") {
+                Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_cause)?),
+                None => None,
+            };
+            let context = control.archive.clone();
+            let source = self.source().clone();
+            let reader = super::arms::explosion_reader(&context, |archive, name| {
+                source
+                    .entry(archive, name)
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| "the entry is missing".to_string())?
+                    .parsed(0, Expl::parse)
+                    .map_err(|e| e.to_string())
+            });
+            let round =
+                super::RoundSpec::read(&key, &round_ctld, ndp.as_deref(), reader).map_err(fail)?;
+            self.rounds.insert(upper, Arc::new(round));
+        }
+        Ok(())
+    }
+
+    /// The controller of a placed object: its root part's, when its
+    /// prototype names one.
     pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
-        parts.iter().find_map(|part| {
-            let controller = self.controllers.get(&part.key.to_ascii_uppercase())?;
-            Some(super::Controller {
-                part: part.index,
-                ..controller.clone()?
-            })
+        let root = parts.first().filter(|p| p.parent.is_none())?;
+        let controller = self.controllers.get(&root.key.to_ascii_uppercase())?;
+        Some(super::Controller {
+            part: root.index,
+            ..controller.clone()?
         })
     }
 }
@@ -771,6 +841,7 @@ fn prepare(
                 .slot(0, 0)
                 .map(|s| model.slot_faces(usize::from(s)))
                 .unwrap_or_default(),
+            flags: node.hdr0,
         })
         .collect())
 }

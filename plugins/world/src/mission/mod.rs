@@ -22,6 +22,7 @@
 //! only in [`MissionPhase::Running`] (or [`MissionPhase::Idle`], when no
 //! mission was asked for).
 
+mod arms;
 mod chain;
 mod components;
 mod drive;
@@ -30,12 +31,16 @@ mod load;
 mod mount;
 mod rng;
 
+pub use arms::{
+    AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
+    NODE_VITAL, RoundEnd, RoundSpec, Seeker, TurretSpec,
+};
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
-    AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Drive, EngineRef,
-    InstanceName, Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef, ObjectClan,
-    ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform, PropertyBag,
-    PrototypeChain, PrototypeKey, RadarRef, SocketMount, UnitPartInfo, z_up_to_y_up,
+    AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Destroyed, Drive,
+    EngineRef, InstanceName, Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef,
+    ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform,
+    PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
@@ -518,6 +523,32 @@ pub fn assign_ids(explicit_ids: &[u32]) -> Vec<OriginalObjectId> {
         .collect()
 }
 
+/// An object's guns and turrets, where it can be struck and its armour,
+/// from its parts' models, controllers, control points and node tables.
+fn arms_of(
+    loader: &Loader,
+    parts: &[load::PartPlan],
+    frames: &[(Transform, Option<usize>)],
+    scale: [f32; 3],
+) -> (Armament, HitModel, Option<Armour>) {
+    let inputs: Vec<arms::PartArms<'_>> = parts
+        .iter()
+        .map(|plan| {
+            let upper = plan.key.to_ascii_uppercase();
+            arms::PartArms {
+                plan,
+                nodes: loader.models.get(&upper).map_or(&[][..], |m| &m[..]),
+                ctld: loader.devices.get(&upper).map(|c| &**c),
+                points: loader.points.get(&upper).map(|c| &**c),
+                damage: loader.damage.get(&upper).map(|d| &**d),
+            }
+        })
+        .collect();
+    let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
+    let (armament, hits) = arms::assemble(&inputs, frames, &loader.rounds, volume_scale);
+    (armament, hits, arms::armour(&inputs))
+}
+
 /// Phase 6: every object's hierarchy, spawned but not registered.
 fn construct(world: &mut World) -> Result<(), LoadError> {
     let Some(MissionLoader(loader)) = world.remove_resource::<MissionLoader>() else {
@@ -573,6 +604,16 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             let frames = mount::part_frames(object_parts, &loader.models);
             if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
                 world.entity_mut(root).insert(bounds);
+            }
+            let (armament, hits, armour) = arms_of(&loader, object_parts, &frames, placed.scale);
+            if !armament.guns.is_empty() || !armament.turrets.is_empty() {
+                world.entity_mut(root).insert(armament);
+            }
+            if let Some(armour) = armour {
+                world.entity_mut(root).insert(armour);
+            }
+            if !hits.nodes.is_empty() {
+                world.entity_mut(root).insert(hits);
             }
             if world.get::<Controller>(root).is_none()
                 && let Some(model) = mount::physical_model(object_parts, &loader.models, &frames)

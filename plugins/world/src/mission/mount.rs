@@ -42,7 +42,7 @@ pub(crate) fn node_local(node: &NodePlan) -> Transform {
 
 /// The rest pose of node `index` in its model's frame: the locals composed
 /// from the root down (a parent always precedes its child).
-fn model_pose(nodes: &[NodePlan], index: usize) -> Option<Transform> {
+pub(crate) fn model_pose(nodes: &[NodePlan], index: usize) -> Option<Transform> {
     let mut pose = node_local(nodes.get(index)?);
     let mut at = nodes[index].parent;
     while let Some(p) = at {
@@ -111,9 +111,14 @@ fn object_nodes<'a>(
         })
 }
 
+/// A node-frame (Z-up) point in Bevy's axes.
+pub(crate) fn node_to_bevy([x, y, z]: [f32; 3]) -> Vec3 {
+    Vec3::new(x, z, -y)
+}
+
 /// A node-frame (Z-up) point in the object frame `to_object` leads to.
-fn to_object_point(to_object: &Transform, [x, y, z]: [f32; 3]) -> Vec3 {
-    to_object.transform_point(Vec3::new(x, z, -y))
+fn to_object_point(to_object: &Transform, point: [f32; 3]) -> Vec3 {
+    to_object.transform_point(node_to_bevy(point))
 }
 
 /// The box around an object's level-0 geometry in its own frame: the

@@ -1,0 +1,363 @@
+//! Damage (openparkan `docs/26-damage.md`; GAMEPLAY §3): explosions queued
+//! by rounds are applied in the order they went off.
+//!
+//! - **Kinds**: 1 plays its effect only; 2 hits the node the round struck
+//!   with the whole amount; 3 is a blast reaching every node within its
+//!   radius, no line of sight, `damage × ((R + r − d) / 2R)³` between the
+//!   full amount inside `R − r` and nothing beyond `R + r` (`r` the node's
+//!   sphere); 4 strikes shields only (none yet). The amount is the
+//!   round's node hit points plus the `.exp` damage (a round goes off from
+//!   full life).
+//! - **Whom it spares**: the firer itself and an object with a non-zero
+//!   `Invulnerability` property; no clan is checked (friendly fire).
+//!   Armour keeps `min(d, lin·d + sq·d²)`.
+//! - **Nodes**: life = `.ndp` hit points × the volume scale; a node at 0
+//!   is destroyed and hidden (not drawn, not struck), and takes the nodes
+//!   that hang on it with it; node 0 or a vital node destroys the object:
+//!   a machine is deleted through the World3D queue after its controller's
+//!   `+92` ms, a building stays as a shell.
+//! - **Burning** (ours, docs/facts.md "Burning"): a machine under 20 % of
+//!   its whole life loses a tenth of the life it had when it fell below,
+//!   a second, spread over its live nodes, until it dies or is repaired.
+
+use crate::event::{CombatEvents, EventKind};
+use bevy::ecs::query::QueryItem;
+use bevy::prelude::*;
+use iron3d_formats::tma;
+use iron3d_schedules::{GameClock, StateHasher};
+use iron3d_world::mission::{
+    Armour, Blast, Controller, Destroyed, HitModel, NodeLife, ObjectKind, PropertyBag,
+};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldOps};
+
+/// An explosion waiting to be applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingHit {
+    /// World frame.
+    pub point: Vec3,
+    pub blast: Blast,
+    /// The round's node hit points plus the `.exp` damage.
+    pub amount: f32,
+    /// The object that fired the round.
+    pub firer: Option<OriginalObjectId>,
+    /// The node the round struck (kind 2 hits it).
+    pub struck: Option<(OriginalObjectId, usize)>,
+}
+
+/// The explosions of this tick, in the order they went off.
+#[derive(Resource, Debug, Default)]
+pub struct HitQueue(pub Vec<PendingHit>);
+
+/// A machine that burns: the whole life it had when it fell under the
+/// threshold.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Burning {
+    pub mark: f32,
+}
+
+/// The share of its whole life under which a machine burns.
+pub const BURN_BELOW: f32 = 0.2;
+/// The share of the mark a burning machine loses a second.
+pub const BURN_RATE: f32 = 0.1;
+
+/// What a blast of `amount` with radius `reach` does to a node whose
+/// sphere of radius `r` is `d` from its centre.
+pub fn falloff(amount: f32, reach: f32, r: f32, d: f32) -> f32 {
+    if r <= 0.0 || reach <= 0.0 || d >= reach + r {
+        0.0
+    } else if d < reach - r || d < r - reach {
+        amount
+    } else {
+        amount * ((reach + r - d) / (2.0 * reach)).powi(3)
+    }
+}
+
+pub(crate) type Victim<'a> = (
+    &'a Transform,
+    &'a HitModel,
+    &'a mut NodeLife,
+    Option<&'a Armour>,
+    Option<&'a PropertyBag>,
+    Option<&'a Controller>,
+    Option<&'a ObjectKind>,
+    Option<&'a Destroyed>,
+);
+
+/// Where damage lands: the clock, the events and the destroyed objects'
+/// markers.
+pub(crate) struct Ledger<'a, 'w, 's> {
+    pub tick: u64,
+    pub step_ms: f64,
+    pub events: &'a mut CombatEvents,
+    pub commands: &'a mut Commands<'w, 's>,
+    /// Destroyed by this ledger (their marker is not inserted yet).
+    pub destroyed_now: std::collections::BTreeSet<OriginalObjectId>,
+}
+
+impl<'a, 'w, 's> Ledger<'a, 'w, 's> {
+    pub fn new(
+        clock: &GameClock,
+        events: &'a mut CombatEvents,
+        commands: &'a mut Commands<'w, 's>,
+    ) -> Self {
+        Self {
+            tick: clock.tick(),
+            step_ms: clock.timestep().as_secs_f64() * 1000.0,
+            events,
+            commands,
+            destroyed_now: Default::default(),
+        }
+    }
+}
+
+impl Ledger<'_, '_, '_> {
+    /// Takes `amount` of life off node `index` of object `id` (armour
+    /// first), destroying what goes to 0 and the object when node 0 or a
+    /// vital node dies.
+    pub fn damage(
+        &mut self,
+        (id, entity): (OriginalObjectId, Entity),
+        victim: &mut QueryItem<'_, '_, Victim<'_>>,
+        index: usize,
+        amount: f32,
+        by: Option<OriginalObjectId>,
+    ) {
+        let (_, model, life, armour, bag, controller, kind, destroyed) = victim;
+        let life: &mut NodeLife = life;
+        if by == Some(id) || bag.is_some_and(|b| b.int("Invulnerability").is_some_and(|v| v != 0)) {
+            return;
+        }
+        let Some(node) = model.nodes.get(index) else {
+            return;
+        };
+        let amount = armour.map_or(amount, |a| a.keeps(amount));
+        let before = life.of(node.node);
+        if node.max_life <= 0.0 || amount <= 0.0 || before <= 0.0 {
+            return;
+        }
+        let after = (before - amount / node.max_life).max(0.0);
+        set(life, node.node, after);
+        let by = by.map(OriginalObjectId::raw);
+        let lost = (before - after) * node.max_life;
+        self.events.push(
+            self.tick,
+            EventKind::Damage,
+            id.raw(),
+            by,
+            Some(node.node),
+            lost,
+        );
+        if after > 0.0 {
+            return;
+        }
+        self.events.push(
+            self.tick,
+            EventKind::NodeDestroyed,
+            id.raw(),
+            by,
+            Some(node.node),
+            0.0,
+        );
+        // What hangs on the node goes with it.
+        for (j, other) in model.nodes.iter().enumerate() {
+            if j != index && hangs_on(model, j, index) && life.of(other.node) > 0.0 {
+                set(life, other.node, 0.0);
+                self.events.push(
+                    self.tick,
+                    EventKind::NodeDestroyed,
+                    id.raw(),
+                    by,
+                    Some(other.node),
+                    0.0,
+                );
+            }
+        }
+        let root = node.node == iron3d_world::mission::NodeRef { part: 0, node: 0 };
+        if (root || node.vital) && destroyed.is_none() && self.destroyed_now.insert(id) {
+            let building = kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building);
+            let delay_ms = controller.map_or(0, |c| c.params.delete_delay_ms);
+            let delete_at =
+                (!building).then(|| self.tick + crate::round::ticks_after(delay_ms, self.step_ms));
+            let marker = Destroyed {
+                tick: self.tick,
+                delete_at,
+            };
+            self.commands.entity(entity).insert(marker);
+            self.events
+                .push(self.tick, EventKind::Destroyed, id.raw(), by, None, 0.0);
+        }
+    }
+}
+
+/// Sets a node's life fraction (nothing for a node the object lacks).
+fn set(life: &mut NodeLife, node: iron3d_world::mission::NodeRef, value: f32) {
+    if let Some(v) = life.0.get_mut(node.part).and_then(|p| p.get_mut(node.node)) {
+        *v = value;
+    }
+}
+
+/// Whether node `j` of a model hangs (directly or through others) on node
+/// `on`.
+fn hangs_on(model: &HitModel, j: usize, on: usize) -> bool {
+    let mut at = model.nodes[j].parent;
+    for _ in 0..model.nodes.len() {
+        match at {
+            Some(p) if p == on => return true,
+            Some(p) => at = model.nodes.get(p).and_then(|n| n.parent),
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Applies the tick's explosions in order.
+pub(crate) fn apply_hits(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    mut queue: ResMut<HitQueue>,
+    mut events: ResMut<CombatEvents>,
+    mut victims: Query<Victim>,
+    mut commands: Commands,
+) {
+    let mut ledger = Ledger::new(&clock, &mut events, &mut commands);
+    for hit in std::mem::take(&mut queue.0) {
+        match hit.blast.kind {
+            2 => {
+                let Some((id, index)) = hit.struck else {
+                    continue;
+                };
+                let Ok(entity) = registry.entity(id) else {
+                    continue;
+                };
+                if let Ok(mut victim) = victims.get_mut(entity) {
+                    ledger.damage((id, entity), &mut victim, index, hit.amount, hit.firer);
+                }
+            }
+            3 => {
+                for (id, entity) in registry.iter() {
+                    let Ok(mut victim) = victims.get_mut(entity) else {
+                        continue;
+                    };
+                    let (transform, model) = (*victim.0, victim.1.clone());
+                    let scale = transform.scale.abs().max_element();
+                    let centre = transform.transform_point(model.centre);
+                    if centre.distance(hit.point) > hit.blast.radius + model.radius * scale {
+                        continue;
+                    }
+                    for (index, node) in model.nodes.iter().enumerate() {
+                        let d = transform.transform_point(node.centre).distance(hit.point);
+                        let amount = falloff(hit.amount, hit.blast.radius, node.radius * scale, d);
+                        if amount > 0.0 {
+                            ledger.damage((id, entity), &mut victim, index, amount, hit.firer);
+                        }
+                    }
+                }
+            }
+            // 1: its effect only; 4: shields, which nothing carries yet.
+            _ => {}
+        }
+    }
+}
+
+/// Burns every machine under the threshold of its whole life.
+pub(crate) fn burn(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    mut events: ResMut<CombatEvents>,
+    mut victims: Query<(Victim, Option<&Burning>)>,
+    mut commands: Commands,
+) {
+    let dt = clock.timestep().as_secs_f32();
+    let mut ledger = Ledger::new(&clock, &mut events, &mut commands);
+    for (id, entity) in registry.iter() {
+        let Ok((mut victim, burning)) = victims.get_mut(entity) else {
+            continue;
+        };
+        if victim.5.is_none() || victim.7.is_some() {
+            continue;
+        }
+        let model = victim.1.clone();
+        let whole: f32 = model.nodes.iter().map(|n| n.max_life).sum();
+        let (left, live_whole) = model.nodes.iter().fold((0.0, 0.0), |(l, w), n| {
+            let f = victim.2.of(n.node);
+            (l + f * n.max_life, if f > 0.0 { w + n.max_life } else { w })
+        });
+        if whole <= 0.0 || left >= BURN_BELOW * whole || left <= 0.0 {
+            if burning.is_some() {
+                ledger.commands.entity(entity).remove::<Burning>();
+            }
+            continue;
+        }
+        let mark = burning.map_or(left, |b| b.mark);
+        if burning.is_none() {
+            ledger.commands.entity(entity).insert(Burning { mark });
+        }
+        // The loss spread over the live nodes by their share of life.
+        let loss = BURN_RATE * mark * dt;
+        for (index, node) in model.nodes.iter().enumerate() {
+            if victim.2.of(node.node) > 0.0 && live_whole > 0.0 {
+                let share = loss * node.max_life / live_whole;
+                ledger.damage((id, entity), &mut victim, index, share, None);
+            }
+        }
+    }
+}
+
+/// Deletes every destroyed machine whose time has come, through the
+/// World3D queue (deferred: this runs in the calculation pass), in id
+/// order.
+pub(crate) fn reap(
+    clock: Res<GameClock>,
+    destroyed: Query<(&OriginalObjectId, &Destroyed)>,
+    mut ops: WorldOps,
+) {
+    let mut due: Vec<OriginalObjectId> = destroyed
+        .iter()
+        .filter(|(_, d)| d.delete_at.is_some_and(|t| t <= clock.tick()))
+        .map(|(id, _)| *id)
+        .collect();
+    due.sort();
+    for id in due {
+        // Already queued by this pass, or gone: nothing to do.
+        let _ = ops.delete(id);
+    }
+}
+
+/// State-hash contributor: destroyed objects and burning marks in id
+/// order.
+pub(crate) fn hash_damage(world: &World, hasher: &mut StateHasher) {
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        if let Some(d) = world.get::<Destroyed>(entity) {
+            hasher.write_u32(id.raw());
+            hasher.write_u64(d.tick);
+            hasher.write_u64(d.delete_at.unwrap_or(u64::MAX));
+        }
+        if let Some(b) = world.get::<Burning>(entity) {
+            hasher.write_u32(id.raw());
+            hasher.write_f32(b.mark);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blast_falls_off_as_the_cube_of_its_overlap() {
+        // Inside R − r: the whole amount; beyond R + r: nothing.
+        assert_eq!(falloff(100.0, 10.0, 1.0, 8.9), 100.0);
+        assert_eq!(falloff(100.0, 10.0, 1.0, 11.0), 0.0);
+        // Between: ((R + r − d) / 2R)³.
+        let d = 10.0;
+        let want = 100.0 * ((10.0f32 + 1.0 - d) / 20.0).powi(3);
+        assert!((falloff(100.0, 10.0, 1.0, d) - want).abs() < 1e-6);
+        // A node of no size is never reached; one bigger than the blast
+        // and round it takes it whole.
+        assert_eq!(falloff(100.0, 10.0, 0.0, 0.0), 0.0);
+        assert_eq!(falloff(100.0, 2.0, 5.0, 2.5), 100.0);
+    }
+}

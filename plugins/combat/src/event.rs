@@ -1,0 +1,74 @@
+//! What combat did, tick by tick: the simulation's output for the report,
+//! the HUD and (later) effects and sound. Appended in the order things
+//! happen, so two runs of the same inputs give the same list.
+
+use bevy::prelude::*;
+use iron3d_world::mission::NodeRef;
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// A gun fired a round.
+    Shot,
+    /// A round struck an object's node.
+    Hit,
+    /// A node lost life.
+    Damage,
+    /// A node's life reached 0 (it is hidden).
+    NodeDestroyed,
+    /// An object was destroyed: its node 0 or a vital node died.
+    Destroyed,
+}
+
+impl EventKind {
+    /// The report's name of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Shot => "shot",
+            EventKind::Hit => "hit",
+            EventKind::Damage => "damage",
+            EventKind::NodeDestroyed => "node_destroyed",
+            EventKind::Destroyed => "destroyed",
+        }
+    }
+}
+
+/// One event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CombatEvent {
+    pub tick: u64,
+    pub kind: EventKind,
+    /// The object it happened to (the shooter of a shot).
+    pub object: u32,
+    /// Who caused it: the shooter of the round (none for burning).
+    pub by: Option<u32>,
+    /// The node concerned, when one is.
+    pub node: Option<NodeRef>,
+    /// Life lost (damage), the round's serial (shot, hit), else 0.
+    pub amount: f32,
+}
+
+/// Every event so far.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct CombatEvents(pub Vec<CombatEvent>);
+
+impl CombatEvents {
+    pub(crate) fn push(
+        &mut self,
+        tick: u64,
+        kind: EventKind,
+        object: u32,
+        by: Option<u32>,
+        node: Option<NodeRef>,
+        amount: f32,
+    ) {
+        self.0.push(CombatEvent {
+            tick,
+            kind,
+            object,
+            by,
+            node,
+            amount,
+        });
+    }
+}

@@ -1,0 +1,127 @@
+//! Combat (tome VII "Этап 4"; GAMEPLAY §3; openparkan `docs/26-damage.md`,
+//! `docs/29-weapons.md`, `docs/30-turrets.md`): turrets aim at their
+//! unit's target, guns fire rounds, rounds fly and strike nodes, their
+//! explosions damage, and what is destroyed dies through the World3D
+//! queue.
+//!
+//! | step | where | what |
+//! |---|---|---|
+//! | reap | `Phase::CalculateWorldQueue`, [`QueueStep::Traverse`], after Behavior takes its orders | destroyed machines whose delete time has come are deleted (deferred to the apply phase) ([`damage`]) |
+//! | arm | `Phase::UpdateWorld`, [`CombatStep`] | armed objects get their weapons' state ([`gun`]) |
+//! | aim | [`CombatStep`] | turrets turn toward their unit's target ([`gun`]) |
+//! | fire | [`CombatStep`] | guns run their takt and launch rounds ([`gun`]) |
+//! | fly | [`CombatStep`] | rounds move, strike and end ([`round`]) |
+//! | damage | [`CombatStep`] | the tick's explosions are applied in order; machines under 20 % burn ([`damage`]) |
+//!
+//! [`CombatStep`] runs after Control has moved and resolved every body
+//! (rounds meet this tick's positions) and before it publishes them.
+//! Everything here is simulation state in the state hash: the weapons, the
+//! rounds and their serial counter, destroyed objects and burning marks
+//! (node life is hashed by the mission plugin). What happened is the
+//! [`CombatEvents`] list.
+//!
+//! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
+
+pub mod damage;
+pub mod event;
+pub mod gun;
+pub mod hit;
+pub mod round;
+
+pub use damage::{Burning, HitQueue, PendingHit, falloff};
+pub use event::{CombatEvent, CombatEvents, EventKind};
+pub use gun::{GunPhase, GunState, TurretAim, Weapons, distance_score};
+pub use hit::{Hit, Struck};
+pub use round::{Round, RoundSerial, RoundState, Rounds};
+
+use bevy::prelude::*;
+use iron3d_behavior::TakeOrders;
+use iron3d_control::ControlStep;
+use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_world::QueueStep;
+use iron3d_world::mission::{HitModel, NodeLife, PartNodes, UnitPartInfo};
+
+/// Combat's step inside `Phase::UpdateWorld`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CombatStep;
+
+/// The Combat plugin. Needs the spine, the World3D, mission, Control and
+/// Behavior plugins.
+pub struct CombatPlugin;
+
+impl Plugin for CombatPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            FixedUpdate,
+            CombatStep
+                .in_set(Phase::UpdateWorld)
+                .after(ControlStep::Resolve)
+                .before(ControlStep::Publish),
+        )
+        .init_resource::<CombatEvents>()
+        .init_resource::<HitQueue>()
+        .init_resource::<Rounds>()
+        .init_resource::<RoundSerial>()
+        .add_systems(
+            FixedUpdate,
+            damage::reap.in_set(QueueStep::Traverse).after(TakeOrders),
+        )
+        .add_systems(
+            FixedUpdate,
+            (
+                gun::arm,
+                gun::aim,
+                gun::fire,
+                round::fly,
+                damage::apply_hits,
+                damage::burn,
+            )
+                .chain()
+                .in_set(CombatStep),
+        )
+        .add_systems(
+            PostUpdate,
+            hide_destroyed_nodes.in_set(Phase::PublishRenderSnapshot),
+        )
+        .add_state_hash("combat_weapons", gun::hash_weapons)
+        .add_state_hash("combat_rounds", round::hash_rounds)
+        .add_state_hash("combat_damage", damage::hash_damage);
+    }
+}
+
+/// Presentation: a destroyed node (life 0) is not drawn, unless its model
+/// keeps it as a shell; a repaired one is drawn again.
+fn hide_destroyed_nodes(
+    objects: Query<(&HitModel, &NodeLife, &Children), Changed<NodeLife>>,
+    parts: Query<(&UnitPartInfo, &PartNodes)>,
+    mut shown: Query<&mut Visibility>,
+    mut commands: Commands,
+) {
+    for (model, life, children) in &objects {
+        let part_nodes: Vec<(&UnitPartInfo, &PartNodes)> =
+            children.iter().filter_map(|c| parts.get(c).ok()).collect();
+        for node in model.nodes.iter() {
+            let entity = part_nodes
+                .iter()
+                .find(|(info, _)| info.index == node.node.part)
+                .and_then(|(_, nodes)| nodes.0.get(node.node.node));
+            let Some(&entity) = entity else {
+                continue;
+            };
+            let want = if life.of(node.node) <= 0.0 && !node.never_hidden {
+                Visibility::Hidden
+            } else {
+                Visibility::Inherited
+            };
+            match shown.get_mut(entity) {
+                Ok(mut v) => {
+                    v.set_if_neq(want);
+                }
+                Err(_) if want == Visibility::Hidden => {
+                    commands.entity(entity).insert(want);
+                }
+                Err(_) => {}
+            }
+        }
+    }
+}
