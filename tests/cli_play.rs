@@ -292,27 +292,43 @@ fn a_mod_dir_changes_what_a_headless_run_loads() {
     );
 }
 
+/// A headless run of `ticks` with `orders` (each an `--order` value) that
+/// writes its report under `tmp`: what it printed, and the report.
+fn headless_report(
+    tmp: &tempfile::TempDir,
+    ticks: &str,
+    orders: &[&str],
+) -> (std::process::Output, serde_json::Value) {
+    let game = game_dir(tmp);
+    let path = tmp
+        .path()
+        .join(format!("report-{ticks}-{}.json", orders.len()));
+    let path_text = path.to_string_lossy().into_owned();
+    let mut args = vec![
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        ticks,
+        "--report",
+        &path_text,
+    ];
+    args.extend(orders.iter().flat_map(|o| ["--order", o]));
+    let out = iron3d(&args);
+    assert!(out.status.success(), "{out:?}");
+    let report = std::fs::read(&path).expect("report written");
+    (out, serde_json::from_slice(&report).expect("JSON"))
+}
+
 /// `--report FILE.json`: the end state of the run, every documented field,
 /// one object per placed record sorted by id, at its placed position.
 #[test]
 fn the_headless_report_holds_the_end_state_of_every_object() {
     let tmp = demo_install();
     let game = game_dir(&tmp);
-    let path = tmp.path().join("report.json");
-    let out = iron3d(&[
-        "play",
-        "--game-dir",
-        &game,
-        "--headless",
-        "--ticks",
-        "30",
-        "--report",
-        &path.to_string_lossy(),
-    ]);
-    assert!(out.status.success(), "{out:?}");
+    let (out, report) = headless_report(&tmp, "30", &[]);
     let printed = stdout(&out);
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).expect("report written")).expect("JSON");
     let mission = report["mission"].as_str().expect("mission");
     assert!(
         printed.contains(&format!("mission: {mission}")),
@@ -449,24 +465,7 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
 #[test]
 fn the_report_lists_what_a_fight_did() {
     let tmp = demo_install();
-    let game = game_dir(&tmp);
-    let path = tmp.path().join("fight.json");
-    let out = iron3d(&[
-        "play",
-        "--game-dir",
-        &game,
-        "--headless",
-        "--ticks",
-        "4000",
-        "--order",
-        "6 GO 200 300",
-        "--order",
-        "7 GO 200 300",
-        "--report",
-        &path.to_string_lossy(),
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let (_, report) = headless_report(&tmp, "4000", &["6 GO 200 300", "7 GO 200 300"]);
     let events = report["events"].as_array().unwrap();
     let of = |kind: &'static str| events.iter().filter(move |e| e["kind"] == kind);
     assert!(
@@ -507,22 +506,8 @@ fn a_headless_order_walks_a_unit_to_the_place() {
     let tmp = demo_install();
     let game = game_dir(&tmp);
     let report = |ticks: &str, order: Option<String>| -> serde_json::Value {
-        let path = tmp.path().join(format!("r{ticks}.json"));
-        let mut args = vec![
-            "play".to_string(),
-            "--game-dir".into(),
-            game.clone(),
-            "--headless".into(),
-            "--ticks".into(),
-            ticks.into(),
-            "--report".into(),
-            path.to_string_lossy().into_owned(),
-        ];
-        args.extend(order.into_iter().flat_map(|o| ["--order".to_string(), o]));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = iron3d(&args);
-        assert!(out.status.success(), "{out:?}");
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+        let orders: Vec<&str> = order.iter().map(String::as_str).collect();
+        headless_report(&tmp, ticks, &orders).1
     };
     let before = report("1", None);
     let unit = before["objects"]

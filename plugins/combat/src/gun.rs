@@ -163,6 +163,12 @@ type TargetView<'a> = (
     Option<&'a PhysicalState>,
 );
 
+/// How the unit's guns see its target, when it has one that is there.
+fn sight(target: &Target, registry: &ObjectRegistry, views: &Query<TargetView>) -> Option<Sighted> {
+    let entity = registry.entity(target.0?).ok()?;
+    views.get(entity).ok().map(sighted)
+}
+
 fn sighted(view: TargetView<'_>) -> Sighted {
     let (transform, model, state) = view;
     let (centre, radius) = match model {
@@ -232,11 +238,7 @@ pub(crate) fn aim(
         else {
             continue;
         };
-        let seen = target
-            .0
-            .and_then(|t| registry.entity(t).ok())
-            .and_then(|e| targets.get(e).ok())
-            .map(sighted);
+        let seen = sight(target, &registry, &targets);
         for (t, spec) in armament.turrets.iter().enumerate() {
             let fastest = armament
                 .guns
@@ -330,6 +332,8 @@ struct Launch {
     shooter: OriginalObjectId,
     gun: usize,
     barrels: Vec<usize>,
+    /// Where its target's sphere centre is.
+    target_at: Option<Vec3>,
 }
 
 /// Runs every gun's takt, in id then gun order, and launches the rounds
@@ -356,11 +360,7 @@ pub(crate) fn fire(
         else {
             continue;
         };
-        let seen = target
-            .0
-            .and_then(|t| registry.entity(t).ok())
-            .and_then(|e| views.get(e).ok())
-            .map(sighted);
+        let seen = sight(target, &registry, &views);
         let order = orders.and_then(Orders::current).map(|o| o.kind);
         let bar = bar(order, kind, body);
         for (g, spec) in armament.guns.iter().enumerate() {
@@ -378,6 +378,7 @@ pub(crate) fn fire(
                     shooter: id,
                     gun: g,
                     barrels,
+                    target_at: seen.map(|s| s.centre),
                 });
             }
         }
@@ -391,11 +392,6 @@ pub(crate) fn fire(
         };
         let spec = &armament.guns[launch.gun];
         let aim = spec.turret.map(|t| (t, weapons.turrets[t]));
-        let seen = target
-            .0
-            .and_then(|t| registry.entity(t).ok())
-            .and_then(|e| views.get(e).ok())
-            .map(sighted);
         let shooter_velocity = state.map_or(Vec3::ZERO, |s| s.linear_velocity);
         for b in launch.barrels {
             let Some(barrel) = spec.barrels.get(b) else {
@@ -411,7 +407,7 @@ pub(crate) fn fire(
                 muzzle,
                 transform.rotation * barrel.direction,
                 sight,
-                seen.map(|s| s.centre),
+                launch.target_at,
                 &Sight {
                     shooter: launch.shooter,
                     ground: ground.as_deref(),

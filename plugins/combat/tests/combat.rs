@@ -217,6 +217,32 @@ fn life(app: &App, id: OriginalObjectId) -> NodeLife {
         .clone()
 }
 
+/// The demo's laser round, the player's first armed walker and the
+/// building nearest it, alone on the map.
+fn laser_walker_and_building(
+    app: &mut App,
+) -> (
+    std::sync::Arc<RoundSpec>,
+    OriginalObjectId,
+    OriginalObjectId,
+) {
+    app.update();
+    let beam = laser(app);
+    let player = walker_of(app, 1);
+    let building = building_near(app, player);
+    delete_all_but(app, &[player, building]);
+    app.update();
+    (beam, player, building)
+}
+
+/// The hits of round `serial`.
+fn hits_of(app: &App, serial: u64) -> Vec<CombatEvent> {
+    events(app)
+        .into_iter()
+        .filter(|e| e.kind == EventKind::Hit && e.amount == serial as f32)
+        .collect()
+}
+
 /// A laser round fired at a building's node takes exactly its explosion's
 /// amount (the round's 49 hit points and the `.exp`'s 1) off the node it
 /// strikes, and nothing off any other.
@@ -224,21 +250,13 @@ fn life(app: &App, id: OriginalObjectId) -> NodeLife {
 fn a_round_fired_at_a_buildings_node_takes_exactly_its_damage_off_that_node() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
-    app.update();
-    let beam = laser(&app);
-    let player = walker_of(&app, 1);
-    let building = building_near(&app, player);
-    delete_all_but(&mut app, &[player, building]);
-    app.update();
+    let (beam, player, building) = laser_walker_and_building(&mut app);
     let centre = node_centre(&app, building, 0);
     let before = life(&app, building);
     let from = centre + Vec3::new(40.0, 0.0, 25.0);
     let serial = shoot(&mut app, (player, &beam), from, centre);
     app.update();
-    let hits: Vec<CombatEvent> = events(&app)
-        .into_iter()
-        .filter(|e| e.kind == EventKind::Hit && e.amount == serial as f32)
-        .collect();
+    let hits = hits_of(&app, serial);
     assert_eq!(hits.len(), 1, "{:?}", events(&app));
     assert_eq!(hits[0].object, building.raw());
     assert_eq!(hits[0].by, Some(player.raw()));
@@ -392,12 +410,7 @@ fn a_destroyed_unit_is_deleted_after_its_controllers_delay() {
 fn a_destroyed_node_is_neither_drawn_nor_struck() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
-    app.update();
-    let beam = laser(&app);
-    let player = walker_of(&app, 1);
-    let building = building_near(&app, player);
-    delete_all_but(&mut app, &[player, building]);
-    app.update();
+    let (beam, player, building) = laser_walker_and_building(&mut app);
     // The building's chimney (node 1) is destroyed.
     let e = entity(&app, building);
     app.world_mut().get_mut::<NodeLife>(e).unwrap().0[0][1] = 0.0;
@@ -424,10 +437,7 @@ fn a_destroyed_node_is_neither_drawn_nor_struck() {
     for _ in 0..2 {
         app.update();
     }
-    let struck: Vec<CombatEvent> = events(&app)
-        .into_iter()
-        .filter(|e| e.kind == EventKind::Hit && e.amount == serial as f32)
-        .collect();
+    let struck = hits_of(&app, serial);
     assert!(
         struck
             .iter()
@@ -470,9 +480,9 @@ fn a_guided_round_turns_onto_its_target() {
         app.update();
     }
     let struck = |serial: u64| {
-        events(&app).iter().any(|e| {
-            e.kind == EventKind::Hit && e.amount == serial as f32 && e.object == enemy.raw()
-        })
+        hits_of(&app, serial)
+            .iter()
+            .any(|e| e.object == enemy.raw())
     };
     assert!(struck(hunted), "the guided round strikes its target");
     assert!(!struck(straight), "the unguided one flies past");
