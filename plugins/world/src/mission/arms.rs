@@ -457,7 +457,7 @@ fn hit_model(
                         .map(|c| to_object.transform_point(mount::node_to_bevy(c)))
                 })
                 .collect();
-            let (centre, radius) = BoundingSphere::around(faces.iter().flatten());
+            let (centre, radius) = bounding_sphere(faces.iter().flatten().copied());
             // A part's root hangs on its socket, or on its parent part's
             // root when it is not mounted on a node.
             let socket = match (n, part.plan.parent) {
@@ -483,19 +483,12 @@ fn hit_model(
             });
         }
     }
-    let (centre, radius) = BoundingSphere::around(
-        nodes
-            .iter()
-            .filter(|n| n.radius > 0.0)
-            .flat_map(|n| {
-                [
-                    n.centre - Vec3::splat(n.radius),
-                    n.centre + Vec3::splat(n.radius),
-                ]
-            })
-            .collect::<Vec<_>>()
-            .iter(),
-    );
+    let (centre, radius) = bounding_sphere(nodes.iter().filter(|n| n.radius > 0.0).flat_map(|n| {
+        [
+            n.centre - Vec3::splat(n.radius),
+            n.centre + Vec3::splat(n.radius),
+        ]
+    }));
     HitModel {
         nodes: Arc::new(nodes),
         centre,
@@ -503,19 +496,14 @@ fn hit_model(
     }
 }
 
-/// The sphere round a box of points: its middle and half diagonal.
-struct BoundingSphere;
-
-impl BoundingSphere {
-    fn around<'a>(points: impl Iterator<Item = &'a Vec3>) -> (Vec3, f32) {
-        let (lo, hi) = points.fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| {
-            (lo.min(*p), hi.max(*p))
-        });
-        if lo.x > hi.x {
-            return (Vec3::ZERO, 0.0);
-        }
-        ((lo + hi) / 2.0, (hi - lo).length() / 2.0)
+/// The sphere round the box of `points`: its middle and half diagonal
+/// (radius 0 without points).
+fn bounding_sphere(points: impl Iterator<Item = Vec3>) -> (Vec3, f32) {
+    let (lo, hi) = points.fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
+    if lo.x > hi.x {
+        return (Vec3::ZERO, 0.0);
     }
+    ((lo + hi) / 2.0, (hi - lo).length() / 2.0)
 }
 
 /// Reads every `.exp` a round names through `read` (archive and entry) and
