@@ -68,6 +68,8 @@ static ALLOCATOR: Counting = Counting;
 
 /// Placed objects of the tick benchmark's large mission.
 const LARGE: usize = 900;
+/// Units in the battle benchmark.
+const BATTLE: usize = 200;
 
 /// Ticks of one headless run, and the fixed rate they are simulated at
 /// (the default of `iron3d play`).
@@ -486,6 +488,34 @@ fn benches(c: &mut Criterion) {
     group.bench_function("units_900_go", |b| b.iter(|| going.update()));
     group.finish();
 
+    // Combat: 200 units of the demo's clans mixed on the 20 m grid, who
+    // engage and fight with guns, rounds, damage and effects, against the
+    // same units under Control and Behavior alone (the reference, same
+    // run). The fight goes on over the timed ticks: the counts are printed
+    // before and after.
+    let battle = write_grid_mission(&installs.demo, "Battle200", BATTLE, None);
+    let mut group = c.benchmark_group("combat_tick");
+    let mut reference = behavior_app(&installs.demo, &battle);
+    load(&mut reference);
+    settle(&mut reference, 200);
+    group.bench_function("units_200_behavior_only", |b| b.iter(|| reference.update()));
+    let mut fight = app_with(
+        &installs.demo,
+        &battle,
+        (
+            iron3d_control::ControlPlugin,
+            iron3d_behavior::BehaviorPlugin,
+            iron3d_combat::CombatPlugin,
+            iron3d_fx::FxPlugin,
+        ),
+    );
+    load(&mut fight);
+    settle(&mut fight, 200);
+    print_battle("before", &fight);
+    group.bench_function("units_200_battle", |b| b.iter(|| fight.update()));
+    print_battle("after", &fight);
+    group.finish();
+
     let mut group = c.benchmark_group("behavior_route");
     let map = going
         .world()
@@ -527,6 +557,27 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// Prints how far the 200-unit battle has gone: rounds in flight, effect
+/// instances, shots and destroyed objects so far, units left.
+fn print_battle(when: &str, app: &App) {
+    let world = app.world();
+    let events = &world.resource::<iron3d_combat::CombatEvents>().0;
+    let count = |kind| events.iter().filter(|e| e.kind == kind).count();
+    println!(
+        "combat_tick units_200_battle {when} timing: tick {}, {} rounds in flight, {} effect \
+         instances, {} shots and {} destroyed so far, {} objects registered",
+        world.resource::<iron3d_schedules::GameClock>().tick(),
+        world.resource::<iron3d_combat::Rounds>().0.len(),
+        world.resource::<iron3d_fx::FxInstances>().0.len(),
+        count(iron3d_combat::EventKind::Shot),
+        count(iron3d_combat::EventKind::Destroyed),
+        world
+            .resource::<iron3d_world::ObjectRegistry>()
+            .iter()
+            .count(),
+    );
 }
 
 /// One headless run: [`RUN_TICKS`] fixed steps.

@@ -8,6 +8,7 @@ use iron3d_assets::IronAssetsPlugin;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
+use iron3d_fx::FxPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
 use iron3d_render::IronRenderPlugin;
@@ -29,6 +30,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         ControlPlugin,
         BehaviorPlugin,
         CombatPlugin,
+        FxPlugin,
     ));
 }
 

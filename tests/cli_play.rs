@@ -496,6 +496,32 @@ fn the_report_lists_what_a_fight_did() {
             .find(|o| o["id"].as_u64() == Some(id));
         assert!(left.is_none_or(|o| o["alive"] == false), "{left:?}");
     }
+    // Rounds went off; the shots and explosions played their effects'
+    // sounds, a muzzle's owned by its shooter.
+    assert!(of("explosion").count() > 0, "{events:?}");
+    let sounds = report["sounds"].as_array().unwrap();
+    let shooters: Vec<&serde_json::Value> = of("shot").map(|e| &e["object"]).collect();
+    let played = |key: &'static str| {
+        sounds
+            .iter()
+            .filter(move |s| s["key"] == key && s["kind"] == "play")
+    };
+    assert!(played("SOUNDS.LIB::EXPLODE.WAV").count() > 0, "{sounds:?}");
+    let ticks: Vec<u64> = sounds.iter().map(|s| s["tick"].as_u64().unwrap()).collect();
+    assert!(
+        ticks.windows(2).all(|w| w[0] <= w[1]),
+        "in the order they played"
+    );
+    let shot_sounds: Vec<_> = played("SOUNDS.LIB::LASER.WAV")
+        .chain(played("SOUNDS.LIB::SHOT.WAV"))
+        .collect();
+    assert!(!shot_sounds.is_empty(), "{sounds:?}");
+    assert!(
+        shot_sounds.iter().all(|s| shooters.contains(&&s["owner"])),
+        "{shot_sounds:?} {shooters:?}"
+    );
+    assert_eq!(report["effect_faults"], serde_json::json!([]));
+    assert!(report["effects"].is_u64());
 }
 
 /// `--order "ID GO X Y"` gives a unit an order at tick 0: the report shows
@@ -581,4 +607,72 @@ fn a_headless_order_walks_a_unit_to_the_place() {
         String::from_utf8_lossy(&bad.stderr).contains("unknown order"),
         "{bad:?}"
     );
+}
+
+/// An effect that cannot be read does not stop the mission: the report
+/// names it with what named it and the cause; an `--effect` the mission
+/// does not read is a fault too, and one it reads plays (its sound).
+#[test]
+fn unreadable_and_unknown_effects_are_reported_and_the_mission_plays_on() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    let modded = tmp.path().join("mod");
+    std::fs::create_dir_all(modded.join("effects.rlb")).unwrap();
+    // The lasers' hit effect: only their explosions name it.
+    std::fs::write(modded.join("effects.rlb").join("FX_SPARK"), b"no effect").unwrap();
+    let path = tmp.path().join("faults.json");
+    let args = [
+        "play",
+        "--game-dir",
+        &game,
+        "--headless",
+        "--ticks",
+        "5",
+        "--mod-dir",
+        modded.to_str().unwrap(),
+        "--effect",
+        "FX_NOPE 0,0,10",
+        "--effect",
+        "FX_LASER -10,20,30",
+        "--report",
+        path.to_str().unwrap(),
+    ];
+    let out = iron3d(&args);
+    assert!(out.status.success(), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let faults: Vec<&str> = report["effect_faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    let unreadable = faults
+        .iter()
+        .find(|f| f.contains("EFFECTS.RLB::FX_SPARK"))
+        .unwrap_or_else(|| panic!("{faults:?}"));
+    // Named by the lasers' explosions, failing as an FXID.
+    assert!(unreadable.contains(".exp -> "), "{unreadable}");
+    assert!(unreadable.contains("FXID"), "{unreadable}");
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("EFFECTS.RLB::FX_NOPE") && f.contains("not read at load")),
+        "{faults:?}"
+    );
+    let sounds = report["sounds"].as_array().unwrap();
+    let laser: Vec<_> = sounds
+        .iter()
+        .filter(|s| s["key"] == "SOUNDS.LIB::LASER.WAV")
+        .collect();
+    assert_eq!(laser.len(), 1, "{sounds:?}");
+    assert!(laser[0]["owner"].is_null());
+    let at: Vec<f64> = laser[0]["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    for (got, want) in at.iter().zip([-10.0, 20.0, 30.0]) {
+        assert!((got - want).abs() < 1e-3, "{at:?}");
+    }
 }

@@ -154,6 +154,33 @@ fn deleting_a_placed_building_changes_the_pixels_where_it_stood() {
 }
 
 #[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn an_explosion_changes_the_pixels_where_it_plays() {
+    require_display();
+    let (dir, _, mission) = demo_install();
+    let building = mission
+        .objects
+        .iter()
+        .find(|o| tma::ObjectKind::from_raw(o.raw_kind) == Some(tma::ObjectKind::Building))
+        .expect("the demo mission places a building");
+    // The explosion 30 m south of the building and 6 m up; the camera 12 m
+    // south of it and 9 m up, looking north at it (the frame's centre).
+    let [x, y, z] = building.position;
+    let (ey, ez) = (y - 30.0, z + 6.0);
+    let pitch = -(9.0f32 / 12.0).atan().to_degrees();
+    let camera = format!("{x},{},{},90,{pitch}", ey - 12.0, ez + 9.0);
+    let effect = format!("FX_EXPLODE {x},{ey},{ez}");
+    let game_dir = dir.path().to_str().unwrap();
+    let quiet = ["--game-dir", game_dir, "--camera", &camera, "--paused"];
+    let (without, w, h) = screenshot(&quiet);
+    let loud = [&quiet[..], &["--effect", &effect]].concat();
+    let (with, w2, h2) = screenshot(&loud);
+    assert_eq!((w, h), (w2, h2));
+    let changed = centre_difference(&with, &without, w, h, 30);
+    assert!(changed > 0.2, "{changed:.3} of the centre changed");
+}
+
+#[test]
 fn malformed_camera_is_a_usage_error() {
     let out = iron3d(&["play", "--camera", "1,2,3", "--screenshot", "x.png"]);
     assert_eq!(out.status.code(), Some(2));

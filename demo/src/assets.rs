@@ -5,8 +5,7 @@
 //! Every name a file references resolves: registry -> `*.msh`/`*.wea` in
 //! `system.rlb`/`static.rlb` (and a moving kind's `*.ctl` controller) -> WEAR rows -> `Material.lib` -> phase
 //! textures in `Textures.lib`; WEAR `LIGHTMAPS` rows -> `LightMap.lib`;
-//! effect commands -> `sounds.lib`, `Material.lib`, `sprites.lib`,
-//! `static.rlb`. Content comes from integer noise and `+ - * / sqrt` on
+//! effect commands -> `sounds.lib`, `Material.lib`. Content comes from integer noise and `+ - * / sqrt` on
 //! f32 only ([`noise`]), so one seed gives the same bytes everywhere.
 
 mod effects;
@@ -703,7 +702,7 @@ fn palette_library(seed: u64) -> Result<Vec<u8>> {
 fn effect_library() -> Result<Vec<u8>> {
     let mut lib = Entries::default();
     let (a1, a2, a3) = effects::ATTRS;
-    for (name, payload) in effects::effects(files::STATIC, kinds::DEBRIS)? {
+    for (name, payload) in effects::effects()? {
         lib.0.push((name, FXID_TYPE_ID, a1, a2, a3, payload));
     }
     lib.build()

@@ -4,6 +4,7 @@ use crate::app;
 use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
+use iron3d_fx::StartEffects;
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
@@ -63,6 +64,11 @@ pub struct PlayArgs {
     /// in the order given.
     #[arg(long = "order", value_name = "\"ID VERB [ARGS]\"", requires = "headless", value_parser = parse_order)]
     orders: Vec<(OriginalObjectId, OrderPacket)>,
+    /// Play an effect where the mission starts: "NAME X,Y,Z", an
+    /// `effects.rlb` name the mission reads (its objects' guns, rounds and
+    /// node tables name them) at a map-frame point (Z up). Repeatable.
+    #[arg(long = "effect", value_name = "\"NAME X,Y,Z\"", value_parser = parse_effect, allow_hyphen_values = true)]
+    effects: Vec<(String, [f32; 3])>,
     /// Run without a window or renderer (requires --ticks).
     #[arg(long, requires = "ticks")]
     headless: bool,
@@ -107,6 +113,21 @@ fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     parse_order_command(s)
 }
 
+fn parse_effect(s: &str) -> Result<(String, [f32; 3]), String> {
+    let (name, at) = s
+        .trim()
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("expected \"NAME X,Y,Z\", found '{s}'"))?;
+    let values: Vec<f32> = at
+        .split(',')
+        .map(|v| v.trim().parse::<f32>().map_err(|e| format!("'{v}': {e}")))
+        .collect::<Result<_, _>>()?;
+    match values[..] {
+        [x, y, z] if values.iter().all(|v| v.is_finite()) => Ok((name.to_owned(), [x, y, z])),
+        _ => Err(format!("expected three finite numbers X,Y,Z, found '{at}'")),
+    }
+}
+
 fn parse_rate(s: &str) -> Result<f64, String> {
     let rate: f64 = s.parse().map_err(|e| format!("{e}"))?;
     if rate.is_finite() && (1.0..=1000.0).contains(&rate) {
@@ -147,6 +168,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             args.hash_every,
             args.report.as_deref(),
             &args.orders,
+            args.effects,
         );
     }
     if let Err(why) = display_available() {
@@ -172,7 +194,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
         paused: args.paused,
         inspector: args.inspector,
     };
-    match app::windowed(rate, args.ticks, mission, view).run() {
+    let mut app = app::windowed(rate, args.ticks, mission, view);
+    app.insert_resource(StartEffects(args.effects));
+    match app.run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,
         bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
     }
@@ -188,9 +212,11 @@ fn run_headless(
     every: Option<u64>,
     report: Option<&Path>,
     orders: &[(OriginalObjectId, OrderPacket)],
+    effects: Vec<(String, [f32; 3])>,
 ) -> ExitCode {
     let has_mission = mission.request.is_some();
     let mut app = app::headless(rate, mission);
+    app.insert_resource(StartEffects(effects));
     let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,
         Err(error) => {

@@ -8,9 +8,11 @@ use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
 use iron3d_combat::{CombatEvents, Rounds};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
+use iron3d_fx::{FxFaults, FxInstances, Sounds};
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
-    Controller, Destroyed, Drive, MissionClans, NodeLife, ObjectClan, PropertyBag, PrototypeKey,
+    Controller, Destroyed, Drive, MissionClans, MissionEffects, NodeLife, ObjectClan, PropertyBag,
+    PrototypeKey,
 };
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
@@ -33,13 +35,35 @@ struct Report {
     events: Vec<EventReport>,
     /// Rounds in the world at the end (flying, or stopped and lingering).
     rounds: usize,
+    /// Every sound the simulation played, in the order it played them.
+    sounds: Vec<SoundReport>,
+    /// Effect instances running at the end.
+    effects: usize,
+    /// Effects a cue named that the mission did not read, and effects or
+    /// node explosions the loader could not read (each with its chain).
+    effect_faults: Vec<String>,
+}
+
+/// One sound event.
+#[derive(Debug, Serialize)]
+struct SoundReport {
+    tick: u64,
+    /// The sample: `LIBRARY::ENTRY`, upper-cased.
+    key: String,
+    /// The raw id of the object it follows.
+    owner: Option<u32>,
+    /// Map frame (Z up), where it played.
+    position: [f32; 3],
+    /// `play` (a one-shot), `loop` (a loop starts) or `stop`.
+    kind: &'static str,
 }
 
 /// One combat event.
 #[derive(Debug, Serialize)]
 struct EventReport {
     tick: u64,
-    /// `shot`, `hit`, `damage`, `node_destroyed` or `destroyed`.
+    /// `shot`, `hit`, `damage`, `node_destroyed`, `destroyed` or
+    /// `explosion`.
     kind: &'static str,
     /// The raw id of the object it happened to (the shooter of a shot).
     object: u32,
@@ -48,8 +72,8 @@ struct EventReport {
     by: Option<u32>,
     /// `[part, node]` of the node concerned (the gun of a shot).
     node: Option<[usize; 2]>,
-    /// Life lost for `damage`; the round's serial for `shot` and `hit`;
-    /// else 0.
+    /// Life lost for `damage`; the round's serial for `shot`, `hit` and
+    /// `explosion`; else 0.
     amount: f32,
 }
 
@@ -134,6 +158,9 @@ pub fn write(
         behavior_diagnostics: diagnostics(world),
         events: events(world),
         rounds: world.get_resource::<Rounds>().map_or(0, |r| r.0.len()),
+        sounds: sounds(world),
+        effects: world.get_resource::<FxInstances>().map_or(0, |f| f.0.len()),
+        effect_faults: effect_faults(world),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
@@ -226,6 +253,31 @@ fn events(world: &World) -> Vec<EventReport> {
             amount: e.amount,
         })
         .collect()
+}
+
+fn sounds(world: &World) -> Vec<SoundReport> {
+    let Some(sounds) = world.get_resource::<Sounds>() else {
+        return Vec::new();
+    };
+    sounds
+        .0
+        .iter()
+        .map(|s| SoundReport {
+            tick: s.tick,
+            key: s.key.clone(),
+            owner: s.owner,
+            position: map_frame(&Transform::from_translation(s.position)).0,
+            kind: s.kind.name(),
+        })
+        .collect()
+}
+
+fn effect_faults(world: &World) -> Vec<String> {
+    let loaded = world
+        .get_resource::<MissionEffects>()
+        .map(|e| e.faults.clone());
+    let played = world.get_resource::<FxFaults>().map(|f| f.0.clone());
+    loaded.into_iter().chain(played).flatten().collect()
 }
 
 fn diagnostics(world: &World) -> Vec<DiagnosticReport> {

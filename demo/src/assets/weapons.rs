@@ -95,13 +95,13 @@ const ROUNDS: [RoundDesign; 2] = [
             kind: 2,
             damage: 1.0,
             radius: 1.0,
-            effect: "FX_LASER",
+            effect: "FX_SPARK",
         },
         end: ExpDesign {
             kind: 1,
             damage: 0.0,
             radius: 1.0,
-            effect: "FX_LASER",
+            effect: "FX_SPARK",
         },
     },
     RoundDesign {

@@ -55,7 +55,7 @@ use bevy::prelude::*;
 use bevy_kira_audio::AudioSource;
 use effect::Effect;
 use iron3d_formats::error::FormatError;
-use material::{WearLoader, WearMaterials};
+use material::{EntryMaterial, EntryMaterialLoader, WearLoader, WearMaterials};
 use mission::Mission;
 use model::{Model, MshLoader};
 use parsed::ParsedLoader;
@@ -146,6 +146,7 @@ impl Plugin for IronAssetsPlugin {
             .init_asset::<Model>()
             .init_asset::<Mission>()
             .init_asset::<WearMaterials>()
+            .init_asset::<EntryMaterial>()
             .init_asset::<Effect>()
             .init_asset::<Terrain>()
             .init_asset::<ArealMap>()
@@ -159,6 +160,9 @@ impl Plugin for IronAssetsPlugin {
             })
             .register_asset_loader(ParsedLoader::<Mission>::new(source.clone()))
             .register_asset_loader(WearLoader {
+                source: source.clone(),
+            })
+            .register_asset_loader(EntryMaterialLoader {
                 source: source.clone(),
             })
             .register_asset_loader(ParsedLoader::<Effect>::new(source.clone()))

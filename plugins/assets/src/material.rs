@@ -21,7 +21,9 @@ use bevy::log::warn;
 use bevy::prelude::{Asset, Handle, TypePath};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::error::FormatError;
-use iron3d_formats::mat0::{Mat0, ResolvedMaterial, lightmap_slot, parse_shared, resolve_material};
+use iron3d_formats::mat0::{
+    Mat0, Resolution, ResolvedMaterial, lightmap_slot, parse_shared, resolve_material,
+};
 use iron3d_formats::wear::Wear;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -271,5 +273,64 @@ impl AssetLoader for WearLoader {
 
     fn extensions(&self) -> &[&str] {
         &["wea"]
+    }
+}
+
+/// One `Material.lib` entry with its phase textures, as an effect draws it
+/// (`iron://Material.lib/NAME.mat0`: the source resolves `NAME.mat0` to
+/// entry `NAME`).
+#[derive(Asset, TypePath, Debug)]
+pub struct EntryMaterial {
+    pub row: MaterialRow,
+}
+
+/// Loads [`EntryMaterial`]s (`*.mat0`) and their textures.
+#[derive(TypePath)]
+pub struct EntryMaterialLoader {
+    pub source: Arc<IronSource>,
+}
+
+impl AssetLoader for EntryMaterialLoader {
+    type Asset = EntryMaterial;
+    type Settings = ();
+    type Error = FormatError;
+
+    async fn load(
+        &self,
+        _reader: &mut dyn Reader,
+        _settings: &(),
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<EntryMaterial, FormatError> {
+        let path = ctx.path().path().to_path_buf();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let materials = library(&self.source, MATERIAL_LIBRARY)?;
+        let missing = || {
+            FormatError::missing("MAT0", format!("{MATERIAL_LIBRARY} entry {name:?}"))
+                .in_file(path.display().to_string())
+        };
+        let index = name
+            .as_deref()
+            .and_then(|n| find_in(&materials)(n.as_bytes()))
+            .ok_or_else(missing)?;
+        let entry = materials[index].clone();
+        let mat0 = material(&self.source, ctx, &entry)
+            .await?
+            .ok_or_else(missing)?;
+        let textures = phase_textures(ctx, &entry.name, &mat0, &mut BTreeMap::new()).await?;
+        Ok(EntryMaterial {
+            row: MaterialRow {
+                resolved: ResolvedMaterial {
+                    entry: index,
+                    via: Resolution::Named,
+                },
+                entry,
+                mat0,
+                textures,
+            },
+        })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["mat0"]
     }
 }

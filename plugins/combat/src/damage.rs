@@ -20,13 +20,14 @@
 //!   its whole life loses a tenth of the life it had when it fell below,
 //!   a second, spread over its live nodes, until it dies or is repaired.
 
-use crate::event::{CombatEvents, EventKind};
+use crate::event::{CombatEvents, EffectCue, EventKind};
 use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
 use iron3d_formats::tma;
 use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{
-    Armour, Blast, Controller, Destroyed, HitModel, NodeLife, ObjectKind, PropertyBag,
+    Armour, Blast, Controller, Destroyed, HitModel, HitNode, MissionEffects, NodeLife, ObjectKind,
+    PropertyBag,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldOps};
 
@@ -90,6 +91,8 @@ pub(crate) struct Ledger<'a, 'w, 's> {
     pub step_ms: f64,
     pub events: &'a mut CombatEvents,
     pub commands: &'a mut Commands<'w, 's>,
+    /// What dying nodes set off.
+    pub effects: Option<&'a MissionEffects>,
     /// Destroyed by this ledger (their marker is not inserted yet).
     pub destroyed_now: std::collections::BTreeSet<OriginalObjectId>,
 }
@@ -99,18 +102,60 @@ impl<'a, 'w, 's> Ledger<'a, 'w, 's> {
         clock: &GameClock,
         events: &'a mut CombatEvents,
         commands: &'a mut Commands<'w, 's>,
+        effects: Option<&'a MissionEffects>,
     ) -> Self {
         Self {
             tick: clock.tick(),
             step_ms: clock.timestep().as_secs_f64() * 1000.0,
             events,
             commands,
+            effects,
             destroyed_now: Default::default(),
         }
     }
 }
 
 impl Ledger<'_, '_, '_> {
+    /// Records that node `node` of `id` died, with the effect it sets off.
+    fn node_destroyed(
+        &mut self,
+        id: OriginalObjectId,
+        transform: &Transform,
+        node: &HitNode,
+        by: Option<u32>,
+    ) {
+        let cue = self.death_cue(id, transform, node);
+        let event = self.events.push(
+            self.tick,
+            EventKind::NodeDestroyed,
+            id.raw(),
+            by,
+            Some(node.node),
+            0.0,
+        );
+        event.cue = cue;
+    }
+
+    /// The effect node `node` of `id` sets off as it dies: its explosion's
+    /// slot 0 at its centre, sized by the explosion's radius times the
+    /// node's (openparkan `docs/11-effects.md`, "`.exp`").
+    fn death_cue(
+        &self,
+        id: OriginalObjectId,
+        transform: &Transform,
+        node: &HitNode,
+    ) -> Option<EffectCue> {
+        let blast = self.effects?.blasts.get(node.explosion.as_ref()?)?;
+        let size = blast.radius * node.radius * transform.scale.abs().max_element();
+        Some(EffectCue {
+            effect: blast.effect_on(None)?.to_owned(),
+            at: transform.transform_point(node.centre),
+            rotation: Quat::IDENTITY,
+            scale: if size > 0.0 { size } else { 1.0 },
+            on: Some(id.raw()),
+        })
+    }
+
     /// Takes `amount` of life off node `index` of object `id` (armour
     /// first), destroying what goes to 0 and the object when node 0 or a
     /// vital node dies.
@@ -122,7 +167,8 @@ impl Ledger<'_, '_, '_> {
         amount: f32,
         by: Option<OriginalObjectId>,
     ) {
-        let (_, model, life, armour, bag, controller, kind, destroyed) = victim;
+        let (transform, model, life, armour, bag, controller, kind, destroyed) = victim;
+        let transform: &Transform = transform;
         let life: &mut NodeLife = life;
         if by == Some(id) || bag.is_some_and(|b| b.int("Invulnerability").is_some_and(|v| v != 0)) {
             return;
@@ -150,26 +196,12 @@ impl Ledger<'_, '_, '_> {
         if after > 0.0 {
             return;
         }
-        self.events.push(
-            self.tick,
-            EventKind::NodeDestroyed,
-            id.raw(),
-            by,
-            Some(node.node),
-            0.0,
-        );
+        self.node_destroyed(id, transform, node, by);
         // What hangs on the node goes with it.
         for (j, other) in model.nodes.iter().enumerate() {
             if j != index && hangs_on(model, j, index) && life.of(other.node) > 0.0 {
                 set(life, other.node, 0.0);
-                self.events.push(
-                    self.tick,
-                    EventKind::NodeDestroyed,
-                    id.raw(),
-                    by,
-                    Some(other.node),
-                    0.0,
-                );
+                self.node_destroyed(id, transform, other, by);
             }
         }
         let root = node.node == iron3d_world::mission::NodeRef { part: 0, node: 0 };
@@ -218,8 +250,9 @@ pub(crate) fn apply_hits(
     mut events: ResMut<CombatEvents>,
     mut victims: Query<Victim>,
     mut commands: Commands,
+    effects: Option<Res<MissionEffects>>,
 ) {
-    let mut ledger = Ledger::new(&clock, &mut events, &mut commands);
+    let mut ledger = Ledger::new(&clock, &mut events, &mut commands, effects.as_deref());
     for hit in std::mem::take(&mut queue.0) {
         match hit.blast.kind {
             2 => {
@@ -266,9 +299,10 @@ pub(crate) fn burn(
     mut events: ResMut<CombatEvents>,
     mut victims: Query<(Victim, Option<&Burning>)>,
     mut commands: Commands,
+    effects: Option<Res<MissionEffects>>,
 ) {
     let dt = clock.timestep().as_secs_f32();
-    let mut ledger = Ledger::new(&clock, &mut events, &mut commands);
+    let mut ledger = Ledger::new(&clock, &mut events, &mut commands, effects.as_deref());
     for (id, entity) in registry.iter() {
         let Ok((mut victim, burning)) = victims.get_mut(entity) else {
             continue;

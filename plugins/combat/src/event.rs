@@ -18,6 +18,8 @@ pub enum EventKind {
     NodeDestroyed,
     /// An object was destroyed: its node 0 or a vital node died.
     Destroyed,
+    /// A round went off (struck or at the end of its range).
+    Explosion,
 }
 
 impl EventKind {
@@ -29,6 +31,7 @@ impl EventKind {
             EventKind::Damage => "damage",
             EventKind::NodeDestroyed => "node_destroyed",
             EventKind::Destroyed => "destroyed",
+            EventKind::Explosion => "explosion",
         }
     }
 }
@@ -44,8 +47,25 @@ pub struct CombatEvent {
     pub by: Option<u32>,
     /// The node concerned, when one is.
     pub node: Option<NodeRef>,
-    /// Life lost (damage), the round's serial (shot, hit), else 0.
+    /// Life lost (damage), the round's serial (shot, hit, explosion),
+    /// else 0.
     pub amount: f32,
+    /// The effect it sets off, when it sets one off.
+    pub cue: Option<EffectCue>,
+}
+
+/// An effect an event sets off: the `FXID` by key
+/// ([`iron3d_world::mission::MissionEffects`]), where (world frame), the
+/// size asked of it (multiplied by the effect's own scale) and the object
+/// it hangs on (it follows that object until the effect lets go).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectCue {
+    pub effect: String,
+    pub at: Vec3,
+    /// The effect frame's turn (world): its +X along a muzzle's barrel.
+    pub rotation: Quat,
+    pub scale: f32,
+    pub on: Option<u32>,
 }
 
 /// Every event so far.
@@ -61,7 +81,7 @@ impl CombatEvents {
         by: Option<u32>,
         node: Option<NodeRef>,
         amount: f32,
-    ) {
+    ) -> &mut CombatEvent {
         self.0.push(CombatEvent {
             tick,
             kind,
@@ -69,6 +89,8 @@ impl CombatEvents {
             by,
             node,
             amount,
+            cue: None,
         });
+        self.0.last_mut().expect("just pushed")
     }
 }

@@ -25,7 +25,7 @@
 //!   pushed out to at least 100 m; a lobbed round rises onto the lower
 //!   arc to the target; its velocity is its speed plus the shooter's.
 
-use crate::event::{CombatEvents, EventKind};
+use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::hit::{Targets, first_hit};
 use crate::round::{Round, RoundSerial, Rounds};
 use bevy::prelude::*;
@@ -417,7 +417,7 @@ pub(crate) fn fire(
             );
             let Some(direction) = direction else { continue };
             let number = serial.next();
-            events.push(
+            let shot = events.push(
                 clock.tick(),
                 EventKind::Shot,
                 launch.shooter.raw(),
@@ -425,6 +425,13 @@ pub(crate) fn fire(
                 Some(spec.node),
                 number as f32,
             );
+            shot.cue = spec.effect.clone().map(|effect| EffectCue {
+                effect,
+                at: muzzle,
+                rotation: Quat::from_rotation_arc(Vec3::X, direction),
+                scale: 1.0,
+                on: Some(launch.shooter.raw()),
+            });
             rounds.0.push(Round::launch(
                 number,
                 spec.round.clone(),

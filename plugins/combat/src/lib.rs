@@ -29,7 +29,7 @@ pub mod hit;
 pub mod round;
 
 pub use damage::{Burning, HitQueue, PendingHit, falloff};
-pub use event::{CombatEvent, CombatEvents, EventKind};
+pub use event::{CombatEvent, CombatEvents, EffectCue, EventKind};
 pub use gun::{GunPhase, GunState, TurretAim, Weapons, distance_score};
 pub use hit::{Hit, Struck};
 pub use round::{Round, RoundSerial, RoundState, Rounds};

@@ -17,12 +17,12 @@
 //! A stopped round stays its controller's `+92` ms, then goes.
 
 use crate::damage::{HitQueue, PendingHit};
-use crate::event::{CombatEvents, EventKind};
+use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::hit::{Struck, Targets, first_hit};
 use bevy::prelude::*;
 use iron3d_control::{GRAVITY, GroundFaces, MapBounds};
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{HitModel, RoundEnd, RoundSpec};
+use iron3d_world::mission::{HitModel, NodeRef, RoundEnd, RoundSpec, SURFACE_MACHINE};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::sync::Arc;
 
@@ -174,12 +174,7 @@ pub(crate) fn fly(
             Some(hit) => {
                 let struck = match hit.struck {
                     Struck::Node { object, index } => {
-                        let node = registry
-                            .entity(object)
-                            .ok()
-                            .and_then(|e| targets.get(e).ok())
-                            .and_then(|(_, m)| m.nodes.get(index))
-                            .map(|n| n.node);
+                        let node = struck_node(&registry, &targets, object, index);
                         events.push(
                             tick,
                             EventKind::Hit,
@@ -202,6 +197,26 @@ pub(crate) fn fly(
             }
         };
         if let RoundEnd::Explode(blast) = end {
+            let surface = struck.map(|_| SURFACE_MACHINE);
+            let explosion = events.push(
+                tick,
+                EventKind::Explosion,
+                round.owner.raw(),
+                Some(round.owner.raw()),
+                struck.and_then(|(object, index)| struck_node(&registry, &targets, object, index)),
+                round.serial as f32,
+            );
+            explosion.cue = blast.effect_on(surface).map(|effect| EffectCue {
+                effect: effect.to_owned(),
+                at: point,
+                rotation: Quat::IDENTITY,
+                scale: if blast.radius > 0.0 {
+                    blast.radius
+                } else {
+                    1.0
+                },
+                on: struck.map(|(object, _)| object.raw()),
+            });
             queue.0.push(PendingHit {
                 point,
                 amount: round.spec.hit_points + blast.damage,
@@ -220,6 +235,17 @@ pub(crate) fn fly(
     for at in gone.into_iter().rev() {
         rounds.0.remove(at);
     }
+}
+
+/// The node `index` of the hit model of `object`.
+fn struck_node(
+    registry: &ObjectRegistry,
+    targets: &Query<(&Transform, &HitModel)>,
+    object: OriginalObjectId,
+    index: usize,
+) -> Option<NodeRef> {
+    let entity = registry.entity(object).ok()?;
+    Some(targets.get(entity).ok()?.1.nodes.get(index)?.node)
 }
 
 /// The ticks of `step_ms` until `ms` have passed (a rounding error of the

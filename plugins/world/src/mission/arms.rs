@@ -43,18 +43,40 @@ pub struct Blast {
     /// shields only.
     pub kind: u32,
     pub damage: f32,
-    /// m: a round's blast radius.
+    /// m: a round's blast radius; a node's explosion's is a multiple of
+    /// the node's bounding radius.
     pub radius: f32,
+    /// The effect key of each of its 12 slots: 0 the effect, `s + 1` the
+    /// effect on ground surface class `s` (openparkan `docs/11-effects.md`,
+    /// "`.exp`"); `None` for an empty slot.
+    pub effects: Vec<Option<String>>,
 }
 
+/// The surface class of machine and building skins (`mt`).
+pub const SURFACE_MACHINE: usize = 5;
+
 impl Blast {
-    fn of(resource: String, expl: &Expl) -> Self {
+    /// The explosion `expl` read as `resource` from archive `context`.
+    pub(crate) fn of(resource: String, context: &[u8], expl: &Expl) -> Self {
         Self {
             resource,
             kind: expl.kind,
             damage: expl.damage,
             radius: expl.radius,
+            effects: expl
+                .effects
+                .iter()
+                .map(|r| super::effects::reference_key(context, r))
+                .collect(),
         }
+    }
+
+    /// The effect it plays on surface class `surface` (its slot, else slot
+    /// 0), or slot 0 without a surface.
+    pub fn effect_on(&self, surface: Option<usize>) -> Option<&str> {
+        surface
+            .and_then(|s| self.effects.get(s + 1)?.as_deref())
+            .or_else(|| self.effects.first()?.as_deref())
     }
 }
 
@@ -179,6 +201,8 @@ pub struct GunSpec {
     pub round: Arc<RoundSpec>,
     /// Its turret in [`Armament::turrets`].
     pub turret: Option<usize>,
+    /// The effect key of its muzzle (its part's prototype's effect).
+    pub effect: Option<String>,
 }
 
 /// A turning axis of a turret: rad/s, and its limits in rad from the
@@ -253,6 +277,9 @@ pub struct HitNode {
     /// The node it goes with (its parent, or a mounted part's socket), by
     /// index in [`HitModel::nodes`].
     pub parent: Option<usize>,
+    /// The `.exp` key of its node table row: what it sets off when it
+    /// dies ([`super::MissionEffects::blasts`]).
+    pub explosion: Option<String>,
 }
 
 /// Every node of an object that has life, in part then node order, and
@@ -279,6 +306,10 @@ pub(crate) struct PartArms<'a> {
     pub ctld: Option<&'a Ctld>,
     pub points: Option<&'a Ctpt>,
     pub damage: Option<&'a Ndpr>,
+    /// The effect key of the part's prototype.
+    pub effect: Option<&'a str>,
+    /// The `.exp` key of each node table row.
+    pub explosions: &'a [Option<String>],
 }
 
 /// A node-frame (Z-up) direction in the object frame `to_object` leads to.
@@ -413,6 +444,7 @@ pub(crate) fn assemble(
                 barrels,
                 round: round.clone(),
                 turret,
+                effect: part.effect.map(str::to_owned),
             });
         }
     }
@@ -480,6 +512,7 @@ fn hit_model(
                 vital: plan.flags & NODE_VITAL != 0,
                 never_hidden: plan.flags & NODE_NEVER_HIDDEN != 0,
                 parent: plan.parent.map(|q| first[p] + q).or(socket),
+                explosion: part.explosions.get(n).cloned().flatten(),
             });
         }
     }
@@ -524,6 +557,6 @@ pub(crate) fn explosion_reader<'a>(
             String::from_utf8_lossy(name)
         );
         let expl = read(archive, name).map_err(|e| format!("explosion {key}: {e}"))?;
-        Ok(Blast::of(key, &expl))
+        Ok(Blast::of(key, archive, &expl))
     }
 }

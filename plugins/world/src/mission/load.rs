@@ -219,6 +219,12 @@ pub(crate) struct Loader {
     pub rounds: BTreeMap<Vec<u8>, Arc<super::RoundSpec>>,
     /// Per placed object, its drive when it has a controller.
     pub drives: Vec<Option<super::Drive>>,
+    /// The effects and node explosions read so far.
+    pub effects: super::MissionEffects,
+    /// Upper-cased prototype key -> the key of its effect.
+    pub part_effects: BTreeMap<Vec<u8>, String>,
+    /// Upper-cased prototype key -> the `.exp` key of each `.ndp` row.
+    pub explosions: BTreeMap<Vec<u8>, Vec<Option<String>>>,
 }
 
 /// Behavior's run-time parameters, at the install's root (optional).
@@ -255,6 +261,9 @@ impl Loader {
             points: BTreeMap::new(),
             rounds: BTreeMap::new(),
             drives: Vec::new(),
+            effects: Default::default(),
+            part_effects: BTreeMap::new(),
+            explosions: BTreeMap::new(),
         }
     }
 
@@ -546,6 +555,7 @@ impl Loader {
                 if let Some(points) = points {
                     self.points.insert(upper.clone(), points);
                 }
+                self.read_part_effects(&part.key, &part.resolved, damage.as_deref());
                 if let Some(damage) = damage {
                     self.damage.insert(upper, damage);
                 }
@@ -690,9 +700,66 @@ impl Loader {
             });
             let round =
                 super::RoundSpec::read(&key, &round_ctld, ndp.as_deref(), reader).map_err(fail)?;
+            for end in [&round.on_hit, &round.at_range] {
+                if let super::RoundEnd::Explode(blast) = end {
+                    self.effects.read_blast_effects(&source, blast);
+                }
+            }
             self.rounds.insert(upper, Arc::new(round));
         }
         Ok(())
+    }
+
+    /// The effect a part's prototype names and the explosions of its
+    /// node table (`damage`), each read once; what cannot be read is a
+    /// fault of [`super::MissionEffects`], never a load error.
+    fn read_part_effects(&mut self, key: &[u8], resolved: &Resolved, damage: Option<&Ndpr>) {
+        let upper = key.to_ascii_uppercase();
+        if self.part_effects.contains_key(&upper) || self.explosions.contains_key(&upper) {
+            return;
+        }
+        let source = self.source().clone();
+        let origin = lossy(key);
+        if let Some(r) = super::effects::prototype_effect(&source, &resolved.refs)
+            && self
+                .effects
+                .read_effect(&source, &origin, (&r.archive, &r.resource))
+        {
+            let effect = super::effects::effect_key(&r.archive, &r.resource);
+            self.part_effects.insert(upper.clone(), effect);
+        }
+        let (Some(table), Some(ndp)) = (damage, resolved.first_with("ndp")) else {
+            return;
+        };
+        let keys = table
+            .nodes
+            .iter()
+            .map(|row| {
+                let key = super::effects::reference_key(&ndp.archive, &row.explosion)?;
+                if self.effects.blasts.contains_key(&key) {
+                    return Some(key);
+                }
+                let (archive, entry) = key.split_once("::")?;
+                let read = source
+                    .entry(archive.as_bytes(), entry.as_bytes())
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| f.ok_or_else(|| "the entry is missing".to_string()))
+                    .and_then(|f| f.parsed(0, Expl::parse).map_err(|e| e.to_string()));
+                match read {
+                    Ok(expl) => {
+                        let blast = super::Blast::of(key.clone(), archive.as_bytes(), &expl);
+                        self.effects.read_blast_effects(&source, &blast);
+                        self.effects.blasts.insert(key.clone(), blast);
+                        Some(key)
+                    }
+                    Err(cause) => {
+                        self.effects.fault(&origin, &key, &cause);
+                        None
+                    }
+                }
+            })
+            .collect();
+        self.explosions.insert(upper, keys);
     }
 
     /// The controller of a placed object: its root part's, when its

@@ -26,6 +26,7 @@ mod arms;
 mod chain;
 mod components;
 mod drive;
+mod effects;
 mod gate;
 mod load;
 mod mount;
@@ -33,7 +34,7 @@ mod rng;
 
 pub use arms::{
     AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
-    NODE_VITAL, RoundEnd, RoundSpec, Seeker, TurretSpec,
+    NODE_VITAL, RoundEnd, RoundSpec, SURFACE_MACHINE, Seeker, TurretSpec,
 };
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
@@ -42,9 +43,11 @@ pub use components::{
     ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform,
     PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
+pub use effects::{MissionEffects, effect_key, reference_key};
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
+pub use mount::node_to_bevy;
 pub use rng::RngStreams;
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -541,6 +544,8 @@ fn arms_of(
                 ctld: loader.devices.get(&upper).map(|c| &**c),
                 points: loader.points.get(&upper).map(|c| &**c),
                 damage: loader.damage.get(&upper).map(|d| &**d),
+                effect: loader.part_effects.get(&upper).map(String::as_str),
+                explosions: loader.explosions.get(&upper).map_or(&[][..], |e| &e[..]),
             }
         })
         .collect();
@@ -555,6 +560,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
         return Ok(());
     };
     world.remove_resource::<PlannedObjects>();
+    world.insert_resource(loader.effects.clone());
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);

@@ -112,7 +112,7 @@ fn object_nodes<'a>(
 }
 
 /// A node-frame (Z-up) point in Bevy's axes.
-pub(crate) fn node_to_bevy([x, y, z]: [f32; 3]) -> Vec3 {
+pub fn node_to_bevy([x, y, z]: [f32; 3]) -> Vec3 {
     Vec3::new(x, z, -y)
 }
 

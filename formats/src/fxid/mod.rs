@@ -9,6 +9,8 @@
 //! (offsets measured by openparkan on all 923 retail effects: every block
 //! ends where its pair begins or 4/8 bytes after it).
 
+pub mod emitter;
+
 use crate::archive::open::with_nres_entry;
 use crate::cursor::{Cursor, put_f32s};
 use crate::error::{FormatError, Problem, Result};

@@ -1,0 +1,163 @@
+//! Presentation: every primitive the running instances emit is a quad
+//! with its `Material.lib` entry through the legacy material (the entry's
+//! MAT0 state and blend; the phase texture its animation stands at; its
+//! alpha times the fade). Billboards face the camera; beams lie along
+//! their axis and turn to it. Quads are pooled and hidden when unused.
+//! Lights are listed, not drawn. Reads the simulation only.
+//!
+//! The phase fraction picks `floor(fraction × phases)` of the entry's
+//! phases (ours: the engine interpolates the track's keys by time).
+
+use crate::emit::{Primitive, PrimitiveKind, emit};
+use crate::instance::FxInstances;
+use bevy::light::NotShadowCaster;
+use bevy::prelude::*;
+use iron3d_assets::material::{EntryMaterial, MATERIAL_LIBRARY};
+use iron3d_render::camera::MissionCamera;
+use iron3d_render::legacy::MaterialInputs;
+use iron3d_render::material::LegacyMaterial;
+use iron3d_schedules::Phase;
+use std::collections::HashMap;
+
+/// Steps of the fade a shared material is made for.
+const ALPHA_STEPS: f32 = 16.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<FxDraw>().add_systems(
+        PostUpdate,
+        draw_effects.in_set(Phase::PublishRenderSnapshot),
+    );
+}
+
+/// A pooled effect quad.
+#[derive(Component, Debug)]
+pub struct FxQuad;
+
+/// A shared material: entry, phase, fade step.
+type MaterialKey = (String, usize, u8);
+
+/// The drawing's state: the quad mesh, material sources and shared
+/// materials, and the pool of quads.
+#[derive(Resource, Default)]
+struct FxDraw {
+    quad: Option<Handle<Mesh>>,
+    sources: HashMap<String, Handle<EntryMaterial>>,
+    materials: HashMap<MaterialKey, Handle<LegacyMaterial>>,
+    pool: Vec<Entity>,
+}
+
+/// The asset path of a material key (`MATERIAL.LIB::NAME`); the source
+/// finds names in any case.
+fn material_path(key: &str) -> Option<String> {
+    let (archive, name) = key.split_once("::")?;
+    archive
+        .eq_ignore_ascii_case(MATERIAL_LIBRARY)
+        .then(|| format!("iron://{MATERIAL_LIBRARY}/{name}.mat0"))
+}
+
+/// The turn of a quad drawing `p` seen from `eye` (camera turn `view`).
+fn facing(p: &Primitive, eye: Vec3, view: Quat) -> Quat {
+    if p.kind != PrimitiveKind::Beam {
+        return view;
+    }
+    let to_eye = (eye - p.position).reject_from_normalized(p.axis);
+    let Some(z) = to_eye.try_normalize() else {
+        return view;
+    };
+    Quat::from_mat3(&Mat3::from_cols(p.axis, z.cross(p.axis), z))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_effects(
+    mut commands: Commands,
+    instances: Res<FxInstances>,
+    server: Res<AssetServer>,
+    entries: Res<Assets<EntryMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut legacy: ResMut<Assets<LegacyMaterial>>,
+    mut draw: ResMut<FxDraw>,
+    camera: Query<&GlobalTransform, With<MissionCamera>>,
+    mut quads: Query<
+        (
+            &mut Transform,
+            &mut MeshMaterial3d<LegacyMaterial>,
+            &mut Visibility,
+        ),
+        With<FxQuad>,
+    >,
+) {
+    let Ok(eye) = camera.single().map(|c| c.compute_transform()) else {
+        return;
+    };
+    let draw = &mut *draw;
+    let quad = draw
+        .quad
+        .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
+        .clone();
+    let mut used = 0;
+    for p in instances.0.iter().flat_map(emit) {
+        let Some(key) = p
+            .material
+            .as_deref()
+            .filter(|_| p.kind != PrimitiveKind::Light)
+        else {
+            continue;
+        };
+        let Some(path) = material_path(key) else {
+            continue;
+        };
+        let source = draw
+            .sources
+            .entry(key.to_owned())
+            .or_insert_with(|| server.load(path));
+        let Some(entry) = entries.get(&*source) else {
+            continue;
+        };
+        let row = &entry.row;
+        let phases = row.textures.len().max(1);
+        let phase = ((p.phase * phases as f32) as usize).min(phases - 1);
+        let step = (p.alpha * ALPHA_STEPS).round().clamp(1.0, ALPHA_STEPS) as u8;
+        let material = draw
+            .materials
+            .entry((key.to_owned(), phase, step))
+            .or_insert_with(|| {
+                let texture = row.textures.get(phase).cloned().flatten();
+                let state =
+                    MaterialInputs::of_batch(&row.mat0, texture.is_some(), false, false).state();
+                let alpha = row.mat0.alpha() * f32::from(step) / ALPHA_STEPS;
+                legacy.add(LegacyMaterial::new(state, texture, None, alpha))
+            })
+            .clone();
+        let transform = Transform::from_translation(p.position)
+            .with_rotation(facing(&p, eye.translation, eye.rotation))
+            .with_scale(p.size.extend(1.0));
+        match draw.pool.get(used).and_then(|&e| quads.get_mut(e).ok()) {
+            Some((mut at, mut drawn, mut visibility)) => {
+                *at = transform;
+                drawn.0 = material;
+                visibility.set_if_neq(Visibility::Visible);
+            }
+            None if used >= draw.pool.len() => {
+                let entity = commands
+                    .spawn((
+                        FxQuad,
+                        Mesh3d(quad.clone()),
+                        MeshMaterial3d(material),
+                        transform,
+                        Visibility::Visible,
+                        NotShadowCaster,
+                    ))
+                    .id();
+                draw.pool.push(entity);
+            }
+            // Spawned this frame: placed on the next.
+            None => {}
+        }
+        used += 1;
+    }
+    for &entity in draw.pool.iter().skip(used) {
+        if let Ok((_, _, mut visibility)) = quads.get_mut(entity) {
+            visibility.set_if_neq(Visibility::Hidden);
+        }
+    }
+}

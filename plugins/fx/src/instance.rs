@@ -1,0 +1,500 @@
+//! Effect instances (openparkan `docs/11-effects.md`, "How an effect
+//! runs"; GAMEPLAY §7): an event's [`EffectCue`] makes an instance of the
+//! `FXID` it names at a place, hung on an object; every 100 ms of game
+//! time (and on the two ticks after it starts) the instance works out its
+//! time `t` in its header's time mode and flags, follows its object until
+//! it lets go (flag `0x4`), plays its sound emitters as `t` crosses them,
+//! and deletes itself at the end (flag `0x2`).
+//!
+//! Time modes: 0 external (0 until set: nothing sets it yet), 1 once, 2
+//! loop, 3 once backwards, 5 speed ÷ top speed, 14 one minus life, 15
+//! the larger of speed and spin ratios. Modes 4, 16 and 17 (a node's
+//! animation value) read 0 until the node values are published; 6–13 are
+//! shipped by no effect and read 0. Then flag `0x200` multiplies by the
+//! once-through progress, `0x20` folds (ping-pong) and `0x1` jitters `t`
+//! by ± half the header's spread, before the clamp to 0..1.
+//!
+//! Ours (docs/facts.md "Effects at run time"): an instance whose object is
+//! gone lets go of it where it last was; one that does not delete itself
+//! at the end (no flag `0x2`, or a loop) goes when its object does, and
+//! one without an object ends at its end. Every instance and its
+//! generator are simulation state in the state hash.
+
+use crate::rand::HouseRng;
+use crate::sound::{SoundEvent, SoundKind, SoundPlay, Sounds};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use iron3d_combat::{CombatEvents, EffectCue};
+use iron3d_control::PhysicalState;
+use iron3d_formats::fxid::Fxid;
+use iron3d_formats::fxid::emitter::EmitterKind;
+use iron3d_schedules::{GameClock, StateHasher};
+use iron3d_world::mission::{Controller, HitModel, MissionEffects, NodeLife, RngStreams};
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use std::sync::Arc;
+
+/// Header flags.
+pub const JITTER: u32 = 0x1;
+pub const DELETE_AT_END: u32 = 0x2;
+pub const LET_GO: u32 = 0x4;
+pub const PING_PONG: u32 = 0x20;
+pub const TIMES_PROGRESS: u32 = 0x200;
+
+/// ms between two updates of an instance.
+pub const UPDATE_MS: u64 = 100;
+/// An instance this young updates every tick (the engine updates one
+/// within 50 ms of a command to it).
+pub const FRESH_MS: u64 = 50;
+
+/// Where an instance hangs: its object and its frame in the object's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Anchor {
+    pub object: OriginalObjectId,
+    pub offset: Transform,
+}
+
+/// One running effect.
+#[derive(Debug, Clone)]
+pub struct FxInstance {
+    /// Its number, in the order instances were made.
+    pub serial: u64,
+    /// Its `FXID` by key, and the template.
+    pub effect: String,
+    pub template: Arc<Fxid>,
+    pub start_ms: u64,
+    pub end_ms: u64,
+    /// The effect's frame (world) and the size asked of it times its own.
+    pub frame: Transform,
+    pub scale: f32,
+    /// Where it was at its first update (a bolt's start point).
+    pub origin: Vec3,
+    pub anchor: Option<Anchor>,
+    /// Its object, for the time modes that read one (kept after it lets go).
+    pub owner: Option<OriginalObjectId>,
+    /// Effect time, 0..1, at the last update.
+    pub t: f32,
+    pub updated_ms: Option<u64>,
+    /// Its particles' seed, and its own generator (flag `0x1`).
+    pub seed: u32,
+    pub rng: HouseRng,
+    /// Per command: a one-shot sound's previous time; whether a loop plays.
+    pub sounds: Vec<SoundPlay>,
+}
+
+impl FxInstance {
+    /// Seconds since it started, at its last update.
+    pub fn age_s(&self) -> f32 {
+        self.updated_ms
+            .map_or(0.0, |u| u.saturating_sub(self.start_ms) as f32 / 1000.0)
+    }
+}
+
+/// Every running instance, in serial order.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct FxInstances(pub Vec<FxInstance>);
+
+/// The next instance serial and how many combat events were read.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FxCursor {
+    pub next_serial: u64,
+    pub events_read: usize,
+}
+
+/// An effect a cue could not play, reported once per effect key.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct FxFaults(pub Vec<String>);
+
+impl FxFaults {
+    /// Reports (once) that effect `key` was not read at load.
+    pub fn report(&mut self, key: &str) {
+        let fault = format!("effect {key}: not read at load (no object of the mission names it)");
+        if !self.0.contains(&fault) {
+            warn!("{fault}");
+            self.0.push(fault);
+        }
+    }
+}
+
+/// The game time in ms.
+fn now_ms(clock: &GameClock) -> u64 {
+    clock.elapsed().as_millis() as u64
+}
+
+/// Makes an instance of `template` for `cue` at `now`.
+pub fn instance(
+    serial: u64,
+    cue: &EffectCue,
+    template: Arc<Fxid>,
+    now: u64,
+    seed: u64,
+    anchor_frame: Option<&Transform>,
+) -> FxInstance {
+    let header = &template.header;
+    let duration_ms = (f64::from(header.duration_seconds.max(0.0)) * 1000.0).round() as u64;
+    let frame = Transform::from_translation(cue.at).with_rotation(cue.rotation);
+    let owner = cue.on.map(OriginalObjectId);
+    let anchor = owner.zip(anchor_frame).map(|(object, at)| Anchor {
+        object,
+        offset: Transform::from_matrix(at.to_matrix().inverse() * frame.to_matrix()),
+    });
+    let scale = cue.scale * header.scale[0].abs().max(f32::EPSILON);
+    FxInstance {
+        serial,
+        effect: cue.effect.clone(),
+        sounds: vec![SoundPlay::default(); template.commands.len()],
+        template,
+        start_ms: now,
+        end_ms: now + duration_ms,
+        frame,
+        scale,
+        origin: cue.at,
+        anchor,
+        owner,
+        t: 0.0,
+        updated_ms: None,
+        seed: seed as u32 ^ (seed >> 32) as u32,
+        rng: HouseRng::new(seed as u32 | 1),
+    }
+}
+
+/// What making instances needs: the clock, the templates, the `fx`
+/// stream, the serials, the list and the faults.
+#[derive(SystemParam)]
+pub(crate) struct Spawner<'w> {
+    clock: Res<'w, GameClock>,
+    effects: Option<Res<'w, MissionEffects>>,
+    rng: ResMut<'w, RngStreams>,
+    cursor: ResMut<'w, FxCursor>,
+    instances: ResMut<'w, FxInstances>,
+    faults: ResMut<'w, FxFaults>,
+}
+
+impl Spawner<'_> {
+    /// Plays `cue` now (hung on its object, whose frame is `anchor_frame`);
+    /// an effect the mission did not read is a fault.
+    pub(crate) fn play(&mut self, cue: &EffectCue, anchor_frame: Option<&Transform>) {
+        let template = self.effects.as_deref().and_then(|e| e.effect(&cue.effect));
+        let Some(template) = template.cloned() else {
+            self.faults.report(&cue.effect);
+            return;
+        };
+        let serial = self.cursor.next_serial;
+        self.cursor.next_serial += 1;
+        let seed = self.rng.next_u64("fx");
+        let now = now_ms(&self.clock);
+        let made = instance(serial, cue, template, now, seed, anchor_frame);
+        self.instances.0.push(made);
+    }
+}
+
+/// Makes an instance for every cue of the combat events not read yet.
+pub(crate) fn spawn(
+    events: Res<CombatEvents>,
+    registry: Res<ObjectRegistry>,
+    frames: Query<&Transform>,
+    mut spawner: Spawner,
+) {
+    let read = spawner.cursor.events_read;
+    spawner.cursor.events_read = events.0.len();
+    for cue in events.0.iter().skip(read).filter_map(|e| e.cue.as_ref()) {
+        let anchor_frame = cue
+            .on
+            .and_then(|id| registry.entity(OriginalObjectId(id)).ok())
+            .and_then(|e| frames.get(e).ok());
+        spawner.play(cue, anchor_frame);
+    }
+}
+
+/// What the time modes read of an instance's object.
+pub(crate) type Owner<'a> = (
+    &'a Transform,
+    Option<&'a PhysicalState>,
+    Option<&'a Controller>,
+    Option<&'a NodeLife>,
+    Option<&'a HitModel>,
+);
+
+/// The raw time of `mode` at `now` (before the flags).
+fn mode_time(mode: u32, inst: &FxInstance, now: u64, owner: Option<&Owner<'_>>) -> f32 {
+    let progress = progress(inst, now);
+    let ratio = |v: Vec3, limit: Vec3| {
+        let limit = limit.length();
+        if limit > 0.0 { v.length() / limit } else { 0.0 }
+    };
+    let speed = || {
+        owner
+            .and_then(|(_, s, c, ..)| {
+                Some(ratio(
+                    s.as_ref()?.linear_velocity,
+                    Vec3::from(c.as_ref()?.params.top_speed),
+                ))
+            })
+            .unwrap_or(0.0)
+    };
+    let spin = || {
+        owner
+            .and_then(|(_, s, c, ..)| {
+                Some(ratio(
+                    s.as_ref()?.angular_velocity,
+                    Vec3::from(c.as_ref()?.params.turn_rate),
+                ))
+            })
+            .unwrap_or(0.0)
+    };
+    match mode {
+        1 => progress,
+        2 => {
+            let span = inst.end_ms.saturating_sub(inst.start_ms);
+            if span == 0 {
+                0.0
+            } else {
+                (now.saturating_sub(inst.start_ms) % span) as f32 / span as f32
+            }
+        }
+        3 => 1.0 - progress,
+        5 => speed(),
+        14 => owner
+            .and_then(|(_, _, _, l, m)| Some(1.0 - life_fraction(l.as_ref()?, m.as_ref()?)))
+            .unwrap_or(0.0),
+        15 => speed().max(spin()),
+        // 0: set from outside; 4, 16, 17: a node's animation value; 6-13:
+        // never shipped.
+        _ => 0.0,
+    }
+}
+
+/// Once-through progress: `(now - start) / (end - start)`, 1 for an
+/// effect of no duration.
+fn progress(inst: &FxInstance, now: u64) -> f32 {
+    let span = inst.end_ms.saturating_sub(inst.start_ms);
+    if span == 0 {
+        1.0
+    } else {
+        now.saturating_sub(inst.start_ms) as f32 / span as f32
+    }
+}
+
+/// An object's life over its whole life (1 without nodes of life).
+fn life_fraction(life: &NodeLife, model: &HitModel) -> f32 {
+    let whole: f32 = model.nodes.iter().map(|n| n.max_life).sum();
+    if whole <= 0.0 {
+        return 1.0;
+    }
+    model
+        .nodes
+        .iter()
+        .map(|n| life.of(n.node) * n.max_life)
+        .sum::<f32>()
+        / whole
+}
+
+/// The effect time of `inst` at `now`: its mode, then flags `0x200`,
+/// `0x20` and `0x1`, clamped to 0..1.
+pub fn effect_time(inst: &mut FxInstance, now: u64, owner: Option<&Owner<'_>>) -> f32 {
+    let header = &inst.template.header;
+    let (mode, flags, spread) = (header.time_mode, header.flags, header.phase_jitter);
+    let mut t = mode_time(mode, inst, now, owner);
+    if flags & TIMES_PROGRESS != 0 {
+        t *= progress(inst, now);
+    }
+    if flags & PING_PONG != 0 {
+        t = if t < 0.5 { 2.0 * t } else { 2.0 * (1.0 - t) };
+    }
+    if flags & JITTER != 0 {
+        t += inst.rng.spread(spread);
+    }
+    t.clamp(0.0, 1.0)
+}
+
+/// Whether an instance updates at `now`.
+fn due(inst: &FxInstance, now: u64) -> bool {
+    match inst.updated_ms {
+        None => true,
+        Some(last) => {
+            now.saturating_sub(last) >= UPDATE_MS || now.saturating_sub(inst.start_ms) <= FRESH_MS
+        }
+    }
+}
+
+/// Updates every instance that is due, in serial order.
+pub(crate) fn update(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    owners: Query<Owner>,
+    mut instances: ResMut<FxInstances>,
+    mut sounds: ResMut<Sounds>,
+) {
+    let now = now_ms(&clock);
+    let tick = clock.tick();
+    instances.0.retain_mut(|inst| {
+        if !due(inst, now) {
+            return true;
+        }
+        let owner = inst
+            .owner
+            .and_then(|id| registry.entity(id).ok())
+            .and_then(|e| owners.get(e).ok());
+        let owner_gone = inst.owner.is_some() && owner.is_none();
+        match (&inst.anchor, &owner) {
+            (Some(anchor), Some((frame, ..))) => inst.frame = frame.mul_transform(anchor.offset),
+            (Some(_), None) => inst.anchor = None,
+            _ => {}
+        }
+        let first = inst.updated_ms.is_none();
+        if first {
+            inst.origin = inst.frame.translation;
+        }
+        inst.t = effect_time(inst, now, owner.as_ref());
+        inst.updated_ms = Some(now);
+        let (flags, mode) = (inst.template.header.flags, inst.template.header.time_mode);
+        let ended = now >= inst.end_ms;
+        let keep = match (flags & DELETE_AT_END != 0, mode) {
+            (true, _) if inst.t >= 1.0 => false,
+            (_, 1 | 3) if ended => inst.owner.is_some() && !owner_gone,
+            _ => !owner_gone,
+        };
+        play_sounds(inst, tick, keep, &mut sounds);
+        if flags & LET_GO != 0 {
+            inst.anchor = None;
+        }
+        keep
+    });
+}
+
+/// Plays the sound emitters of `inst` at its new time (openparkan
+/// `docs/11-effects.md`, "Type 2 is a sound"): a one-shot as `t` passes
+/// its trigger (a time of exactly 1 counts as 0), a loop while `t` is in
+/// its window; everything stops with the instance.
+fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut Sounds) {
+    let t = inst.t;
+    for (index, command) in inst.template.commands.iter().enumerate() {
+        if command.emitter() != Some(EmitterKind::Sound) {
+            continue;
+        }
+        let (Some(sound), Some((low, high)), Some(key)) =
+            (command.sound(), command.window(), command.resource())
+        else {
+            continue;
+        };
+        let key = iron3d_world::mission::effect_key(key.archive.name(), key.name.name());
+        let local = iron3d_world::mission::node_to_bevy(sound.position.0);
+        let event = |kind| SoundEvent {
+            tick,
+            key: key.clone(),
+            owner: inst.owner.map(OriginalObjectId::raw),
+            position: inst.frame.transform_point(local * inst.scale),
+            kind,
+            near: sound.near,
+            far: sound.far,
+            effect: inst.serial,
+        };
+        let play = &mut inst.sounds[index];
+        if sound.looped {
+            let inside = alive && (low..=high).contains(&t);
+            if inside && !play.looping {
+                sounds.0.push(event(SoundKind::Loop));
+            } else if !inside && play.looping {
+                sounds.0.push(event(SoundKind::Stop));
+            }
+            play.looping = inside;
+        } else {
+            let now = if t == 1.0 { 0.0 } else { t };
+            if play.previous <= now && play.previous <= low && low < now {
+                sounds.0.push(event(SoundKind::Play));
+            }
+            play.previous = now;
+        }
+    }
+}
+
+/// State-hash contributor: the cursor and every instance in serial order.
+pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
+    if let Some(cursor) = world.get_resource::<FxCursor>() {
+        hasher.write_u64(cursor.next_serial);
+        hasher.write_u64(cursor.events_read as u64);
+    }
+    let Some(instances) = world.get_resource::<FxInstances>() else {
+        return;
+    };
+    for inst in &instances.0 {
+        hasher.write_u64(inst.serial);
+        hasher.write(inst.effect.as_bytes());
+        hasher.write_u64(inst.start_ms);
+        hasher.write_u64(inst.end_ms);
+        for v in inst
+            .frame
+            .translation
+            .to_array()
+            .into_iter()
+            .chain(inst.frame.rotation.to_array())
+        {
+            hasher.write_f32(v);
+        }
+        hasher.write_f32(inst.scale);
+        hasher.write_f32(inst.t);
+        hasher.write_u64(inst.updated_ms.unwrap_or(u64::MAX));
+        hasher.write_u32(inst.anchor.map_or(0, |a| a.object.raw()));
+        hasher.write_u32(inst.seed);
+        hasher.write_u32(inst.rng.state());
+        for play in &inst.sounds {
+            hasher.write_f32(play.previous);
+            hasher.write_u8(play.looping as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::fxid::FxHeader;
+
+    fn timed(time_mode: u32, flags: u32) -> FxInstance {
+        let cue = EffectCue {
+            effect: "EFFECTS.RLB::TEST".into(),
+            at: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            scale: 1.0,
+            on: None,
+        };
+        let template = Arc::new(Fxid {
+            header: FxHeader {
+                time_mode,
+                duration_seconds: 2.0,
+                flags,
+                ..FxHeader::default()
+            },
+            commands: Vec::new(),
+        });
+        instance(0, &cue, template, 1000, 3, None)
+    }
+
+    #[test]
+    fn time_modes_run_once_loop_and_backwards_and_the_flags_shape_them() {
+        let t = |mode, flags, now| effect_time(&mut timed(mode, flags), now, None);
+        // Once: a quarter through at 0.5 s of 2 s, held at 1 after the end.
+        assert_eq!(t(1, 0, 1500), 0.25);
+        assert_eq!(t(1, 0, 9000), 1.0);
+        // Loop: 2.5 s in is a quarter through its second pass.
+        assert_eq!(t(2, 0, 3500), 0.25);
+        assert_eq!(t(3, 0, 1500), 0.75);
+        // External: 0 until set.
+        assert_eq!(t(0, 0, 1500), 0.0);
+        // Ping-pong folds 0.75 to 0.5; × progress multiplies a loop by it.
+        assert_eq!(t(1, PING_PONG, 2500), 0.5);
+        assert_eq!(t(2, TIMES_PROGRESS, 2000), 0.25);
+    }
+
+    #[test]
+    fn a_jittered_time_wobbles_within_half_the_spread() {
+        let mut inst = timed(1, JITTER);
+        Arc::get_mut(&mut inst.template)
+            .unwrap()
+            .header
+            .phase_jitter = 0.2;
+        let values: Vec<f32> = (0..50)
+            .map(|_| effect_time(&mut inst, 2000, None))
+            .collect();
+        assert!(values.iter().all(|v| (v - 0.5).abs() <= 0.1 + 1e-6));
+        assert!(values.iter().any(|&v| v != 0.5));
+    }
+}

@@ -1,0 +1,88 @@
+//! Effects at run time (tome V "FXID: система эффектов", tome VII "Этап
+//! 4"; GAMEPLAY §7; openparkan `docs/11-effects.md`): what combat sets off
+//! (muzzles, explosions, dying nodes) runs as `FXID` instances in the
+//! simulation, plays its sounds as events, and is drawn as billboards with
+//! its materials.
+//!
+//! | step | where | what |
+//! |---|---|---|
+//! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]) |
+//! | update | [`FxStep`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
+//! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | windowed apps draw the primitives [`emit::emit`] lists ([`draw`]) |
+//!
+//! Instances, the cursor over combat events and their generators are in
+//! the state hash (`fx_instances`); [`Sounds`] is simulation output like
+//! combat's events. The draw only reads.
+
+pub mod draw;
+pub mod emit;
+pub mod instance;
+pub mod rand;
+pub mod sound;
+
+pub use emit::{Primitive, PrimitiveKind, emit};
+pub use instance::{FxCursor, FxFaults, FxInstance, FxInstances, effect_time};
+pub use sound::{SoundEvent, SoundKind, Sounds};
+
+use bevy::prelude::*;
+use iron3d_combat::{CombatStep, EffectCue};
+use iron3d_control::ControlStep;
+use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
+
+/// The effect library effects are named in.
+pub const EFFECT_LIBRARY: &str = "effects.rlb";
+
+/// Effects played where the mission starts, as it starts running: each
+/// an `effects.rlb` name and a map-frame point (Z up). The command line's
+/// `--effect`, for modders looking at an effect and for tests; an effect
+/// the mission did not read at load is a fault, like any other.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct StartEffects(pub Vec<(String, [f32; 3])>);
+
+/// The effects' step inside `Phase::UpdateWorld`, after combat's.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FxStep;
+
+/// The effects plugin. Needs the spine, the World3D, mission and combat
+/// plugins; draws when the app renders (the PBR plugin is present).
+pub struct FxPlugin;
+
+impl Plugin for FxPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            FixedUpdate,
+            FxStep
+                .in_set(Phase::UpdateWorld)
+                .after(CombatStep)
+                .before(ControlStep::Publish),
+        )
+        .init_resource::<FxInstances>()
+        .init_resource::<FxCursor>()
+        .init_resource::<FxFaults>()
+        .init_resource::<Sounds>()
+        .add_systems(
+            FixedUpdate,
+            (instance::spawn, instance::update).chain().in_set(FxStep),
+        )
+        .add_systems(OnEnter(MissionPhase::Running), start_effects)
+        .add_state_hash("fx_instances", instance::hash_instances);
+        if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+            draw::plugin(app);
+        }
+    }
+}
+
+/// Plays the [`StartEffects`] as the mission starts running.
+fn start_effects(start: Option<Res<StartEffects>>, mut spawner: instance::Spawner) {
+    for (name, at) in start.iter().flat_map(|s| &s.0) {
+        let cue = EffectCue {
+            effect: effect_key(EFFECT_LIBRARY.as_bytes(), name.as_bytes()),
+            at: node_to_bevy(*at),
+            rotation: Quat::IDENTITY,
+            scale: 1.0,
+            on: None,
+        };
+        spawner.play(&cue, None);
+    }
+}

@@ -1,0 +1,158 @@
+//! Effects on the demo install, headless at the fixed step: an explosion
+//! plays its sound, emits its primitives and deletes itself at its end; a
+//! fight sets off muzzle effects on the shooters and explosions where the
+//! rounds go off.
+
+use bevy::prelude::*;
+use iron3d_behavior::BehaviorPlugin;
+use iron3d_combat::{CombatEvents, CombatPlugin, EffectCue, EventKind};
+use iron3d_control::ControlPlugin;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_fx::*;
+use iron3d_schedules::GameClock;
+use iron3d_world::mission::*;
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+
+fn app() -> (tempfile::TempDir, App) {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("game");
+    demo::build(&game, demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let app = running_test_app(
+        game,
+        (ControlPlugin, BehaviorPlugin, CombatPlugin, FxPlugin),
+    );
+    (tmp, app)
+}
+
+const EXPLODE: &str = "EFFECTS.RLB::FX_EXPLODE";
+
+#[test]
+fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
+    let (_tmp, mut app) = app();
+    delete_all_but(&mut app, &[]);
+    let at = Vec3::new(10.0, 50.0, -20.0);
+    let template = app
+        .world()
+        .resource::<MissionEffects>()
+        .effect(EXPLODE)
+        .unwrap()
+        .clone();
+    let cue = EffectCue {
+        effect: EXPLODE.into(),
+        at,
+        rotation: Quat::IDENTITY,
+        scale: 2.0,
+        on: None,
+    };
+    let now = app.world().resource::<GameClock>().elapsed().as_millis() as u64;
+    let start_tick = app.world().resource::<GameClock>().tick();
+    let made = instance::instance(0, &cue, template, now, 7, None);
+    app.world_mut().resource_mut::<FxInstances>().0.push(made);
+    // Its first update takes t = 0; the next (within 50 ms) crosses the
+    // sound's trigger.
+    app.update();
+    app.update();
+    let sounds = app.world().resource::<Sounds>().0.clone();
+    assert_eq!(sounds.len(), 1, "{sounds:?}");
+    let s = &sounds[0];
+    assert_eq!(
+        (s.key.as_str(), s.kind, s.owner),
+        ("SOUNDS.LIB::EXPLODE.WAV", SoundKind::Play, None)
+    );
+    assert_eq!((s.near, s.far), (20.0, 200.0));
+    assert!(s.position.distance(at) < 1e-4);
+    assert!(
+        (start_tick + 1..=start_tick + 2).contains(&s.tick),
+        "{}",
+        s.tick
+    );
+    // It draws its fireball, its fire and smoke particles, all near it.
+    let inst = app.world().resource::<FxInstances>().0[0].clone();
+    assert!(inst.t > 0.0 && inst.t < 0.1, "{}", inst.t);
+    let drawn = emit(&inst);
+    let materials: std::collections::BTreeSet<_> =
+        drawn.iter().filter_map(|p| p.material.clone()).collect();
+    assert_eq!(
+        Vec::from_iter(materials),
+        ["MATERIAL.LIB::M_FIRE", "MATERIAL.LIB::M_SMOKE"]
+    );
+    assert!(drawn.iter().any(|p| p.kind == PrimitiveKind::Light));
+    assert!(drawn.iter().all(|p| p.position.distance(at) < 2.0 * 4.0));
+    // 1.5 s (45 ticks at 30 Hz) later it has deleted itself, having
+    // played its sound once.
+    for _ in 0..46 {
+        app.update();
+    }
+    assert!(app.world().resource::<FxInstances>().0.is_empty());
+    assert_eq!(app.world().resource::<Sounds>().0.len(), 1);
+}
+
+/// The armed mover of clan `clan` with the lowest id.
+fn armed_unit_of(app: &mut App, clan: u32) -> OriginalObjectId {
+    let world = app.world_mut();
+    let mut units = world.query::<(&OriginalObjectId, &ObjectClan, &Armament, &Controller)>();
+    units
+        .iter(world)
+        .filter(|(_, c, ..)| c.identity_raw == clan)
+        .map(|(id, ..)| *id)
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn a_fight_sets_off_muzzle_effects_on_the_shooters_and_explosions_where_rounds_go_off() {
+    let (_tmp, mut app) = app();
+    app.update();
+    let (player, enemy) = (armed_unit_of(&mut app, 1), armed_unit_of(&mut app, 2));
+    delete_all_but(&mut app, &[player, enemy]);
+    app.update();
+    let registry = app.world().resource::<ObjectRegistry>();
+    let (p, e) = (
+        registry.entity(player).unwrap(),
+        registry.entity(enemy).unwrap(),
+    );
+    let at = app.world().get::<Transform>(p).unwrap().translation + Vec3::new(60.0, 1.0, 0.0);
+    app.world_mut().get_mut::<Transform>(e).unwrap().translation = at;
+    let mut muzzle = None;
+    let mut explosion = None;
+    for _ in 0..900 {
+        app.update();
+        let events = &app.world().resource::<CombatEvents>().0;
+        let instances = &app.world().resource::<FxInstances>().0;
+        for inst in instances {
+            let shot_cue = events.iter().any(|ev| {
+                ev.kind == EventKind::Shot
+                    && ev.cue.as_ref().is_some_and(|c| c.effect == inst.effect)
+            });
+            if shot_cue && muzzle.is_none() {
+                muzzle = Some(inst.clone());
+            }
+            if inst.effect == EXPLODE && explosion.is_none() && inst.updated_ms.is_some() {
+                explosion = Some(inst.clone());
+            }
+        }
+        if muzzle.is_some() && explosion.is_some() {
+            break;
+        }
+    }
+    let muzzle = muzzle.expect("a shot set off its gun's effect");
+    // It hangs on its shooter and is one of the guns' muzzle effects.
+    let shooter = muzzle
+        .anchor
+        .expect("a muzzle effect follows its gun")
+        .object;
+    assert!(shooter == player || shooter == enemy);
+    assert!(["EFFECTS.RLB::FX_LASER", "EFFECTS.RLB::FX_CANNON"].contains(&muzzle.effect.as_str()));
+    // Its shot sound belongs to the shooter.
+    let sounds = app.world().resource::<Sounds>().0.clone();
+    assert!(
+        sounds.iter().any(|s| s.owner == Some(shooter.raw())
+            && ["SOUNDS.LIB::LASER.WAV", "SOUNDS.LIB::SHOT.WAV"].contains(&s.key.as_str())),
+        "{sounds:?}"
+    );
+    // An explosion lets go of what it struck after its first update.
+    let explosion = explosion.expect("a round went off with its explosion's effect");
+    assert!(explosion.anchor.is_none());
+    let events = app.world().resource::<CombatEvents>().0.clone();
+    assert!(events.iter().any(|ev| ev.kind == EventKind::Explosion));
+}
