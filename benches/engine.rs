@@ -68,8 +68,10 @@ static ALLOCATOR: Counting = Counting;
 
 /// Placed objects of the tick benchmark's large mission.
 const LARGE: usize = 900;
-/// Units in the battle benchmark.
+/// Units in the battle benchmark, and the ticks of the fight one sample
+/// times.
 const BATTLE: usize = 200;
+const FIGHT_TICKS: u32 = 30;
 
 /// Ticks of one headless run, and the fixed rate they are simulated at
 /// (the default of `iron3d play`).
@@ -488,32 +490,49 @@ fn benches(c: &mut Criterion) {
     group.bench_function("units_900_go", |b| b.iter(|| going.update()));
     group.finish();
 
-    // Combat: 200 units of the demo's clans mixed on the 20 m grid, who
-    // engage and fight with guns, rounds, damage and effects, against the
-    // same units under Control and Behavior alone (the reference, same
-    // run). The fight goes on over the timed ticks: the counts are printed
-    // before and after.
+    // Combat: 200 units of the demo's clans mixed on the 20 m grid, landed
+    // and fighting (guns, rounds, damage, effects): each sample times the
+    // same 30 ticks of the fight from the same start (a fresh app, settled
+    // 200 ticks, set up outside the timing), against the same units under
+    // Control and Behavior alone (the reference, same run).
     let battle = write_grid_mission(&installs.demo, "Battle200", BATTLE, None);
+    let start = |combat: bool| {
+        let mut app = if combat {
+            app_with(
+                &installs.demo,
+                &battle,
+                (
+                    iron3d_control::ControlPlugin,
+                    iron3d_behavior::BehaviorPlugin,
+                    iron3d_combat::CombatPlugin,
+                    iron3d_fx::FxPlugin,
+                ),
+            )
+        } else {
+            behavior_app(&installs.demo, &battle)
+        };
+        load(&mut app);
+        settle(&mut app, 200);
+        app
+    };
+    let mut shown = start(true);
+    print_battle("at the start", &shown);
+    settle(&mut shown, FIGHT_TICKS);
+    print_battle(&format!("{FIGHT_TICKS} ticks later"), &shown);
     let mut group = c.benchmark_group("combat_tick");
-    let mut reference = behavior_app(&installs.demo, &battle);
-    load(&mut reference);
-    settle(&mut reference, 200);
-    group.bench_function("units_200_behavior_only", |b| b.iter(|| reference.update()));
-    let mut fight = app_with(
-        &installs.demo,
-        &battle,
-        (
-            iron3d_control::ControlPlugin,
-            iron3d_behavior::BehaviorPlugin,
-            iron3d_combat::CombatPlugin,
-            iron3d_fx::FxPlugin,
-        ),
-    );
-    load(&mut fight);
-    settle(&mut fight, 200);
-    print_battle("before", &fight);
-    group.bench_function("units_200_battle", |b| b.iter(|| fight.update()));
-    print_battle("after", &fight);
+    group.sample_size(10);
+    for (name, combat) in [
+        ("units_200_behavior_only", false),
+        ("units_200_battle", true),
+    ] {
+        group.bench_function(format!("{name}_{FIGHT_TICKS}_ticks"), |b| {
+            b.iter_batched_ref(
+                || start(combat),
+                |app| settle(app, FIGHT_TICKS),
+                criterion::BatchSize::PerIteration,
+            )
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group("behavior_route");
@@ -566,7 +585,7 @@ fn print_battle(when: &str, app: &App) {
     let events = &world.resource::<iron3d_combat::CombatEvents>().0;
     let count = |kind| events.iter().filter(|e| e.kind == kind).count();
     println!(
-        "combat_tick units_200_battle {when} timing: tick {}, {} rounds in flight, {} effect \
+        "combat_tick units_200_battle {when}: tick {}, {} rounds in flight, {} effect \
          instances, {} shots and {} destroyed so far, {} objects registered",
         world.resource::<iron3d_schedules::GameClock>().tick(),
         world.resource::<iron3d_combat::Rounds>().0.len(),
