@@ -79,20 +79,18 @@ impl Ramp {
         let k = straight_or_pow(x.clamp(0.0, 1.0), self.exponent);
         self.from + (self.to - self.from) * k
     }
+
+    /// The value at `x` (held at 0 below), not clamped above: a phase
+    /// clocked in seconds runs on.
+    pub fn at_unclamped(&self, x: f32) -> f32 {
+        self.from + (self.to - self.from) * straight_or_pow(x.max(0.0), self.exponent)
+    }
 }
 
 /// `x^e`, with an exponent of exactly 1 taken straight (as the engine
 /// does: no `pow` rounding).
 fn straight_or_pow(x: f32, e: f32) -> f32 {
     if e == 1.0 { x } else { x.powf(e) }
-}
-
-impl Ramp {
-    /// The value at `x` (held at 0 below), not clamped above: a phase
-    /// clocked in seconds runs on.
-    pub fn at_unclamped(&self, x: f32) -> f32 {
-        self.from + (self.to - self.from) * straight_or_pow(x.max(0.0), self.exponent)
-    }
 }
 
 /// Offsets of a channel's four triples: low, high, jitter (none on
