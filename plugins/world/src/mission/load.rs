@@ -691,12 +691,7 @@ impl Loader {
             let context = control.archive.clone();
             let source = self.source().clone();
             let reader = super::arms::explosion_reader(&context, |archive, name| {
-                source
-                    .entry(archive, name)
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| "the entry is missing".to_string())?
-                    .parsed(0, Expl::parse)
-                    .map_err(|e| e.to_string())
+                read_explosion(&source, archive, name)
             });
             let round =
                 super::RoundSpec::read(&key, &round_ctld, ndp.as_deref(), reader).map_err(fail)?;
@@ -740,12 +735,7 @@ impl Loader {
                     return Some(key);
                 }
                 let (archive, entry) = key.split_once("::")?;
-                let read = source
-                    .entry(archive.as_bytes(), entry.as_bytes())
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| f.ok_or_else(|| "the entry is missing".to_string()))
-                    .and_then(|f| f.parsed(0, Expl::parse).map_err(|e| e.to_string()));
-                match read {
+                match read_explosion(&source, archive.as_bytes(), entry.as_bytes()) {
                     Ok(expl) => {
                         let blast = super::Blast::of(key.clone(), archive.as_bytes(), &expl);
                         self.effects.read_blast_effects(&source, &blast);
@@ -952,6 +942,18 @@ fn land_files(
 }
 
 /// A legacy path below the layer roots that must be there.
+/// Entry `name` of archive `archive` parsed as an explosion (`.exp`),
+/// shared with every other reader of it; the cause when it is missing or
+/// malformed.
+fn read_explosion(source: &Source, archive: &[u8], name: &[u8]) -> Result<Arc<Expl>, String> {
+    source
+        .entry(archive, name)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "the entry is missing".to_string())?
+        .parsed(0, Expl::parse)
+        .map_err(|e| e.to_string())
+}
+
 fn read_required(source: &Source, legacy: &[u8]) -> Result<Found, FormatError> {
     source
         .read_legacy(legacy)?
