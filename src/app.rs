@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_assets::IronAssetsPlugin;
+use iron3d_audio::{AudioOutputPlugin, SoundPlugin};
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
@@ -30,6 +31,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         ControlPlugin,
         BehaviorPlugin,
         CombatPlugin,
+        SoundPlugin,
         FxPlugin,
     ));
 }
@@ -126,6 +128,7 @@ pub fn windowed(
         bench: view.bench,
     })
     .add_plugins((IronInputPlugin, inspector))
+    .add_plugins(AudioOutputPlugin::<kira::DefaultBackend>::default())
     .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
     if view.paused {

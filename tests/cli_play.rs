@@ -676,3 +676,68 @@ fn unreadable_and_unknown_effects_are_reported_and_the_mission_plays_on() {
         assert!((got - want).abs() < 1e-3, "{at:?}");
     }
 }
+
+#[test]
+fn the_report_lists_the_ambience_and_sounds_that_played_nothing() {
+    let tmp = demo_install();
+    let game = game_dir(&tmp);
+    // A mod empties the laser's sound, the way retail ships ALIEN_ME.WAV.
+    let modded = tmp.path().join("mod");
+    std::fs::create_dir_all(modded.join("sounds.lib")).unwrap();
+    std::fs::write(modded.join("sounds.lib").join("LASER.WAV"), b"").unwrap();
+    let run = |name: &str| -> serde_json::Value {
+        let path = tmp.path().join(name);
+        let args = [
+            "play",
+            "--game-dir",
+            &game,
+            "--headless",
+            "--ticks",
+            "400",
+            "--mod-dir",
+            modded.to_str().unwrap(),
+            "--effect",
+            "FX_LASER -10,20,30",
+            "--report",
+            path.to_str().unwrap(),
+        ];
+        let out = iron3d(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+    };
+    let report = run("first.json");
+    let sounds = report["sounds"].as_array().unwrap();
+    let theme = &sounds[0];
+    assert_eq!(theme["key"], "SOUNDS.LIB::ATM_LOOP.WAV");
+    assert_eq!(
+        (&theme["kind"], &theme["bus"], &theme["source"]),
+        (
+            &serde_json::json!("loop"),
+            &serde_json::json!("ambience"),
+            &serde_json::json!("mission.cfg THEME")
+        )
+    );
+    assert!(theme["position"].is_null() && theme["owner"].is_null());
+    let variations = sounds
+        .iter()
+        .filter(|s| s["source"] == "mission.cfg variation")
+        .count();
+    assert_eq!(
+        variations, 2,
+        "400 ticks at 30 Hz: one at once, one 10..19 s on"
+    );
+    assert!(sounds.iter().all(|s| s["key"] != "SOUNDS.LIB::LASER.WAV"));
+    let faults = report["sound_faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0]["key"], "SOUNDS.LIB::LASER.WAV");
+    assert_eq!(faults[0]["outcome"], "entry_empty");
+    let chain = faults[0]["chain"].as_str().unwrap();
+    assert!(
+        chain.ends_with(
+            "-> no object -> EFFECTS.RLB::FX_LASER -> SOUNDS.LIB::LASER.WAV -> entry_empty: a zero-length payload"
+        ),
+        "{chain}"
+    );
+    // The same run gives the same list.
+    assert_eq!(run("second.json")["sounds"], report["sounds"]);
+}

@@ -537,3 +537,60 @@ fn screenshot_and_frame_capture_together_write_both_before_exiting() {
     let list: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert!(list["items"].as_array().is_some_and(|i| !i.is_empty()));
 }
+
+/// A windowed run of `ticks` ticks with ALSA configured by `alsa_conf`:
+/// its stderr and the state hash line it printed, with the tick it
+/// printed.
+fn windowed_run(alsa_conf: &str, ticks: &str) -> (String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("alsa.conf");
+    std::fs::write(&conf, alsa_conf).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(["play", "--ticks", ticks])
+        .env("XDG_CACHE_HOME", cache_home())
+        .env("ALSA_CONFIG_PATH", &conf)
+        .output()
+        .expect("run iron3d");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = |prefix: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` in {stdout}"))
+            .to_string()
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (stderr, line("ticks: "), line("state hash: "))
+}
+
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn the_game_plays_sound_on_a_device_and_the_same_game_without_one() {
+    require_display();
+    // ALSA's null device stands in for a sound card; an empty ALSA
+    // configuration has no device at all.
+    let (heard, ticks, hash) = windowed_run("pcm.!default {\n type null\n}\n", "60");
+    assert!(
+        heard.contains("sound: playing on the audio device"),
+        "{heard}"
+    );
+    let (silent, silent_ticks, silent_hash) = windowed_run("", "60");
+    assert!(
+        silent.contains("sound is off: the audio device did not open"),
+        "{silent}"
+    );
+    // Either way the simulation is the headless one at the same tick.
+    for (ticks, hash) in [(ticks, hash), (silent_ticks, silent_hash)] {
+        let headless = iron3d(&["play", "--headless", "--ticks", &ticks]);
+        let stdout = String::from_utf8_lossy(&headless.stdout);
+        assert!(
+            stdout.contains(&format!("state hash: {hash}")),
+            "{ticks}: {stdout}"
+        );
+    }
+}

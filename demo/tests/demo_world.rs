@@ -7,6 +7,7 @@
 use iron3d_demo::{Install, Scale, generate};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::archive::nres::Nres;
+use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::config::ini::{Settings, Source, table_for};
@@ -457,11 +458,12 @@ fn mission_configs_name_sound_entries() {
     for (path, bytes) in install.files() {
         if path.ends_with("/mission.cfg") {
             let cfg = ObjectConfig::parse(bytes, "mission.cfg").unwrap();
-            for o in &cfg.objects {
-                if let (Some(lib), Some(name)) = (o.field("library"), o.field("name")) {
-                    assert!(has(lib, name), "{path}: {lib}::{name}");
-                    checked += 1;
-                }
+            let ambient = Ambient::read(&cfg);
+            assert!(ambient.theme.is_some(), "{path}: no THEME");
+            assert_eq!(ambient.variations[0].len(), 3, "{path}");
+            for sound in ambient.sounds() {
+                assert!(has(&sound.library, &sound.entry), "{path}: {sound:?}");
+                checked += 1;
             }
         } else if path.ends_with("/messages.cfg") {
             let text = TextConfig::parse(bytes, "messages.cfg").unwrap();

@@ -1,5 +1,6 @@
 #![no_main]
 //! The shared text-config reader and every reader on top of it.
+use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
 use iron3d_formats::config::ini::{self, Settings};
 use iron3d_formats::config::text::TextConfig;
@@ -18,5 +19,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = CompIni::parse(data);
-    let _ = ObjectConfig::parse(data, "mission.cfg");
+    if let Ok(cfg) = ObjectConfig::parse(data, "mission.cfg") {
+        let ambient = Ambient::read(&cfg);
+        // Every name it gathers is a binding of the file.
+        assert!(ambient.sounds().count() <= cfg.objects.iter().map(|o| o.fields.len()).sum());
+    }
 });

@@ -4,11 +4,12 @@
 //! never renamed).
 
 use bevy::prelude::*;
+use iron3d_audio::{SoundFaults, Sounds};
 use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
 use iron3d_combat::{CombatEvents, Rounds};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
-use iron3d_fx::{FxFaults, FxInstances, Sounds};
+use iron3d_fx::{FxFaults, FxInstances};
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
     Controller, Destroyed, Drive, MissionClans, MissionEffects, NodeLife, ObjectClan, PropertyBag,
@@ -42,6 +43,9 @@ struct Report {
     /// Effects a cue named that the mission did not read, and effects or
     /// node explosions the loader could not read (each with its chain).
     effect_faults: Vec<String>,
+    /// Sounds asked for that played nothing (missing, empty or invalid),
+    /// each chain once.
+    sound_faults: Vec<SoundFaultReport>,
 }
 
 /// One sound event.
@@ -52,10 +56,27 @@ struct SoundReport {
     key: String,
     /// The raw id of the object it follows.
     owner: Option<u32>,
-    /// Map frame (Z up), where it played.
-    position: [f32; 3],
-    /// `play` (a one-shot), `loop` (a loop starts) or `stop`.
+    /// Map frame (Z up), where it played; `null` for a sound without a
+    /// place (the theme, variations, voices).
+    position: Option<[f32; 3]>,
+    /// `play` (a one-shot), `loop` (a loop starts), `stop` or `voice`.
     kind: &'static str,
+    /// The mixer bus: `effects`, `voices`, `music` or `ambience`.
+    bus: &'static str,
+    /// What played it: an effect key, `mission.cfg THEME` or
+    /// `mission.cfg variation`.
+    source: String,
+}
+
+/// A sound that played nothing.
+#[derive(Debug, Serialize)]
+struct SoundFaultReport {
+    tick: u64,
+    key: String,
+    /// `entry_missing`, `entry_empty` or `wave_invalid`.
+    outcome: &'static str,
+    /// mission -> object -> effect -> library::entry -> outcome: cause.
+    chain: String,
 }
 
 /// One combat event.
@@ -161,6 +182,7 @@ pub fn write(
         sounds: sounds(world),
         effects: world.get_resource::<FxInstances>().map_or(0, |f| f.0.len()),
         effect_faults: effect_faults(world),
+        sound_faults: sound_faults(world),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
@@ -266,8 +288,28 @@ fn sounds(world: &World) -> Vec<SoundReport> {
             tick: s.tick,
             key: s.key.clone(),
             owner: s.owner,
-            position: map_frame(&Transform::from_translation(s.position)).0,
+            position: s
+                .position
+                .map(|p| map_frame(&Transform::from_translation(p)).0),
             kind: s.kind.name(),
+            bus: s.bus.name(),
+            source: s.source.clone(),
+        })
+        .collect()
+}
+
+fn sound_faults(world: &World) -> Vec<SoundFaultReport> {
+    let Some(faults) = world.get_resource::<SoundFaults>() else {
+        return Vec::new();
+    };
+    faults
+        .faults
+        .iter()
+        .map(|f| SoundFaultReport {
+            tick: f.tick,
+            key: f.key.clone(),
+            outcome: f.outcome,
+            chain: f.chain.clone(),
         })
         .collect()
 }

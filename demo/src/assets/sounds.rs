@@ -95,6 +95,51 @@ fn explosion(seed: u32) -> Vec<i16> {
         .collect()
 }
 
+/// The theme loop: a low two-tone drone under a slow swell, four seconds
+/// that join end to start (every period is whole in the length).
+fn drone(seed: u32) -> Vec<i16> {
+    let n = RATE as usize * 4;
+    let (mut a, mut b) = (seed, seed.rotate_left(16));
+    (0..n)
+        .map(|i| {
+            a = a.wrapping_add(step(82));
+            b = b.wrapping_add(step(123));
+            let swell = 2500 + (i as i32 % (n as i32 / 2) - n as i32 / 4).abs() / 8;
+            clip(saw(a, swell) + saw(b, swell / 2))
+        })
+        .collect()
+}
+
+/// A bird: `count` falling chirps from `freq`.
+fn chirps(freq: u32, count: usize) -> Vec<i16> {
+    let chirp = RATE as usize / 12;
+    let mut out = Vec::with_capacity(chirp * 2 * count);
+    let mut phase = 0u32;
+    for _ in 0..count {
+        for i in 0..chirp {
+            phase = phase.wrapping_add(step(freq - (freq / 3) * i as u32 / chirp as u32));
+            let env = (i.min(chirp - i).min(300) * 30) as i32;
+            out.push(clip(square(phase, env)));
+        }
+        out.extend(std::iter::repeat_n(0, chirp));
+    }
+    out
+}
+
+/// Wind: low-passed noise rising and falling over two seconds.
+fn wind(seed: u32) -> Vec<i16> {
+    let mut noise = Noise(seed ^ 0x5EED_0001 | 1);
+    let n = RATE as usize * 2;
+    let mut low = 0i32;
+    (0..n)
+        .map(|i| {
+            low += (noise.next(32767) - low) / 32;
+            let env = (n as i32 / 2 - (i as i32 - n as i32 / 2).abs()) / 8;
+            clip(low * env / 4000)
+        })
+        .collect()
+}
+
 /// Voice beeps: `count` square tones of `freq` with gaps.
 fn beeps(freq: u32, count: usize) -> Vec<i16> {
     let tone = RATE as usize / 10;
@@ -119,7 +164,8 @@ fn adpcm(samples: &[i16]) -> Result<Vec<u8>> {
     encode_ms_adpcm(RATE, 1, samples, ADPCM_BLOCK)
 }
 
-/// `sounds.lib`: `(name, payload)`, one PCM, three ADPCM and one empty
+/// `sounds.lib`: `(name, payload)`, the effects' sounds, the
+/// ambient theme and variations, and one empty
 /// entry (retail Part 2 has `ALIEN_ME.WAV` of size 0).
 pub fn sounds(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(vec![
@@ -128,6 +174,13 @@ pub fn sounds(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
         ("LASER.WAV".into(), adpcm(&laser(seed))?),
         ("EXPLODE.WAV".into(), adpcm(&explosion(seed))?),
         ("ALIEN_ME.WAV".into(), Vec::new()),
+        ("ATM_LOOP.WAV".into(), adpcm(&drone(seed))?),
+        ("ATM_BIRD1.WAV".into(), pcm(&chirps(3200 + seed % 400, 3))?),
+        (
+            "ATM_BIRD2.WAV".into(),
+            adpcm(&chirps(2400 + seed % 300, 5))?,
+        ),
+        ("ATM_WIND.WAV".into(), adpcm(&wind(seed))?),
     ])
 }
 

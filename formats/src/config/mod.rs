@@ -6,9 +6,11 @@
 //! | `iron_3d.ini`, `Behavior.ini`, `ArealMap.ini`, `MISSIONS/dispatcher.ini` | [`ini::Settings`] with the key tables of [`ini`] |
 //! | `Comp.ini` | [`blocks::CompIni`] |
 //! | `mission.cfg` | [`blocks::ObjectConfig`] |
+//! | `mission.cfg` ambient sound | [`ambient::Ambient`] |
 //! | `briefing.cfg`, `messages.cfg` | [`text::TextConfig`] (layout not documented) |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
 
+pub mod ambient;
 pub mod blocks;
 pub mod builddat;
 pub mod ini;

@@ -21,9 +21,10 @@
 //! generator are simulation state in the state hash.
 
 use crate::rand::HouseRng;
-use crate::sound::{SoundEvent, SoundKind, SoundPlay, Sounds};
+use crate::sound::SoundPlay;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use iron3d_audio::{Bus, SoundEvent, SoundKind, SoundSink};
 use iron3d_combat::{CombatEvents, EffectCue};
 use iron3d_control::PhysicalState;
 use iron3d_formats::fxid::Fxid;
@@ -79,6 +80,10 @@ pub struct FxInstance {
     pub rng: HouseRng,
     /// Per command: a one-shot sound's previous time; whether a loop plays.
     pub sounds: Vec<SoundPlay>,
+    /// It is its owner's engine ([`crate::engine`]).
+    pub engine: bool,
+    /// Asked to end at its next update (an engine whose machine stopped).
+    pub stopping: bool,
 }
 
 impl FxInstance {
@@ -154,6 +159,8 @@ pub fn instance(
         updated_ms: None,
         seed: seed as u32 ^ (seed >> 32) as u32,
         rng: HouseRng::new(seed as u32 | 1),
+        engine: false,
+        stopping: false,
     }
 }
 
@@ -172,11 +179,15 @@ pub(crate) struct Spawner<'w> {
 impl Spawner<'_> {
     /// Plays `cue` now (hung on its object, whose frame is `anchor_frame`);
     /// an effect the mission did not read is a fault.
-    pub(crate) fn play(&mut self, cue: &EffectCue, anchor_frame: Option<&Transform>) {
+    pub(crate) fn play(
+        &mut self,
+        cue: &EffectCue,
+        anchor_frame: Option<&Transform>,
+    ) -> Option<&mut FxInstance> {
         let template = self.effects.as_deref().and_then(|e| e.effect(&cue.effect));
         let Some(template) = template.cloned() else {
             self.faults.report(&cue.effect);
-            return;
+            return None;
         };
         let serial = self.cursor.next_serial;
         self.cursor.next_serial += 1;
@@ -184,6 +195,12 @@ impl Spawner<'_> {
         let now = now_ms(&self.clock);
         let made = instance(serial, cue, template, now, seed, anchor_frame);
         self.instances.0.push(made);
+        self.instances.0.last_mut()
+    }
+
+    /// The running instances.
+    pub(crate) fn instances(&mut self) -> &mut Vec<FxInstance> {
+        &mut self.instances.0
     }
 }
 
@@ -322,7 +339,7 @@ pub(crate) fn update(
     registry: Res<ObjectRegistry>,
     owners: Query<Owner>,
     mut instances: ResMut<FxInstances>,
-    mut sounds: ResMut<Sounds>,
+    mut sounds: SoundSink,
 ) {
     let now = now_ms(&clock);
     let tick = clock.tick();
@@ -348,11 +365,12 @@ pub(crate) fn update(
         inst.updated_ms = Some(now);
         let (flags, mode) = (inst.template.header.flags, inst.template.header.time_mode);
         let ended = now >= inst.end_ms;
-        let keep = match (flags & DELETE_AT_END != 0, mode) {
-            (true, _) if inst.t >= 1.0 => false,
-            (_, 1 | 3) if ended => inst.owner.is_some() && !owner_gone,
-            _ => !owner_gone,
-        };
+        let keep = !inst.stopping
+            && match (flags & DELETE_AT_END != 0, mode) {
+                (true, _) if inst.t >= 1.0 => false,
+                (_, 1 | 3) if ended => inst.owner.is_some() && !owner_gone,
+                _ => !owner_gone,
+            };
         play_sounds(inst, tick, keep, &mut sounds);
         if flags & LET_GO != 0 {
             inst.anchor = None;
@@ -365,7 +383,7 @@ pub(crate) fn update(
 /// `docs/11-effects.md`, "Type 2 is a sound"): a one-shot as `t` passes
 /// its trigger (a time of exactly 1 counts as 0), a loop while `t` is in
 /// its window; everything stops with the instance.
-fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut Sounds) {
+fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut SoundSink) {
     let t = inst.t;
     for (index, command) in inst.template.commands.iter().enumerate() {
         if command.emitter() != Some(EmitterKind::Sound) {
@@ -382,25 +400,27 @@ fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut Sound
             tick,
             key: key.clone(),
             owner: inst.owner.map(OriginalObjectId::raw),
-            position: inst.frame.transform_point(local * inst.scale),
+            position: Some(inst.frame.transform_point(local * inst.scale)),
             kind,
+            bus: Bus::Effects,
             near: sound.near,
             far: sound.far,
+            source: inst.effect.clone(),
             effect: inst.serial,
         };
         let play = &mut inst.sounds[index];
         if sound.looped {
             let inside = alive && (low..=high).contains(&t);
             if inside && !play.looping {
-                sounds.0.push(event(SoundKind::Loop));
+                sounds.push(event(SoundKind::Loop));
             } else if !inside && play.looping {
-                sounds.0.push(event(SoundKind::Stop));
+                sounds.push(event(SoundKind::Stop));
             }
             play.looping = inside;
         } else {
             let now = if t == 1.0 { 0.0 } else { t };
             if play.previous <= now && play.previous <= low && low < now {
-                sounds.0.push(event(SoundKind::Play));
+                sounds.push(event(SoundKind::Play));
             }
             play.previous = now;
         }
@@ -436,6 +456,7 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
         hasher.write_u32(inst.anchor.map_or(0, |a| a.object.raw()));
         hasher.write_u32(inst.seed);
         hasher.write_u32(inst.rng.state());
+        hasher.write_u8(u8::from(inst.engine) | u8::from(inst.stopping) << 1);
         for play in &inst.sounds {
             hasher.write_f32(play.previous);
             hasher.write_u8(play.looping as u8);

@@ -7,22 +7,24 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]) |
+//! | engines | [`FxStep`] | a machine's engine effect starts as it moves and ends as it stands ([`engine`]) |
 //! | update | [`FxStep`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
 //! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | windowed apps draw the primitives [`emit::emit`] lists ([`draw`]) |
 //!
 //! Instances, the cursor over combat events and their generators are in
-//! the state hash (`fx_instances`); [`Sounds`] is simulation output like
-//! combat's events. The draw only reads.
+//! the state hash (`fx_instances`); the sound events they play
+//! (`iron3d_audio::Sounds`) are simulation output like combat's events.
+//! The draw only reads.
 
 pub mod draw;
 pub mod emit;
+pub mod engine;
 pub mod instance;
 pub mod rand;
 pub mod sound;
 
 pub use emit::{Primitive, PrimitiveKind, emit};
 pub use instance::{FxCursor, FxFaults, FxInstance, FxInstances, effect_time};
-pub use sound::{SoundEvent, SoundKind, Sounds};
 
 use bevy::prelude::*;
 use iron3d_combat::{CombatStep, EffectCue};
@@ -50,6 +52,9 @@ pub struct FxPlugin;
 
 impl Plugin for FxPlugin {
     fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<iron3d_audio::SoundPlugin>() {
+            app.add_plugins(iron3d_audio::SoundPlugin);
+        }
         app.configure_sets(
             FixedUpdate,
             FxStep
@@ -57,13 +62,22 @@ impl Plugin for FxPlugin {
                 .after(CombatStep)
                 .before(ControlStep::Publish),
         )
+        // The ambience's events follow the effects'; both draw before
+        // Control publishes and animates.
+        .configure_sets(
+            FixedUpdate,
+            iron3d_audio::AmbientStep
+                .after(FxStep)
+                .before(ControlStep::Publish),
+        )
         .init_resource::<FxInstances>()
         .init_resource::<FxCursor>()
         .init_resource::<FxFaults>()
-        .init_resource::<Sounds>()
         .add_systems(
             FixedUpdate,
-            (instance::spawn, instance::update).chain().in_set(FxStep),
+            (instance::spawn, engine::run_engines, instance::update)
+                .chain()
+                .in_set(FxStep),
         )
         .add_systems(OnEnter(MissionPhase::Running), start_effects)
         .add_state_hash("fx_instances", instance::hash_instances);

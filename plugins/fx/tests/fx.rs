@@ -4,9 +4,10 @@
 //! rounds go off.
 
 use bevy::prelude::*;
+use iron3d_audio::{Bus, SoundEvent, SoundKind, Sounds};
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::{CombatEvents, CombatPlugin, EffectCue, EventKind};
-use iron3d_control::ControlPlugin;
+use iron3d_control::{ControlPlugin, PhysicalState};
 use iron3d_demo::{self as demo, Scale};
 use iron3d_fx::*;
 use iron3d_schedules::GameClock;
@@ -25,6 +26,16 @@ fn app() -> (tempfile::TempDir, App) {
 }
 
 const EXPLODE: &str = "EFFECTS.RLB::FX_EXPLODE";
+
+/// The sounds effects played (the ambience plays beside them).
+fn effect_sounds(app: &App) -> Vec<SoundEvent> {
+    let sounds = &app.world().resource::<Sounds>().0;
+    sounds
+        .iter()
+        .filter(|s| s.bus == Bus::Effects)
+        .cloned()
+        .collect()
+}
 
 #[test]
 fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
@@ -52,7 +63,7 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
     // sound's trigger.
     app.update();
     app.update();
-    let sounds = app.world().resource::<Sounds>().0.clone();
+    let sounds = effect_sounds(&app);
     assert_eq!(sounds.len(), 1, "{sounds:?}");
     let s = &sounds[0];
     assert_eq!(
@@ -60,7 +71,7 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
         ("SOUNDS.LIB::EXPLODE.WAV", SoundKind::Play, None)
     );
     assert_eq!((s.near, s.far), (20.0, 200.0));
-    assert!(s.position.distance(at) < 1e-4);
+    assert!(s.position.unwrap().distance(at) < 1e-4);
     assert!(
         (start_tick + 1..=start_tick + 2).contains(&s.tick),
         "{}",
@@ -84,7 +95,7 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
         app.update();
     }
     assert!(app.world().resource::<FxInstances>().0.is_empty());
-    assert_eq!(app.world().resource::<Sounds>().0.len(), 1);
+    assert_eq!(effect_sounds(&app).len(), 1);
 }
 
 /// The armed mover of clan `clan` with the lowest id.
@@ -155,4 +166,49 @@ fn a_fight_sets_off_muzzle_effects_on_the_shooters_and_explosions_where_rounds_g
     assert!(explosion.anchor.is_none());
     let events = app.world().resource::<CombatEvents>().0.clone();
     assert!(events.iter().any(|ev| ev.kind == EventKind::Explosion));
+}
+
+#[test]
+fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
+    let (_tmp, mut app) = app();
+    app.update();
+    let unit = armed_unit_of(&mut app, 1);
+    delete_all_but(&mut app, &[unit]);
+    let entity = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .entity(unit)
+        .unwrap();
+    assert!(app.world().get::<EngineEffect>(entity).is_some());
+    let engine_events = |app: &App| -> Vec<SoundKind> {
+        effect_sounds(app)
+            .iter()
+            .filter(|s| s.owner == Some(unit.raw()) && s.key == "SOUNDS.LIB::ENGINE.WAV")
+            .map(|s| s.kind)
+            .collect()
+    };
+    let ask = |app: &mut App, forward: f32| {
+        let mut state = app.world_mut().get_mut::<PhysicalState>(entity).unwrap();
+        state.requested = Vec3::new(0.0, 0.0, -forward);
+    };
+    // Asked to move: the engine's loop starts once and plays on.
+    for _ in 0..20 {
+        ask(&mut app, 1.0);
+        app.update();
+    }
+    assert_eq!(engine_events(&app), vec![SoundKind::Loop]);
+    // It stands: the loop stops with the engine effect.
+    for _ in 0..60 {
+        ask(&mut app, 0.0);
+        app.update();
+    }
+    assert_eq!(engine_events(&app), vec![SoundKind::Loop, SoundKind::Stop]);
+    let engines = app
+        .world()
+        .resource::<FxInstances>()
+        .0
+        .iter()
+        .filter(|i| i.engine)
+        .count();
+    assert_eq!(engines, 0);
 }

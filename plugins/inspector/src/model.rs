@@ -4,6 +4,7 @@
 //! model nodes.
 
 use bevy::prelude::*;
+use iron3d_audio::PlayingSources;
 use iron3d_behavior::{OrderTarget, Orders, Route, Sensor, Target};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
@@ -177,6 +178,8 @@ pub struct ObjectDetails {
     /// How it moves now (velocity, ground state, body); `None`: a static
     /// body, or no body yet.
     pub motion: Option<String>,
+    /// The sound sources it plays now, as heard from the camera.
+    pub sounds: Vec<String>,
 }
 
 /// The details of a live object.
@@ -196,7 +199,31 @@ pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetai
         parts: part_rows(world, entity),
         controller: world.get::<Controller>(entity).map(controller_text),
         motion: motion_text(world, entity),
+        sounds: sound_rows(world, id),
     })
+}
+
+/// The sources of object `id` the output plays now.
+fn sound_rows(world: &World, id: OriginalObjectId) -> Vec<String> {
+    let Some(playing) = world.get_resource::<PlayingSources>() else {
+        return Vec::new();
+    };
+    playing
+        .0
+        .iter()
+        .filter(|s| s.owner == Some(id.raw()))
+        .map(|s| {
+            format!(
+                "{} ({}, {}) gain {:.2} pan {:+.2} at {:.2} s",
+                s.key,
+                s.bus.name(),
+                if s.looped { "loop" } else { "one-shot" },
+                s.gain,
+                s.pan,
+                s.time
+            )
+        })
+        .collect()
 }
 
 /// A mover's physical state as the panel prints it (map frame, Z up).

@@ -5,6 +5,7 @@
 use crate::model::{ObjectDetails, ObjectRow, filtered, id_text, object_details, object_rows};
 use bevy::prelude::*;
 use bevy_egui::egui;
+use iron3d_audio::AudioControl;
 use iron3d_input::SelectedObject;
 use iron3d_schedules::GameClock;
 use iron3d_world::OriginalObjectId;
@@ -17,6 +18,8 @@ pub struct ClockView {
     pub tick: u64,
     pub seconds: f64,
     pub paused: bool,
+    /// The sound output's mute; `None` without an output.
+    pub muted: Option<bool>,
 }
 
 /// One part's resource chain, as the mission loader published it.
@@ -59,6 +62,7 @@ pub fn panel_model(world: &World) -> PanelModel {
                 tick: c.tick(),
                 seconds: c.elapsed_secs_f64(),
                 paused: c.is_paused(),
+                muted: world.get_resource::<AudioControl>().map(|a| a.muted),
             })
             .unwrap_or_default(),
     }
@@ -87,6 +91,8 @@ pub fn apply_clock(clock: &mut GameClock, command: ClockCommand) {
 pub enum PanelAction {
     Select(Option<OriginalObjectId>),
     Clock(ClockCommand),
+    /// Mutes or unmutes the sound output.
+    Mute(bool),
 }
 
 /// Applies the panel's actions to the World.
@@ -97,6 +103,11 @@ pub fn apply_actions(world: &mut World, actions: &[PanelAction]) {
             PanelAction::Clock(command) => {
                 if let Some(mut clock) = world.get_resource_mut::<GameClock>() {
                     apply_clock(&mut clock, command);
+                }
+            }
+            PanelAction::Mute(muted) => {
+                if let Some(mut control) = world.get_resource_mut::<AudioControl>() {
+                    control.muted = muted;
                 }
             }
         }
@@ -162,6 +173,11 @@ fn clock_controls(ui: &mut egui::Ui, clock: ClockView, actions: &mut Vec<PanelAc
         {
             actions.push(PanelAction::Clock(ClockCommand::Step));
         }
+        if let Some(mut muted) = clock.muted
+            && ui.checkbox(&mut muted, "Mute").changed()
+        {
+            actions.push(PanelAction::Mute(muted));
+        }
     });
 }
 
@@ -177,6 +193,9 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
     });
     if let Some(motion) = &details.motion {
         ui.label(motion);
+    }
+    for sound in &details.sounds {
+        ui.label(format!("sound {sound}"));
     }
     egui::CollapsingHeader::new(format!("Properties ({})", details.properties.len()))
         .default_open(true)

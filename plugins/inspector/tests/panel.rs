@@ -712,3 +712,36 @@ fn a_right_click_orders_the_selected_unit() {
         Some((OrderKind::Follow, OrderTarget::Object(mate_id.raw())))
     );
 }
+
+#[test]
+fn the_selection_shows_its_playing_sounds_and_the_panel_mutes() {
+    let (_dir, mut app) = demo_app();
+    app.update();
+    let world = app.world_mut();
+    let id = world.resource::<ObjectRegistry>().iter().next().unwrap().0;
+    world.insert_resource(iron3d_audio::AudioControl::default());
+    world.insert_resource(iron3d_audio::PlayingSources(vec![
+        iron3d_audio::PlayingSource {
+            key: "SOUNDS.LIB::ENGINE.WAV".into(),
+            owner: Some(id.raw()),
+            bus: iron3d_audio::Bus::Effects,
+            looped: true,
+            position: Some(Vec3::ZERO),
+            gain: 0.5,
+            pan: -0.25,
+            time: 1.5,
+        },
+    ]));
+    world.insert_resource(SelectedObject(Some(id)));
+    let model = panel_model(world);
+    let sounds = &model.details.as_ref().unwrap().sounds;
+    assert_eq!(
+        sounds,
+        &["SOUNDS.LIB::ENGINE.WAV (effects, loop) gain 0.50 pan -0.25 at 1.50 s"]
+    );
+    let texts = painted_text(&model, &SelectionReport::default(), &mut String::new());
+    assert!(shown(&texts, "sound SOUNDS.LIB::ENGINE.WAV"));
+    assert_eq!(model.clock.muted, Some(false));
+    apply_actions(world, &[PanelAction::Mute(true)]);
+    assert!(world.resource::<iron3d_audio::AudioControl>().muted);
+}

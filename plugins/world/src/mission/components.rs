@@ -160,6 +160,11 @@ pub struct NodeRef {
     pub node: usize,
 }
 
+/// The effect a machine's engine plays while it moves: the `FXID` its
+/// controller part's prototype names (our rule: docs/facts.md "Sound").
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq)]
+pub struct EngineEffect(pub String);
+
 /// An engine of a machine: its drive (value 0 of a class-5 component) and
 /// the node whose life is its condition (`None`: always whole).
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]

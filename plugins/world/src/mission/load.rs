@@ -304,6 +304,11 @@ impl Loader {
         self.source.as_ref().expect("the context phase ran")
     }
 
+    /// The sounds of the mission its effects and `mission.cfg` name.
+    pub fn sounds(&self) -> super::MissionSounds {
+        super::MissionSounds::read(self.source(), &self.mission_dir, &self.effects)
+    }
+
     /// Phase 1: the install, the mission directory, its `data.tma`, and the
     /// map it names. `shared` is the app's source (the `iron://` one); it is
     /// used when it layers the request's directories, else the loader opens

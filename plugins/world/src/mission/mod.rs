@@ -31,6 +31,7 @@ mod gate;
 mod load;
 mod mount;
 mod rng;
+mod sounds;
 
 pub use arms::{
     AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
@@ -39,9 +40,10 @@ pub use arms::{
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
     AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Destroyed, Drive,
-    EngineRef, InstanceName, Locality, MissionObject, ModelNode, ModelState, NodeLife, NodeRef,
-    ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel, PlacedTransform,
-    PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount, UnitPartInfo, z_up_to_y_up,
+    EngineEffect, EngineRef, InstanceName, Locality, MissionObject, ModelNode, ModelState,
+    NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel,
+    PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount,
+    UnitPartInfo, z_up_to_y_up,
 };
 pub use effects::{MissionEffects, effect_key, reference_key};
 pub use gate::{GateFailure, ResourceGate};
@@ -49,6 +51,7 @@ pub use iron3d_formats::graph::MaterialRow;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use rng::RngStreams;
+pub use sounds::{AmbientKeys, MissionSounds, Sample, Volumes};
 
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
@@ -561,6 +564,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     };
     world.remove_resource::<PlannedObjects>();
     world.insert_resource(loader.effects.clone());
+    if loader.tma.is_some() {
+        world.insert_resource(loader.sounds());
+    }
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);
@@ -594,6 +600,13 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 ))
                 .id();
             if let Some(controller) = loader.controller_of(object_parts) {
+                let engine = object_parts
+                    .iter()
+                    .find(|p| p.index == controller.part)
+                    .and_then(|p| loader.part_effects.get(&p.key.to_ascii_uppercase()));
+                if let Some(effect) = engine {
+                    world.entity_mut(root).insert(EngineEffect(effect.clone()));
+                }
                 world.entity_mut(root).insert(controller);
             }
             if let Some(Some(drive)) = loader.drives.get(index) {

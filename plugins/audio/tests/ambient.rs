@@ -1,0 +1,139 @@
+//! The simulation's sound on the demo install, headless at the fixed step:
+//! the theme loops from the first tick, variations play on the first tick
+//! and then every 10..19 s, never twice in a row; the same run gives the
+//! same list; a retail-style empty entry plays nothing and is a fault with
+//! its chain; presenting the sounds leaves the state hash alone.
+
+use bevy::prelude::*;
+use iron3d_audio::capture::CaptureBackend;
+use iron3d_audio::*;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_schedules::{GameClock, StateHash};
+use iron3d_world::mission::*;
+use std::path::Path;
+
+fn demo_game(dir: &Path) -> std::path::PathBuf {
+    let game = dir.join("game");
+    demo::build(&game, demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    game
+}
+
+/// Runs `app` for `secs` seconds of game time.
+fn run_for(app: &mut App, secs: u64) {
+    while app.world().resource::<GameClock>().elapsed().as_secs() < secs {
+        app.update();
+    }
+}
+
+fn sounds(app: &App) -> Vec<SoundEvent> {
+    app.world().resource::<Sounds>().0.clone()
+}
+
+#[test]
+fn the_theme_loops_and_variations_come_every_10_to_19_seconds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = running_test_app(demo_game(tmp.path()), SoundPlugin);
+    run_for(&mut app, 120);
+    let events = sounds(&app);
+    let theme = &events[0];
+    assert_eq!(
+        (theme.key.as_str(), theme.kind, theme.bus, theme.position),
+        (
+            "SOUNDS.LIB::ATM_LOOP.WAV",
+            SoundKind::Loop,
+            Bus::Ambience,
+            None
+        )
+    );
+    let variations: Vec<&SoundEvent> = events
+        .iter()
+        .filter(|e| e.source == "mission.cfg variation")
+        .collect();
+    assert_eq!(variations[0].tick, theme.tick, "one on the first tick");
+    let step = app.world().resource::<GameClock>().timestep();
+    for pair in variations.windows(2) {
+        let gap = step.as_secs_f64() * (pair[1].tick - pair[0].tick) as f64;
+        assert!((10.0 - 1e-6..20.0).contains(&gap), "{gap} s");
+        assert_ne!(pair[0].key, pair[1].key, "never twice in a row");
+    }
+    assert!(variations.len() >= 6, "{}", variations.len());
+    assert!(
+        events.iter().filter(|e| e.kind == SoundKind::Loop).count() == 1,
+        "the theme starts once"
+    );
+    assert!(app.world().resource::<SoundFaults>().faults.is_empty());
+}
+
+#[test]
+fn the_same_run_gives_the_same_list_and_presenting_it_changes_no_state() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    let mut plain = running_test_app(game.clone(), SoundPlugin);
+    let mut heard = running_test_app(
+        game,
+        (SoundPlugin, AudioOutputPlugin::<CaptureBackend>::default()),
+    );
+    run_for(&mut plain, 40);
+    run_for(&mut heard, 40);
+    assert_eq!(sounds(&plain), sounds(&heard));
+    assert_eq!(
+        StateHash::compute(plain.world()),
+        StateHash::compute(heard.world())
+    );
+    // The output played the theme (no camera: the listener at the origin).
+    let playing = heard.world().resource::<PlayingSources>().0.clone();
+    assert!(
+        playing
+            .iter()
+            .any(|s| s.key == "SOUNDS.LIB::ATM_LOOP.WAV" && s.looped),
+        "{playing:?}"
+    );
+}
+
+#[test]
+fn an_empty_entry_plays_nothing_and_reports_entry_empty_with_its_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    // A mod whose mission.cfg names the retail-style empty entry as theme.
+    let mission_dir = first_mission_dir(&game);
+    let cfg = std::fs::read_to_string(mission_dir.join("mission.cfg")).unwrap();
+    let broken = cfg.replace("ATM_LOOP.WAV", "ALIEN_ME.WAV");
+    assert_ne!(broken, cfg);
+    std::fs::write(mission_dir.join("mission.cfg"), broken).unwrap();
+    let mut app = running_test_app(game, SoundPlugin);
+    run_for(&mut app, 2);
+    let loaded = app.world().resource::<MissionSounds>();
+    assert!(
+        loaded
+            .faults
+            .iter()
+            .any(|f| f.contains("ALIEN_ME.WAV: entry_empty")),
+        "{:?}",
+        loaded.faults
+    );
+    assert!(sounds(&app).iter().all(|e| !e.key.contains("ALIEN_ME")));
+    let faults = app.world().resource::<SoundFaults>().faults.clone();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0].outcome, "entry_empty");
+    assert_eq!(faults[0].key, "SOUNDS.LIB::ALIEN_ME.WAV");
+    assert!(
+        faults[0].chain.starts_with("mission '")
+            && faults[0]
+                .chain
+                .ends_with("-> no object -> mission.cfg THEME -> SOUNDS.LIB::ALIEN_ME.WAV -> entry_empty: a zero-length payload"),
+        "{}",
+        faults[0].chain
+    );
+    // The variations play on.
+    assert!(
+        sounds(&app)
+            .iter()
+            .any(|e| e.source == "mission.cfg variation")
+    );
+}
+
+/// The directory of the mission the test app loads first.
+fn first_mission_dir(game: &Path) -> std::path::PathBuf {
+    let game_dir = iron3d_formats::gamedir::GameDir::open(game).unwrap();
+    game_dir.missions().unwrap().remove(0).dir
+}

@@ -1,0 +1,196 @@
+//! The sounds a mission can play, read at load with everything else
+//! (nothing re-reads the install while it runs): every sample an effect's
+//! sound emitter names, the `mission.cfg` theme and ambient variations
+//! ([`Ambient`]), and the install's `iron_3d.ini` volumes. Each sample is
+//! decoded once and serves every source that plays it. A sound that is
+//! missing, empty or not a wave keeps its outcome (tome VI: `entry_missing`,
+//! `entry_empty`, `wave_invalid`) and plays nothing; the mission loads.
+
+use super::MissionEffects;
+use super::effects::effect_key;
+use bevy::prelude::*;
+use iron3d_formats::config::ambient::Ambient;
+use iron3d_formats::config::blocks::ObjectConfig;
+use iron3d_formats::config::ini::{IRON_3D_INI, Settings};
+use iron3d_formats::config::text::TextConfig;
+use iron3d_formats::fxid::emitter::EmitterKind;
+use iron3d_formats::sound::{DecodedSound, SoundOutcome, classify};
+use iron3d_formats::source::Source;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The mission's description of its sound objects.
+const MISSION_CFG: &[u8] = b"mission.cfg";
+/// The install's settings, at its root.
+const SETTINGS_FILE: &[u8] = b"iron_3d.ini";
+
+/// A sample as loading left it.
+#[derive(Debug, Clone)]
+pub enum Sample {
+    Decoded(Arc<DecodedSound>),
+    /// Why it plays nothing: the outcome's name (tome VI), then the cause.
+    Unplayable {
+        outcome: &'static str,
+        cause: String,
+    },
+}
+
+/// The bus volumes of the install's `iron_3d.ini` (openparkan
+/// `docs/34-progression.md`, "Music": `SFX_VOLUME`, `CD_VOLUME` × 0.01;
+/// `PLAY_CD_MUSIC` 0 silences music), each 0..1; 1 where a key is absent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Volumes {
+    /// Effects, voices and the ambience (the sound server's volume).
+    pub sfx: f32,
+    /// Music (the CD's).
+    pub music: f32,
+}
+
+impl Default for Volumes {
+    fn default() -> Self {
+        Self {
+            sfx: 1.0,
+            music: 1.0,
+        }
+    }
+}
+
+impl Volumes {
+    fn read(settings: &Settings) -> Self {
+        let share = |key| {
+            settings
+                .number(key)
+                .map_or(1.0, |v| (v as f32 * 0.01).clamp(0.0, 1.0))
+        };
+        let music_on = settings.number("PLAY_CD_MUSIC") != Some(0.0);
+        Self {
+            sfx: share("SFX_VOLUME"),
+            music: if music_on { share("CD_VOLUME") } else { 0.0 },
+        }
+    }
+}
+
+/// The ambience as sample keys.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AmbientKeys {
+    /// The theme loop.
+    pub theme: Option<String>,
+    /// The variations by list: default, day, night.
+    pub variations: [Vec<String>; 3],
+}
+
+/// Every sound the mission can play.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct MissionSounds {
+    /// Sample key (`LIBRARY::ENTRY`, upper-cased) -> its sample.
+    pub samples: BTreeMap<String, Sample>,
+    pub ambient: AmbientKeys,
+    pub volumes: Volumes,
+    /// What could not be read at load: `origin -> key: outcome: cause`.
+    pub faults: Vec<String>,
+}
+
+impl MissionSounds {
+    /// The decoded sample of `key`, or why it plays nothing.
+    pub fn sample(&self, key: &str) -> Result<&Arc<DecodedSound>, (&'static str, &str)> {
+        match self.samples.get(key) {
+            Some(Sample::Decoded(sound)) => Ok(sound),
+            Some(Sample::Unplayable { outcome, cause }) => Err((outcome, cause)),
+            None => Err(("entry_missing", "not read at load")),
+        }
+    }
+
+    /// Reads the sounds of a mission: its effects' emitters and its
+    /// `mission.cfg` ambience; the volumes of the install.
+    pub(crate) fn read(source: &Source, mission_dir: &Path, effects: &MissionEffects) -> Self {
+        let mut sounds = Self::default();
+        for (effect, fx) in &effects.effects {
+            for command in &fx.commands {
+                if command.emitter() != Some(EmitterKind::Sound) {
+                    continue;
+                }
+                if let Some(r) = command.resource() {
+                    sounds.load(source, effect, (r.archive.name(), r.name.name()));
+                }
+            }
+        }
+        let ambient = match source.read_in_mission(mission_dir, MISSION_CFG) {
+            Ok(Some(found)) => ObjectConfig::parse(found.bytes(), "mission.cfg")
+                .map(|cfg| Ambient::read(&cfg))
+                .map_err(|e| found.origin.annotate(e).to_string()),
+            Ok(None) => Ok(Ambient::default()),
+            Err(e) => Err(e.to_string()),
+        };
+        match ambient {
+            Ok(ambient) => sounds.ambient = sounds.load_ambient(source, &ambient),
+            Err(cause) => {
+                let cause: String = cause;
+                sounds.fault("mission.cfg", "ambience", "unreadable", &cause)
+            }
+        }
+        sounds.volumes = match source.read_legacy(SETTINGS_FILE) {
+            Ok(Some(found)) => TextConfig::parse(found.bytes(), "iron_3d.ini")
+                .map(|cfg| Volumes::read(&Settings::resolve(&cfg, IRON_3D_INI)))
+                .unwrap_or_default(),
+            _ => Volumes::default(),
+        };
+        sounds
+    }
+
+    fn load_ambient(&mut self, source: &Source, ambient: &Ambient) -> AmbientKeys {
+        let mut key = |origin: &str, r: &iron3d_formats::config::ambient::SoundRef| {
+            let (library, entry) = (r.library.as_bytes(), r.entry.as_bytes());
+            self.load(source, origin, (library, entry));
+            effect_key(library, entry)
+        };
+        AmbientKeys {
+            theme: ambient.theme.as_ref().map(|t| key("mission.cfg THEME", t)),
+            variations: [0, 1, 2].map(|list| {
+                ambient.variations[list]
+                    .iter()
+                    .map(|v| key("mission.cfg variation", v))
+                    .collect()
+            }),
+        }
+    }
+
+    /// Reads and decodes one sample once; a fault names `origin`.
+    fn load(&mut self, source: &Source, origin: &str, (library, entry): (&[u8], &[u8])) {
+        let key = effect_key(library, entry);
+        if self.samples.contains_key(&key) {
+            return;
+        }
+        let sample = match source.entry(library, entry) {
+            Err(e) => Sample::Unplayable {
+                outcome: "entry_missing",
+                cause: e.to_string(),
+            },
+            Ok(found) => match classify(found.as_ref().map(|f| f.bytes())) {
+                SoundOutcome::Decoded(sound) => Sample::Decoded(Arc::new(sound)),
+                SoundOutcome::WaveInvalid(e) => Sample::Unplayable {
+                    outcome: "wave_invalid",
+                    cause: found.map_or(e.to_string(), |f| f.origin.annotate(e).to_string()),
+                },
+                SoundOutcome::EntryEmpty => Sample::Unplayable {
+                    outcome: "entry_empty",
+                    cause: "a zero-length payload".into(),
+                },
+                SoundOutcome::EntryMissing => Sample::Unplayable {
+                    outcome: "entry_missing",
+                    cause: "no entry of that name".into(),
+                },
+            },
+        };
+        if let Sample::Unplayable { outcome, cause } = &sample {
+            self.fault(origin, &key, outcome, cause);
+        }
+        self.samples.insert(key, sample);
+    }
+
+    fn fault(&mut self, origin: &str, key: &str, outcome: &str, cause: &str) {
+        let line = format!("{origin} -> {key}: {outcome}: {cause}");
+        warn!("sound not played: {line}");
+        self.faults.push(line);
+    }
+}
