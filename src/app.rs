@@ -73,7 +73,7 @@ pub fn run_headless(
 /// What the windowed game shows: a camera pose override, and the outputs
 /// to finish before exiting (a screenshot, a draw-item capture, a timed
 /// benchmark).
-#[derive(Debug, Clone, Default)]
+#[derive(Default)]
 pub struct View {
     pub camera: Option<CameraPose>,
     pub screenshot: Option<ScreenshotRequest>,
@@ -84,7 +84,13 @@ pub struct View {
     pub paused: bool,
     /// Start with the inspector shown (F3 toggles it).
     pub inspector: bool,
+    /// Run once the run of `--ticks` ends, with the tick and the state
+    /// hash (the report writer); its error exits 1.
+    pub at_exit: Option<AtExit>,
 }
+
+/// What a windowed run does with the world as its ticks run out.
+pub type AtExit = Box<dyn Fn(&mut World, u64, u64) -> Result<(), String> + Send + Sync>;
 
 /// The windowed game, drawing the mission (see [`IronRenderPlugin`]). With
 /// `exit_after`, it exits once the game clock has run that many ticks and
@@ -135,7 +141,7 @@ pub fn windowed(
         app.world_mut().resource_mut::<GameClock>().pause();
     }
     if let Some(ticks) = exit_after {
-        app.insert_resource(ExitAfterTicks(ticks))
+        app.insert_resource(ExitAfterTicks(ticks, view.at_exit))
             .add_systems(Last, exit_after_ticks.in_set(Phase::EndFrameCallbacks));
     }
     app
@@ -165,14 +171,24 @@ fn exit_on_load_failure(progress: Res<LoadProgress>, mut exit: MessageWriter<App
 }
 
 #[derive(Resource)]
-struct ExitAfterTicks(u64);
+struct ExitAfterTicks(u64, Option<AtExit>);
 
 fn exit_after_ticks(world: &mut World) {
     let target = world.resource::<ExitAfterTicks>().0;
     let tick = world.resource::<GameClock>().tick();
-    if tick >= target {
-        println!("ticks: {tick}");
-        println!("state hash: {:016x}", StateHash::compute(world));
-        world.write_message(AppExit::Success);
+    if tick < target {
+        return;
     }
+    let hash = StateHash::compute(world);
+    println!("ticks: {tick}");
+    println!("state hash: {hash:016x}");
+    let at_exit = world.resource_mut::<ExitAfterTicks>().1.take();
+    let done = at_exit.map_or(Ok(()), |f| f(world, tick, hash));
+    world.write_message(match done {
+        Ok(()) => AppExit::Success,
+        Err(e) => {
+            eprintln!("iron3d: {e}");
+            AppExit::from_code(1)
+        }
+    });
 }

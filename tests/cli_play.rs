@@ -83,6 +83,13 @@ fn usage_errors_exit_2() {
     );
     assert_eq!(iron3d(&["no-such-command"]).status.code(), Some(2));
     assert_eq!(iron3d(&["play", "--rate", "0"]).status.code(), Some(2));
+    let windowed_report = iron3d(&["play", "--report", "x.json"]);
+    assert_eq!(
+        windowed_report.status.code(),
+        Some(2),
+        "a windowed report needs --ticks"
+    );
+    assert!(String::from_utf8_lossy(&windowed_report.stderr).contains("needs --ticks N"));
 }
 
 /// A demo install (built by `iron3d demo build`) in a temporary directory.

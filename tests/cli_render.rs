@@ -594,3 +594,31 @@ fn the_game_plays_sound_on_a_device_and_the_same_game_without_one() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_windowed_run_reports_the_sounds_and_state_of_the_headless_run() {
+    require_display();
+    let dir = tempfile::tempdir().unwrap();
+    let report = |name: &str, args: &[&str]| -> (String, serde_json::Value) {
+        let path = dir.path().join(name);
+        let mut all = vec!["play"];
+        all.extend_from_slice(args);
+        all.extend(["--report", path.to_str().unwrap()]);
+        let out = iron3d(&all);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        (stdout, json)
+    };
+    let (_, windowed) = report("windowed.json", &["--ticks", "400"]);
+    let ticks = windowed["ticks"].as_u64().unwrap().to_string();
+    let (_, headless) = report("headless.json", &["--headless", "--ticks", &ticks]);
+    assert_eq!(windowed["state_hash"], headless["state_hash"]);
+    assert_eq!(windowed["sounds"], headless["sounds"]);
+    assert!(windowed["sounds"].as_array().unwrap().len() >= 3);
+}

@@ -53,9 +53,9 @@ pub struct PlayArgs {
     /// With --headless, also print the state hash every K ticks.
     #[arg(long, value_name = "K", requires = "headless")]
     hash_every: Option<u64>,
-    /// With --headless, write the end state as one JSON object to FILE
-    /// (see the README, "The headless report").
-    #[arg(long, value_name = "FILE", requires = "headless")]
+    /// Write the end state as one JSON object to FILE (see the README,
+    /// "The headless report"): headless, or windowed with --ticks.
+    #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// With --headless, give a unit an order at tick 0: "ID GO X Y" (a
     /// place in the map frame), "ID PATROL PATH_ID" (a mission path),
@@ -171,6 +171,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
             args.effects,
         );
     }
+    if args.report.is_some() && args.ticks.is_none() {
+        eprintln!(
+            "iron3d: a windowed --report needs --ticks N: the report is the state as the run ends"
+        );
+        return ExitCode::from(2);
+    }
     if let Err(why) = display_available() {
         eprintln!(
             "iron3d: cannot open a window: {why}; use `iron3d play --headless --ticks N` to run without one"
@@ -193,6 +199,13 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }),
         paused: args.paused,
         inspector: args.inspector,
+        at_exit: args.report.map(|path| -> app::AtExit {
+            Box::new(move |world, ticks, hash| {
+                let mission = world.resource::<LoadProgress>().mission.clone();
+                super::report::write(world, &path, &mission, ticks, hash)
+                    .map_err(|e| format!("cannot write the report {}: {e}", path.display()))
+            })
+        }),
     };
     let mut app = app::windowed(rate, args.ticks, mission, view);
     app.insert_resource(StartEffects(args.effects));
