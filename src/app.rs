@@ -18,6 +18,7 @@ use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, Phase, SimulationRate, SpinePlugin, StateHash};
+use iron3d_script::ScriptPlugin;
 use iron3d_world::WorldPlugin;
 use iron3d_world::mission::{LoadProgress, MissionPhase, MissionPlugin};
 
@@ -33,6 +34,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         CombatPlugin,
         SoundPlugin,
         FxPlugin,
+        ScriptPlugin,
     ));
 }
 
@@ -180,6 +182,7 @@ fn exit_after_ticks(world: &mut World) {
         return;
     }
     let hash = StateHash::compute(world);
+    println!("{}", iron3d_script::outcome_line(world));
     println!("ticks: {tick}");
     println!("state hash: {hash:016x}");
     let at_exit = world.resource_mut::<ExitAfterTicks>().1.take();

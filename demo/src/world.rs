@@ -12,6 +12,7 @@
 
 mod land;
 mod mission;
+mod scripts;
 mod units;
 
 use super::assets::Catalog;
@@ -86,12 +87,14 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
                 trees: plan.trees,
                 rocks: plan.rocks,
                 first_site: missions.len() % 4,
+                number: index,
             };
             mission::write(install, &m, &field, &units, &mut map_rng)?;
             missions.push(m);
         }
     }
     install.add("MISSIONS/dispatcher.ini", mission::dispatcher(&missions))?;
+    scripts::write_varset(install)?;
     Ok(())
 }
 

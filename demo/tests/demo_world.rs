@@ -134,7 +134,9 @@ fn every_world_file_parses_strictly_and_rewrites_identically() {
         } else if lower.ends_with("mission.cfg") {
             counts[4] += 1;
             let c = ObjectConfig::parse(bytes, "mission.cfg").unwrap();
-            assert!(c.object("objectives").is_some());
+            let objectives = iron3d_formats::config::mission_text::objectives(&c);
+            assert_eq!(objectives.iter().filter(|o| o.primary).count(), 3);
+            assert_eq!(objectives.len(), 4);
             c.text.to_bytes()
         } else {
             let text = TextConfig::parse(bytes, "text config").unwrap();
@@ -445,7 +447,6 @@ fn built_install_validates_and_land_paths_resolve() {
 /// install's `sounds.lib` / `voices.lib`.
 #[test]
 fn mission_configs_name_sound_entries() {
-    use iron3d_formats::config::text::LineKind;
     let install = demo();
     let has = |archive: &str, name: &str| {
         let bytes = file(install, archive).unwrap_or_else(|| panic!("{archive}"));
@@ -466,13 +467,16 @@ fn mission_configs_name_sound_entries() {
                 checked += 1;
             }
         } else if path.ends_with("/messages.cfg") {
-            let text = TextConfig::parse(bytes, "messages.cfg").unwrap();
-            for line in &text.lines {
-                if let LineKind::Words(w) = &line.kind {
-                    assert_eq!(w.len(), 3, "{path}: line {}", line.number);
-                    assert!(has("voices.lib", &w[2].text), "{path}: {}", w[2].text);
-                    checked += 1;
-                }
+            let cfg = ObjectConfig::parse(bytes, "messages.cfg").unwrap();
+            let messages = iron3d_formats::config::mission_text::messages(&cfg);
+            assert_eq!(messages.len(), 3, "{path}");
+            for m in messages {
+                let voice = m
+                    .voice
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("{path}: {m:?}"));
+                assert!(has("voices.lib", voice), "{path}: {voice}");
+                checked += 1;
             }
         }
     }

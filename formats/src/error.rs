@@ -36,6 +36,9 @@ pub enum Problem {
     TrailingBytes { count: u64 },
     /// A feature the format defines that this reader does not handle.
     Unsupported { what: String },
+    /// The file was built for another version of the engine (a script's
+    /// function-table length): well formed, but not this engine's.
+    VersionMismatch { expected: String, found: String },
     /// A known retail irregularity that strict mode refuses (compatible mode
     /// accepts it under this name).
     Quirk { name: &'static str, detail: String },
@@ -161,6 +164,9 @@ impl fmt::Display for Problem {
                 write!(f, "expected end of data, {count} bytes remain")
             }
             Problem::Unsupported { what } => write!(f, "unsupported: {what}"),
+            Problem::VersionMismatch { expected, found } => {
+                write!(f, "version mismatch: expected {expected}, found {found}")
+            }
             Problem::Quirk { name, detail } => {
                 write!(
                     f,

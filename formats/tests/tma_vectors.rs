@@ -479,3 +479,21 @@ proptest! {
         prop_assert_eq!(back.to_bytes().unwrap(), bytes);
     }
 }
+
+#[test]
+fn original_ids_keep_explicit_logical_ids_and_fill_the_rest_from_one() {
+    let ids_of = |explicit: &[i32]| {
+        let mut t = Tma::new("MISSIONS\\M\\Land");
+        for &id in explicit {
+            let mut o = PlacedObject::new(ObjectKind::Unit, "u", [0.0; 3]);
+            if id != 0 {
+                o.properties.push(Property::int("logicalid", id, 0, 65535));
+            }
+            t.objects.push(o);
+        }
+        t.original_ids()
+    };
+    // A repeated explicit id is taken by its first record only.
+    assert_eq!(ids_of(&[0, 2, 0, 2, 5, 0]), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(ids_of(&[7, 0, 1]), [7, 2, 1]);
+}

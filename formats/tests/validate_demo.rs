@@ -34,3 +34,73 @@ fn retail_scale_install_validates_at_part_2_graph_size() {
     assert!(reach.textures >= 40_000, "{reach:?}");
     assert!(report.missions.len() >= 30);
 }
+
+#[test]
+fn every_demo_mission_reaches_its_clans_scripts_and_a_broken_script_is_reported() {
+    use iron3d_formats::script::scr::Script;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    for m in &report.missions {
+        let clans: Vec<&str> = m.scripts.iter().map(|s| s.clan.as_str()).collect();
+        assert_eq!(clans, ["Player", "Enemy"], "{m:?}");
+        for s in &m.scripts {
+            assert!(s.handlers.is_some_and(|h| h >= 9), "{s:?}");
+            assert!(
+                s.file
+                    .as_deref()
+                    .is_some_and(|f| f.starts_with("MISSIONS/SCRIPTS/")),
+                "{s:?}"
+            );
+        }
+    }
+    let scripts = 2 * report.missions.len() as u64;
+    assert_eq!(report.families["SCR"].files, scripts);
+    assert_eq!(report.families["FML"].files, scripts);
+    assert_eq!(report.families["varset.var"].files, 1);
+    assert_eq!(
+        report.families["SCR"].variants["function table 73"],
+        scripts
+    );
+
+    // An operand past the variables, another table length, a missing .fml.
+    let scripts_dir = root.join("MISSIONS/SCRIPTS");
+    let mut pl = Script::parse(&std::fs::read(scripts_dir.join("scr_pl_1.scr")).unwrap()).unwrap();
+    let (h, n) = (1, 0); // Mission's first node: dTemp = fn52(dHero)
+    pl.handlers[h].nodes[n].operands[0] = 9999;
+    std::fs::write(scripts_dir.join("scr_pl_1.scr"), pl.to_bytes().unwrap()).unwrap();
+    let mut en = Script::parse(&std::fs::read(scripts_dir.join("scr_en_1.scr")).unwrap()).unwrap();
+    en.table_len = 72;
+    std::fs::write(scripts_dir.join("scr_en_1.scr"), en.to_bytes().unwrap()).unwrap();
+    std::fs::remove_file(scripts_dir.join("scr_en_2.fml")).unwrap();
+    let broken = validate(&root, &mut |_| {}).unwrap();
+    let errors: Vec<String> = broken
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {} {}", d.family, d.file, d.message))
+        .collect();
+    let has = |want: &str| errors.iter().any(|e| e.contains(want));
+    assert!(
+        has("SCR MISSIONS/SCRIPTS/scr_pl_1.scr SCR: expected node 0: argument: one of the"),
+        "{errors:#?}"
+    );
+    assert!(
+        has(
+            "SCR MISSIONS/SCRIPTS/scr_en_1.scr SCR: version mismatch: expected a function table of 73, found 72"
+        ),
+        "{errors:#?}"
+    );
+    assert!(
+        has(
+            "mission script MISSIONS/Campaign.00/Mission.02/data.tma mission script: expected clan Enemy's script MISSIONS\\SCRIPTS\\scr_en_2 readable"
+        ),
+        "{errors:#?}"
+    );
+    assert_eq!(broken.errors, 3, "{errors:#?}");
+    let m2 = &broken.missions[1];
+    assert!(
+        m2.scripts[1].error.is_some() && m2.scripts[1].handlers.is_none(),
+        "{m2:?}"
+    );
+}

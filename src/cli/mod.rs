@@ -16,6 +16,7 @@ mod model;
 mod output;
 mod play;
 mod report;
+mod script;
 mod sound;
 mod terrain;
 mod texture;
@@ -53,6 +54,8 @@ enum Command {
     Material(material::MaterialArgs),
     /// Inspect an FXID effect (`effect info <ARCHIVE> <ENTRY>`).
     Effect(effect::EffectArgs),
+    /// Disassemble a mission script, or write one from its source form (`script dis|asm`).
+    Script(script::ScriptArgs),
     /// Validate every file of an install and the reachability of every mission (`validate <GAME_DIR>`).
     Validate(validate::ValidateArgs),
 }
@@ -86,6 +89,7 @@ pub fn run() -> ExitCode {
         Command::Sound(args) => sound::run(args),
         Command::Material(args) => material::run(args),
         Command::Effect(args) => effect::run(args),
+        Command::Script(args) => script::run(args),
         Command::Validate(args) => validate::run(args),
     }
 }

@@ -247,6 +247,7 @@ fn run_headless(
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
     });
+    say!("{}", iron3d_script::outcome_line(app.world()));
     say!("ticks: {ticks}");
     say!("state hash: {hash:016x}");
     if let Some(path) = report

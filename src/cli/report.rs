@@ -11,6 +11,9 @@ use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_fx::{FxFaults, FxInstances};
 use iron3d_schedules::GameClock;
+use iron3d_script::{
+    MessageEntry, ObjectiveStatus, OutcomeResult, Progress, ScriptError, ScriptErrors,
+};
 use iron3d_world::mission::{
     Controller, Destroyed, Drive, MissionClans, MissionEffects, NodeLife, ObjectClan, PropertyBag,
     PrototypeKey,
@@ -46,6 +49,21 @@ struct Report {
     /// Sounds asked for that played nothing (missing, empty or invalid),
     /// each chain once.
     sound_faults: Vec<SoundFaultReport>,
+    /// How the mission ended, if it has.
+    outcome: OutcomeReport,
+    /// Every objective of `mission.cfg`, primaries first.
+    objectives: Vec<ObjectiveStatus>,
+    /// Every call of the scripts' message channel, in order.
+    messages: Vec<MessageEntry>,
+    /// Script faults and unimplemented slots reached, each with its chain.
+    script_errors: Vec<ScriptError>,
+}
+
+/// The outcome: `complete`, `failed` or `running`, and its tick.
+#[derive(Debug, Serialize)]
+struct OutcomeReport {
+    result: &'static str,
+    tick: Option<u64>,
 }
 
 /// One sound event.
@@ -183,9 +201,34 @@ pub fn write(
         effects: world.get_resource::<FxInstances>().map_or(0, |f| f.0.len()),
         effect_faults: effect_faults(world),
         sound_faults: sound_faults(world),
+        outcome: outcome(world),
+        objectives: world
+            .get_resource::<Progress>()
+            .map(|p| p.objectives.clone())
+            .unwrap_or_default(),
+        messages: world
+            .get_resource::<Progress>()
+            .map(|p| p.messages.clone())
+            .unwrap_or_default(),
+        script_errors: world
+            .get_resource::<ScriptErrors>()
+            .map(|e| e.list.clone())
+            .unwrap_or_default(),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
+}
+
+fn outcome(world: &World) -> OutcomeReport {
+    let outcome = world.get_resource::<Progress>().and_then(|p| p.outcome);
+    OutcomeReport {
+        result: match outcome {
+            Some((OutcomeResult::Complete, _)) => "complete",
+            Some((OutcomeResult::Failed, _)) => "failed",
+            None => "running",
+        },
+        tick: outcome.map(|(_, tick)| tick),
+    }
 }
 
 fn objects(world: &mut World) -> Vec<ObjectReport> {

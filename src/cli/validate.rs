@@ -116,6 +116,13 @@ fn report_text(report: &Report) -> String {
         for f in &m.failures {
             let _ = writeln!(s, "error: {f}");
         }
+        for c in &m.scripts {
+            let reached = match (&c.file, c.handlers) {
+                (Some(file), Some(h)) => format!("{file} ({h} handlers)"),
+                _ => "not readable".to_string(),
+            };
+            let _ = writeln!(s, "    script of {}: {} -> {reached}", c.clan, c.path);
+        }
     }
     let _ = writeln!(s, "reachability: {}", totals_line(&report.reachability));
     let u = &report.unreachable;

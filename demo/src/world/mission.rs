@@ -5,6 +5,7 @@
 //! `MISSIONS/dispatcher.ini`.
 
 use super::land::Field;
+use super::scripts;
 use super::units::Units;
 use super::{Rng, crlf};
 use crate::Install;
@@ -14,6 +15,7 @@ use iron3d_formats::tma::{
     Clan, ClanRelation, ClanType, ClanZone, Description, MineralLode, MissionPath, ObjectKind,
     PlacedObject, Property, Tma,
 };
+use iron3d_formats::unitdat::{CLASS_BUILDING, CLASS_ROBOT};
 
 /// Where a mission lives and what it holds.
 #[derive(Debug, Clone)]
@@ -27,6 +29,8 @@ pub struct MissionSpec {
     /// Which of the map's four build sites is the player's (the enemy's
     /// and the neutral's follow along the road chain).
     pub first_site: usize,
+    /// The mission's number in the install (1 up): its scripts' names.
+    pub number: usize,
 }
 
 impl MissionSpec {
@@ -68,7 +72,20 @@ pub fn write(
     units: &Units,
     rng: &mut Rng,
 ) -> Result<()> {
-    let tma = build_tma(spec, field, units, rng);
+    let (mut tma, targets) = build_tma(spec, field, units, rng);
+    let ids = tma.original_ids();
+    let (player, enemy) = scripts::write(
+        install,
+        spec.number,
+        &scripts::Targets {
+            hero: ids[targets.hero],
+            tower: ids[targets.tower],
+            generator: ids[targets.generator],
+            route: targets.route,
+        },
+    )?;
+    tma.clans[PLAYER as usize].ai_script = player.into_bytes();
+    tma.clans[ENEMY as usize].ai_script = enemy.into_bytes();
     let dir = spec.dir();
     install.add(format!("{dir}/data.tma"), tma.to_bytes()?)?;
     install.add(format!("{dir}/mission.cfg"), mission_cfg(spec))?;
@@ -77,7 +94,21 @@ pub fn write(
     Ok(())
 }
 
-fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) -> Tma {
+/// Positions of what the player's objectives name: objects in the TMA's
+/// list and the route among its paths.
+struct TargetSlots {
+    hero: usize,
+    tower: usize,
+    generator: usize,
+    route: i32,
+}
+
+fn build_tma(
+    spec: &MissionSpec,
+    field: &Field,
+    units: &Units,
+    rng: &mut Rng,
+) -> (Tma, TargetSlots) {
     let mut tma = Tma::new(spec.land_path.as_bytes());
     let site = |i: usize| field.sites[(i + spec.first_site) % field.sites.len()];
     let at = |v: [usize; 2]| field.point(v[0], v[1]);
@@ -94,6 +125,20 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
         id: 20,
         points: [3, 0].map(|i| at(site(i))).to_vec(),
     });
+    // A square round the free site: the route the hero must reach.
+    let [fx, fy] = site(3);
+    tma.paths.push(MissionPath {
+        id: 30,
+        points: [[-3, -3], [3, -3], [3, 3], [-3, 3]]
+            .map(|[dx, dy]: [i64; 2]| at([(fx as i64 + dx) as usize, (fy as i64 + dy) as usize]))
+            .to_vec(),
+    });
+    let mut slots = TargetSlots {
+        hero: 0,
+        tower: 0,
+        generator: 0,
+        route: tma.paths.len() as i32 - 1,
+    };
 
     for (index, (name, clan_type)) in CLANS.iter().enumerate() {
         let mut clan = Clan::new(*name, *clan_type);
@@ -158,6 +203,12 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
     for (clan, s, b) in buildings {
         let position = spot(s, BUILDING_SPOTS[used[s] % BUILDING_SPOTS.len()]);
         used[s] += 1;
+        let slot = objects.list.len();
+        match b {
+            Building::Key("B_TOWER") if clan == ENEMY => slots.tower = slot,
+            Building::Dat(BuildCategory::Generator) => slots.generator = slot,
+            _ => {}
+        }
         let (name, dat) = match b {
             Building::Key(base) => (pools.pick(rng, base), false),
             Building::Dat(category) => (units.building(category, rng), true),
@@ -197,6 +248,10 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
     ];
     let slope = slope_spot(field, site(0)).map(|v| (walker(), at(v), "Slope walker"));
     for (path, position, name) in show.into_iter().chain(slope) {
+        let hero = name == "Hero";
+        if hero {
+            slots.hero = objects.list.len();
+        }
         let o = objects.place(
             &mut showcase,
             ObjectKind::Unit,
@@ -206,6 +261,11 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
             position,
         );
         o.instance_name = name.as_bytes().to_vec();
+        if hero {
+            for p in o.properties.iter_mut().filter(|p| p.name == b"Type") {
+                *p = Property::int("Type", (CLASS_ROBOT | HERO_TYPE) as i32, i32::MIN, i32::MAX);
+            }
+        }
     }
     // On a mission whose player base is the map's first site, a row of
     // factories across the road from there to the next site, at its
@@ -266,7 +326,7 @@ fn build_tma(spec: &MissionSpec, field: &Field, units: &Units, rng: &mut Rng) ->
             }
         })
         .collect();
-    tma
+    (tma, slots)
 }
 
 enum Building {
@@ -309,7 +369,7 @@ impl Objects {
             o.properties.extend([
                 Property::int("LogicalID", self.logical_id, 0, 65535),
                 Property::int("ClanID", clan as i32, 0, 16),
-                Property::int("Type", kind.raw() as i32, 0, 16),
+                Property::int("Type", type_word(kind) as i32, i32::MIN, i32::MAX),
                 Property::float("MaxSpeedPercent", 100.0, 0.0, 100.0),
                 Property::int("MaximumOre", ore, 0, 4000),
                 Property::int("CurrentOre", ore / 4, 0, 4000),
@@ -326,6 +386,20 @@ impl Objects {
         &mut self.list[last]
     }
 }
+
+/// The type word of a placed object (its `Type` property): the class
+/// words of the unit DATs, which the scripts' unit counts test.
+fn type_word(kind: ObjectKind) -> u32 {
+    match kind {
+        ObjectKind::Building => CLASS_BUILDING,
+        ObjectKind::Unit => CLASS_ROBOT,
+        _ => 0,
+    }
+}
+
+/// The bit beside `CLASS_ROBOT` in the hero's type word (the measured hero's
+/// `Type` is `0x1020000`, openparkan docs/34).
+pub const HERO_TYPE: u32 = 0x0002_0000;
 
 /// The seed of the showcase placements' own stream.
 const SHOWCASE_SEED: u64 = 0x5348_4F57;
@@ -424,11 +498,14 @@ fn mission_cfg(spec: &MissionSpec) -> Vec<u8> {
         " DEFAULT_VARIATION3 = \"ATM_WIND.WAV\"",
         "end",
         "",
-        "object objectives",
-        " desc \"Mission objectives\"",
-        " type 2",
-        " primary_objectives 2",
-        " bonus_objectives 1",
+        "object primary_objectives",
+        " objective1 = \"Destroy the enemy tower\"",
+        " objective2 = \"Capture the neutral generator\"",
+        " objective3 = \"Reach the free build site\"",
+        "end",
+        "",
+        "object bonus_objectives",
+        " objective1 = \"Leave the enemy no robot\"",
         "end",
         "",
         "object briefing",
@@ -456,14 +533,26 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
     crlf(&refs)
 }
 
-/// Messages: index, text, voice entry of `voices.lib`.
+/// Messages: one object each, with its index, text and voice entry of
+/// `voices.lib`.
 fn messages_cfg() -> Vec<u8> {
-    crlf(&[
-        "// index text voice",
-        "1 \"Внимание: противник у базы\" \"V_ACK.WAV\"",
-        "2 \"Objective complete\" \"V_DONE.WAV\"",
-        "3 \"Mission failed\" \"V_FAIL.WAV\"",
-    ])
+    let messages = [
+        (1, "Внимание: противник у базы", "V_ACK.WAV"),
+        (2, "Objective complete", "V_DONE.WAV"),
+        (3, "Mission failed", "V_FAIL.WAV"),
+    ];
+    let mut lines = vec!["// in-mission messages".to_string()];
+    for (index, text, voice) in messages {
+        lines.extend([
+            format!("object message{index}"),
+            format!(" message_index = {index}"),
+            format!(" text_resource = \"{text}\""),
+            format!(" voice_resource = \"{voice}\""),
+            "end".to_string(),
+        ]);
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    crlf(&refs)
 }
 
 /// `MISSIONS/dispatcher.ini`: the campaigns and their missions, and the

@@ -7,13 +7,15 @@
 //! | `Comp.ini` | [`blocks::CompIni`] |
 //! | `mission.cfg` | [`blocks::ObjectConfig`] |
 //! | `mission.cfg` ambient sound | [`ambient::Ambient`] |
-//! | `briefing.cfg`, `messages.cfg` | [`text::TextConfig`] (layout not documented) |
+//! | `mission.cfg` objectives, `messages.cfg` messages | [`mission_text`] |
+//! | `briefing.cfg` | [`text::TextConfig`] (layout not documented) |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
 
 pub mod ambient;
 pub mod blocks;
 pub mod builddat;
 pub mod ini;
+pub mod mission_text;
 pub mod text;
 
 /// Decodes legacy ANSI text (CP1251, the game's code page) for display.

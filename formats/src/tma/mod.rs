@@ -258,6 +258,38 @@ impl Tma {
         self.paths.iter().find(|p| p.id == id)
     }
 
+    /// The original object id of every placed object, in file order: its
+    /// `LogicalID` property (tome IV) when set and not taken by an earlier
+    /// record; the others get the lowest free values from 1 up, in file
+    /// order. The same file always gives the same ids.
+    pub fn original_ids(&self) -> Vec<u32> {
+        let mut taken = std::collections::BTreeSet::new();
+        let explicit: Vec<Option<u32>> = self
+            .objects
+            .iter()
+            .map(|o| {
+                let raw = match o.property(b"LogicalID").map(Property::value) {
+                    Some(PropertyValue::Int { value, .. }) => u32::try_from(value).unwrap_or(0),
+                    _ => 0,
+                };
+                (raw != 0 && taken.insert(raw)).then_some(raw)
+            })
+            .collect();
+        let mut next = 1u32;
+        explicit
+            .into_iter()
+            .map(|id| {
+                id.unwrap_or_else(|| {
+                    while taken.contains(&next) {
+                        next += 1;
+                    }
+                    taken.insert(next);
+                    next
+                })
+            })
+            .collect()
+    }
+
     /// The clan with this name (ASCII case-insensitive).
     pub fn clan(&self, name: &[u8]) -> Option<&Clan> {
         self.clans

@@ -56,6 +56,29 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         }
         "TRF" => crate::proto::trf::Trf::parse(&data, Mode::Compatible).map(|_| 1),
         "WEAR" => Wear::parse(&data, Mode::Compatible).map(|w| w.materials.len() as u64),
+        "SCR" => crate::script::scr::Script::parse(&data).map(|s| {
+            c.variant(family, format!("function table {}", s.table_len), 1);
+            for e in s.check() {
+                c.finding(Severity::Error, family, rel, &e);
+            }
+            s.handlers.len() as u64
+        }),
+        "FML" => crate::script::fml::FormulaSet::parse(&data).map(|f| f.formulas().len() as u64),
+        "varset.var" => crate::script::varset::Varset::parse(&data).map(|v| {
+            for var in v.vars() {
+                c.variant(family, var.ty.name(), 1);
+            }
+            for (name, line) in v.duplicates() {
+                let e = FormatError::invalid(
+                    crate::script::varset::FORMAT,
+                    0,
+                    format!("line {line}: one declaration of each name (lookups find the first)"),
+                    name,
+                );
+                c.finding(Severity::Warning, family, rel, &e);
+            }
+            v.len() as u64
+        }),
         _ => {
             let ext = name.rsplit_once('.').map_or("(none)", |(_, e)| e);
             c.variant(family, format!(".{ext}"), 1);
@@ -86,6 +109,9 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         (_, "trf") => "TRF",
         // A map's terrain layer tables (`Land1.wea`, `Land2.wea`).
         (_, "wea") => "WEAR",
+        ("varset.var", _) => "varset.var",
+        (_, "scr") => "SCR",
+        (_, "fml") => "FML",
         (_, "dat") if data.starts_with(&[0xF1, 0xF0]) => "unit DAT",
         _ if data.starts_with(crate::archive::nres::MAGIC) || data.starts_with(b"NL") => "archive",
         _ => "other",

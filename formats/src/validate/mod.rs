@@ -15,7 +15,7 @@ mod check;
 use crate::error::{FormatError, Result};
 use crate::gamedir::GameDir;
 use crate::graph::{ChainError, Graph, Totals, Unreachable};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// How many directory levels below the root are visited.
@@ -61,6 +61,22 @@ pub struct MissionSummary {
     pub mission: String,
     pub totals: Totals,
     pub failures: Vec<ChainError>,
+    /// The script of each clan that names one, in clan order.
+    pub scripts: Vec<ClanScript>,
+}
+
+/// A clan's script as a mission reaches it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ClanScript {
+    pub clan: String,
+    /// The clan's script path as the TMA spells it.
+    pub path: String,
+    /// The `.scr` below the root, when it resolved.
+    pub file: Option<String>,
+    /// Its handler count, when all three files read.
+    pub handlers: Option<usize>,
+    /// Why it could not be read.
+    pub error: Option<String>,
 }
 
 /// The whole report.
@@ -186,6 +202,7 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
     let graph = Graph::new(&source);
     let mut reachability = Totals::default();
     let mut summaries = Vec::new();
+    let mut checked = BTreeSet::new();
     for (i, mission) in missions.iter().enumerate() {
         progress(Progress {
             done: (files.len() + i) as u64,
@@ -194,10 +211,12 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
         });
         let g = graph.mission(mission);
         reachability += g.totals;
+        let scripts = clan_scripts(&dir, mission, &mut collector, &mut checked);
         summaries.push(MissionSummary {
             mission: g.mission,
             totals: g.totals,
             failures: g.failures,
+            scripts,
         });
     }
     progress(Progress {
@@ -231,4 +250,70 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
         errors,
         warnings,
     })
+}
+
+/// The scripts `mission`'s clans name: each read with its formulas and
+/// variables ([`crate::script::Bundle`]) and, the first time a script is
+/// reached, checked against them (family `SCR`). One that cannot be read
+/// is an error of the mission (family `mission script`).
+fn clan_scripts(
+    dir: &GameDir,
+    mission: &crate::gamedir::Mission,
+    collector: &mut Collector,
+    checked: &mut BTreeSet<String>,
+) -> Vec<ClanScript> {
+    let Ok(tma) = crate::fsutil::read_file(&mission.tma)
+        .and_then(|d| crate::tma::parse(&d, crate::archive::Mode::Compatible))
+    else {
+        return Vec::new(); // the TMA's own error is reported by its reader
+    };
+    let file = &mission.tma;
+    let tma_file = file
+        .strip_prefix(dir.root())
+        .unwrap_or(file)
+        .to_string_lossy()
+        .replace('\\', "/");
+    tma.clans
+        .iter()
+        .filter(|c| !c.ai_script.is_empty())
+        .map(|clan| {
+            let path = crate::config::decode_cp1251(&clan.ai_script);
+            let mut out = ClanScript {
+                clan: crate::config::decode_cp1251(&clan.name),
+                path,
+                file: None,
+                handlers: None,
+                error: None,
+            };
+            match crate::script::Bundle::load(dir, &clan.ai_script) {
+                Ok(bundle) => {
+                    let scr = bundle.files[0].clone();
+                    if checked.insert(scr.clone()) {
+                        let cross = crate::script::check_against(
+                            &bundle.script,
+                            &bundle.vars,
+                            Some(&bundle.formulas),
+                        );
+                        for e in cross {
+                            collector.finding(Severity::Error, "SCR", &scr, &e);
+                        }
+                    }
+                    out.handlers = Some(bundle.script.handlers.len());
+                    out.file = Some(scr);
+                }
+                Err(e) => {
+                    let e = FormatError::invalid(
+                        "mission script",
+                        0,
+                        format!("clan {}'s script {} readable", out.clan, out.path),
+                        &e,
+                    );
+                    collector.family("mission script").files += 1;
+                    collector.finding(Severity::Error, "mission script", &tma_file, &e);
+                    out.error = Some(e.to_string());
+                }
+            }
+            out
+        })
+        .collect()
 }

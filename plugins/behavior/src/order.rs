@@ -44,6 +44,17 @@ pub enum OrderKind {
 pub const FOLLOW_RADIUS: f32 = 20.0;
 
 impl OrderKind {
+    /// Every order Behavior carries out.
+    pub const ALL: [OrderKind; 7] = [
+        OrderKind::Stop,
+        OrderKind::Go,
+        OrderKind::StayGround,
+        OrderKind::Patrol,
+        OrderKind::Follow,
+        OrderKind::Attack,
+        OrderKind::Capture,
+    ];
+
     /// The original order number.
     pub fn code(self) -> u32 {
         match self {

@@ -126,6 +126,11 @@ impl ObjectRegistry {
         self.by_id.iter().map(|(&id, &e)| (id, e))
     }
 
+    /// Deleted objects in id order.
+    pub fn deleted(&self) -> impl Iterator<Item = OriginalObjectId> + '_ {
+        self.deleted.iter().copied()
+    }
+
     /// Number of live objects.
     pub fn len(&self) -> usize {
         self.by_id.len()

@@ -304,6 +304,11 @@ impl Loader {
         self.source.as_ref().expect("the context phase ran")
     }
 
+    /// The clans' scripts, the objectives and the messages of the mission.
+    pub fn scripts(&self, tma: &iron3d_formats::tma::Tma) -> super::MissionScripts {
+        super::MissionScripts::read(self.source(), &self.mission_dir, tma)
+    }
+
     /// The sounds of the mission its effects and `mission.cfg` name.
     pub fn sounds(&self) -> super::MissionSounds {
         super::MissionSounds::read(self.source(), &self.mission_dir, &self.effects)

@@ -31,6 +31,7 @@ mod gate;
 mod load;
 mod mount;
 mod rng;
+mod scripts;
 mod sounds;
 
 pub use arms::{
@@ -51,6 +52,7 @@ pub use iron3d_formats::graph::MaterialRow;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use rng::RngStreams;
+pub use scripts::{ClanScript, MissionScripts};
 pub use sounds::{AmbientKeys, MissionSounds, Sample, Volumes};
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -61,7 +63,6 @@ use iron3d_formats::terrain::route::{NavGraph, Navigator};
 use iron3d_formats::tma::{Clan, MissionPath, Tma};
 use iron3d_schedules::{AppStateHashExt, Phase};
 use load::Loader;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -489,44 +490,13 @@ fn describe(world: &mut World, loader: &Loader) {
     }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));
-    let logical: Vec<u32> = tma
-        .objects
-        .iter()
-        .map(|o| {
-            let bag = PropertyBag(o.properties.clone());
-            bag.int("LogicalID")
-                .and_then(|v| u32::try_from(v).ok())
-                .unwrap_or(0)
-        })
-        .collect();
-    world.insert_resource(AssignedIds(assign_ids(&logical)));
-    world.resource_mut::<LoadProgress>().objects_total = tma.objects.len();
-}
-
-/// Original ids of placed objects from their explicit ids (the `LogicalID`
-/// property of tome IV; 0 = none): an explicit id is kept when it is not
-/// taken by an earlier record; the others get the lowest free values from 1
-/// up, in file order. The same file always gives the same ids. (The record's
-/// `identity` word is the owning clan, see [`ObjectClan`].)
-pub fn assign_ids(explicit_ids: &[u32]) -> Vec<OriginalObjectId> {
-    let mut taken = BTreeSet::new();
-    let explicit: Vec<Option<u32>> = explicit_ids
-        .iter()
-        .map(|&raw| (raw != 0 && taken.insert(raw)).then_some(raw))
-        .collect();
-    let mut next = 1u32;
-    explicit
+    let ids = tma
+        .original_ids()
         .into_iter()
-        .map(|id| {
-            OriginalObjectId(id.unwrap_or_else(|| {
-                while taken.contains(&next) {
-                    next += 1;
-                }
-                taken.insert(next);
-                next
-            }))
-        })
-        .collect()
+        .map(OriginalObjectId)
+        .collect();
+    world.insert_resource(AssignedIds(ids));
+    world.resource_mut::<LoadProgress>().objects_total = tma.objects.len();
 }
 
 /// An object's guns and turrets, where it can be struck and its armour,
@@ -564,8 +534,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     };
     world.remove_resource::<PlannedObjects>();
     world.insert_resource(loader.effects.clone());
-    if loader.tma.is_some() {
+    if let Some(tma) = &loader.tma {
         world.insert_resource(loader.sounds());
+        world.insert_resource(loader.scripts(tma));
     }
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();
@@ -782,20 +753,4 @@ fn undo_construction(world: &mut World) {
     }
     world.remove_resource::<MissionLoader>();
     world.remove_resource::<PlannedObjects>();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn explicit_ids_are_kept_and_the_rest_fill_free_values() {
-        let ids: Vec<u32> = assign_ids(&[0, 2, 0, 2, 5, 0])
-            .into_iter()
-            .map(OriginalObjectId::raw)
-            .collect();
-        assert_eq!(ids, vec![1, 2, 3, 4, 5, 6]);
-        let ids: Vec<u32> = assign_ids(&[7, 0, 1]).into_iter().map(|i| i.0).collect();
-        assert_eq!(ids, vec![7, 2, 1]);
-    }
 }

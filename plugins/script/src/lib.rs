@@ -1,0 +1,419 @@
+//! Mission scripts (tome VI "SuperAI и миссионные сценарии"; openparkan
+//! `docs/15-behaviour.md`, `docs/34-progression.md`; docs/facts.md
+//! "Scripts"): one SuperAI ([`Brain`]) per clan that names a script runs it
+//! on game time, inside the fixed step.
+//!
+//! | when | what |
+//! |---|---|
+//! | the first step | every clan's `Init`, once |
+//! | every 7000 + rand % 1000 ms of a clan (stream [`TAKT_STREAM`]) | its takt: 7 s on its seconds clock, its problem handler (`Problems0`), then each standing problem's `_Start` (the first time) or `_Continue`, heaviest first; solved and unsolved problems go |
+//! | every 2000 ms from the first step | the player clan's `Mission` handler |
+//!
+//! A handler that faults stops and is reported with its chain
+//! ([`ScriptErrors`]); the mission goes on. Orders go out through the
+//! World3D queue by original id; the message channel drives the
+//! objectives, messages and outcome ([`Progress`]). The variables, clocks,
+//! problems and progress are simulation state: in the state hash.
+
+pub mod brain;
+pub mod functions;
+pub mod progress;
+pub mod view;
+pub mod vm;
+
+pub use brain::{Brain, Problem};
+pub use progress::{MessageEntry, ObjectiveState, ObjectiveStatus, OutcomeResult, Progress};
+
+use bevy::prelude::*;
+use functions::{Call, ChannelCall};
+use iron3d_behavior::{ClanRelations, OrderPacket, TacticalAreals};
+use iron3d_combat::CombatStep;
+use iron3d_control::ControlStep;
+use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
+use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
+use iron3d_world::mission::{
+    Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
+    ObjectClan, ObjectKind, PropertyBag, RngStreams,
+};
+use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
+use std::collections::BTreeSet;
+use view::View;
+
+/// The random stream of the clans' takts.
+pub const TAKT_STREAM: &str = "script_takt";
+/// The player clan's `Mission` handler runs this often (ms of game time).
+pub const MISSION_PERIOD_MS: u64 = 2000;
+/// A clan's takt: this many ms plus a draw below [`TAKT_SPREAD_MS`].
+pub const TAKT_MS: u64 = 7000;
+pub const TAKT_SPREAD_MS: u64 = 1000;
+/// Seconds a takt adds to the clan's clock.
+pub const TAKT_SECONDS: u32 = 7;
+
+/// The scripts' step inside `Phase::UpdateWorld`: after combat, so a
+/// handler sees this step's deaths.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScriptStep;
+
+/// Every clan's SuperAI and the player clan's schedule.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Brains {
+    pub list: Vec<Brain>,
+    /// The player clan's brain (its `Mission` handler runs).
+    pub player: Option<usize>,
+    /// Game time (ms) of the next `Mission` run; `None` before the first
+    /// step (when `Init` runs).
+    pub next_mission_ms: Option<u64>,
+}
+
+/// A script fault or an unimplemented slot a script reached, with its
+/// chain: `mission -> clan -> script -> handler, node -> cause`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ScriptError {
+    pub tick: u64,
+    pub chain: String,
+}
+
+/// What went wrong in the scripts, each unimplemented slot once.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct ScriptErrors {
+    pub list: Vec<ScriptError>,
+    /// (clan, handler, node, slot) already reported.
+    reported: BTreeSet<(u32, usize, usize, u32)>,
+}
+
+/// The Script plugin. Needs the spine, the World3D, mission, Control,
+/// Behavior and Combat plugins.
+pub struct ScriptPlugin;
+
+impl Plugin for ScriptPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            FixedUpdate,
+            ScriptStep
+                .in_set(Phase::UpdateWorld)
+                .after(CombatStep)
+                .before(ControlStep::Publish),
+        )
+        .init_resource::<Brains>()
+        .init_resource::<Progress>()
+        .init_resource::<ScriptErrors>()
+        .add_systems(OnEnter(MissionPhase::Running), start)
+        .add_systems(FixedUpdate, (watch_hero, run).chain().in_set(ScriptStep))
+        .add_state_hash("script_brains", hash_brains)
+        .add_state_hash("script_progress", |world, h| {
+            if let Some(p) = world.get_resource::<Progress>() {
+                p.hash_into(h);
+            }
+        });
+    }
+}
+
+/// The objects a view is taken from.
+type Objects<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static OriginalObjectId,
+        &'static ObjectClan,
+        &'static ObjectKind,
+        Option<&'static PropertyBag>,
+        &'static Transform,
+        Option<&'static Destroyed>,
+    ),
+    With<MissionObject>,
+>;
+
+/// The view of the world now.
+fn take_view(
+    objects: &Objects,
+    registry: &ObjectRegistry,
+    clans: Option<&MissionClans>,
+    relations: Option<&ClanRelations>,
+    routes: Option<&TacticalAreals>,
+) -> View {
+    View::take(
+        objects.iter(),
+        registry.deleted().map(OriginalObjectId::raw).collect(),
+        clans.map_or(&[][..], |c| &c.0),
+        &relations.cloned().unwrap_or_default(),
+        &routes.cloned().unwrap_or_default(),
+    )
+}
+
+/// As the mission starts running: a brain per clan whose script read (a
+/// script that did not, or one built for another function table, is
+/// reported), the objectives and messages, and the hero.
+#[allow(clippy::too_many_arguments)]
+fn start(
+    scripts: Option<Res<MissionScripts>>,
+    mission: Option<Res<MissionDescription>>,
+    clans: Option<Res<MissionClans>>,
+    objects: Objects,
+    registry: Res<ObjectRegistry>,
+    mut brains: ResMut<Brains>,
+    mut progress: ResMut<Progress>,
+    mut errors: ResMut<ScriptErrors>,
+) {
+    let Some(scripts) = scripts else { return };
+    let mission = mission.map_or_else(String::new, |m| m.name.clone());
+    *brains = Brains::default();
+    for clan in &scripts.clans {
+        let chain = format!(
+            "mission {mission} -> clan {} -> script {}",
+            clan.clan_name, clan.path
+        );
+        match &clan.bundle {
+            Ok(bundle) => {
+                if bundle.script.table_len != FUNCTION_TABLE_LEN {
+                    errors.list.push(ScriptError {
+                        tick: 0,
+                        chain: format!(
+                            "{chain} -> version mismatch: a function table of {}, this engine's is {FUNCTION_TABLE_LEN} (run anyway)",
+                            bundle.script.table_len
+                        ),
+                    });
+                }
+                brains.list.push(Brain::new(
+                    clan.clan as u32,
+                    clan.clan_name.clone(),
+                    clan.path.clone(),
+                    bundle.clone(),
+                ));
+            }
+            Err(cause) => errors.list.push(ScriptError {
+                tick: 0,
+                chain: format!("{chain} -> {cause}"),
+            }),
+        }
+    }
+    let player = clans.as_ref().and_then(|c| {
+        c.0.iter()
+            .position(|c| c.clan_type() == Some(iron3d_formats::tma::ClanType::Player))
+    });
+    brains.player = player.and_then(|p| brains.list.iter().position(|b| b.clan as usize == p));
+    let view = take_view(&objects, &registry, clans.as_deref(), None, None);
+    *progress = Progress::new(&scripts.objectives, &scripts.messages, view.hero());
+}
+
+/// The hero destroyed (or gone) fails the mission.
+fn watch_hero(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    destroyed: Query<(), With<Destroyed>>,
+    mut progress: ResMut<Progress>,
+) {
+    let Some(hero) = progress.hero else { return };
+    let dead = match registry.entity(OriginalObjectId(hero)) {
+        Ok(entity) => destroyed.contains(entity),
+        Err(_) => true,
+    };
+    if dead {
+        progress.end(OutcomeResult::Failed, clock.tick());
+    }
+}
+
+/// Runs what is due this step: each clan's takt, then the player clan's
+/// `Mission` handler (and every clan's `Init` on the first step).
+#[allow(clippy::too_many_arguments)]
+fn run(
+    clock: Res<GameClock>,
+    mission: Option<Res<MissionDescription>>,
+    clans: Option<Res<MissionClans>>,
+    relations: Option<Res<ClanRelations>>,
+    routes: Option<Res<TacticalAreals>>,
+    objects: Objects,
+    registry: Res<ObjectRegistry>,
+    mut brains: ResMut<Brains>,
+    mut rng: ResMut<RngStreams>,
+    mut outbox: ResMut<WorldOutbox>,
+    mut progress: ResMut<Progress>,
+    mut errors: ResMut<ScriptErrors>,
+) {
+    if brains.list.is_empty() {
+        return;
+    }
+    let now = clock.elapsed().as_millis() as u64;
+    let tick = clock.tick();
+    let first = brains.next_mission_ms.is_none();
+    let mut due: Vec<(usize, Vec<&'static str>)> = Vec::new();
+    for (i, brain) in brains.list.iter_mut().enumerate() {
+        if first {
+            due.push((i, vec!["Init"]));
+            brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
+        } else if now >= brain.next_takt_ms {
+            due.push((i, vec!["takt"]));
+            brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
+        }
+    }
+    if first || brains.next_mission_ms.is_some_and(|t| now >= t) {
+        brains.next_mission_ms = Some(now + MISSION_PERIOD_MS);
+        if let Some(p) = brains.player {
+            match due.iter_mut().find(|(i, _)| *i == p) {
+                Some((_, list)) => list.push("Mission"),
+                None => due.push((p, vec!["Mission"])),
+            }
+        }
+    }
+    if due.is_empty() {
+        return;
+    }
+    let view = take_view(
+        &objects,
+        &registry,
+        clans.as_deref(),
+        relations.as_deref(),
+        routes.as_deref(),
+    );
+    let mission = mission.map_or_else(String::new, |m| m.name.clone());
+    let mut batch = Batch {
+        view: &view,
+        rng: &mut rng,
+        orders: Vec::new(),
+        progress: &mut progress,
+        errors: &mut errors,
+        mission: &mission,
+        tick,
+    };
+    for (i, what) in due {
+        let brain = &mut brains.list[i];
+        for w in what {
+            if w == "takt" {
+                brain.seconds = brain.seconds.wrapping_add(TAKT_SECONDS);
+                if let Some(handler) = brain.problem_handler {
+                    batch.run(brain, handler, None);
+                }
+                batch.run_problems(brain);
+            } else if let Some(handler) = brain.handler(w) {
+                batch.run(brain, handler, None);
+            }
+        }
+    }
+    for (id, packet) in batch.orders {
+        outbox.post(
+            GmsgKind::Order,
+            Some(OriginalObjectId(id)),
+            packet.to_bytes(),
+        );
+    }
+}
+
+/// What one step's handler runs share: the world as the batch began, and
+/// what they ask of the engine.
+struct Batch<'a> {
+    view: &'a View,
+    rng: &'a mut RngStreams,
+    /// Orders to post once the batch is done, in call order.
+    orders: Vec<(u32, OrderPacket)>,
+    progress: &'a mut Progress,
+    errors: &'a mut ScriptErrors,
+    mission: &'a str,
+    tick: u64,
+}
+
+impl Batch<'_> {
+    /// Each standing problem's `_Start` (first time) or `_Continue`,
+    /// heaviest first (raise order among equals); then solved and unsolved
+    /// ones go.
+    fn run_problems(&mut self, brain: &mut Brain) {
+        let mut order: Vec<usize> = (0..brain.problems.len()).collect();
+        order.sort_by(|&a, &b| {
+            brain.problems[b]
+                .weight
+                .total_cmp(&brain.problems[a].weight)
+        });
+        for p in order {
+            let Some(problem) = brain.problems.get_mut(p) else {
+                continue;
+            };
+            let handler = problem.handlers[usize::from(problem.started)];
+            problem.started = true;
+            for (name, value) in [("dCurrentProblem", p as u32), ("dCurrentSender", 0)] {
+                if let Some(v) = brain.bundle.vars.index_of(name) {
+                    let _ = brain.vars.set(v, vm::Value::Dword(value));
+                }
+            }
+            self.run(brain, handler, Some(p));
+        }
+        let ended =
+            |s: u32| brain.word("ST_SOLVED") == Some(s) || brain.word("ST_UNSOLVED") == Some(s);
+        let keep: Vec<bool> = brain.problems.iter().map(|p| !ended(p.state)).collect();
+        let mut keep = keep.into_iter();
+        brain.problems.retain(|_| keep.next().unwrap_or(true));
+    }
+
+    /// One handler run (with `problem` running): its channel calls and
+    /// findings taken out, its orders kept for the batch.
+    fn run(&mut self, brain: &mut Brain, handler: usize, problem: Option<usize>) {
+        let mut channel: Vec<ChannelCall> = Vec::new();
+        let mut unimplemented = Vec::new();
+        let bundle = brain.bundle.clone();
+        let mut vars = std::mem::replace(&mut brain.vars, vm::Variables::new(&bundle));
+        let result = {
+            let mut call = Call {
+                brain,
+                view: self.view,
+                rng: &mut *self.rng,
+                problem,
+                orders: &mut self.orders,
+                channel: &mut channel,
+                unimplemented: &mut unimplemented,
+            };
+            vm::run(&bundle, &mut vars, handler, &mut call)
+        };
+        brain.vars = vars;
+        let chain = |h: usize, n: usize| {
+            let name = bundle
+                .script
+                .handlers
+                .get(h)
+                .map_or_else(|| format!("#{h}"), |h| h.name());
+            format!(
+                "mission {} -> clan {} -> script {} -> handler {name} node {n}",
+                self.mission, brain.clan_name, brain.path
+            )
+        };
+        let tick = self.tick;
+        for (h, n, slot) in unimplemented {
+            if self.errors.reported.insert((brain.clan, h, n, slot)) {
+                self.errors.list.push(ScriptError {
+                    tick,
+                    chain: format!(
+                        "{} -> function {slot} is not implemented: ERROR returned",
+                        chain(h, n)
+                    ),
+                });
+            }
+        }
+        if let Err(f) = result {
+            let chain = format!(
+                "{} -> {} (handler stopped)",
+                chain(f.handler, f.node),
+                f.cause
+            );
+            self.errors.list.push(ScriptError { tick, chain });
+        }
+        for c in channel {
+            self.progress.take(brain, c, tick);
+        }
+    }
+}
+
+fn hash_brains(world: &World, h: &mut StateHasher) {
+    let Some(brains) = world.get_resource::<Brains>() else {
+        return;
+    };
+    h.write_u64(brains.next_mission_ms.unwrap_or(u64::MAX));
+    for b in &brains.list {
+        b.hash_into(h);
+    }
+}
+
+/// The line a run prints before its hash lines: `outcome: complete at tick
+/// N`, `outcome: failed at tick N` or `outcome: running`.
+pub fn outcome_line(world: &World) -> String {
+    match world.get_resource::<Progress>().and_then(|p| p.outcome) {
+        Some((OutcomeResult::Complete, tick)) => format!("outcome: complete at tick {tick}"),
+        Some((OutcomeResult::Failed, tick)) => format!("outcome: failed at tick {tick}"),
+        None => "outcome: running".to_string(),
+    }
+}

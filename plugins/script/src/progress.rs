@@ -1,0 +1,193 @@
+//! Objectives, messages and the outcome (openparkan
+//! `docs/34-progression.md`, "Objectives and the end of a mission",
+//! "Messages"; docs/facts.md "Scripts"): what the message callback does
+//! with a script's channel-0 calls, each kind recognised by the value the
+//! calling script's `varset.var` gives its name.
+//!
+//! - `OBJECTIVE_COMPLETE n` completes open objective *n* (0-based, primaries
+//!   then bonuses), then every primary complete completes the mission;
+//!   `OBJECTIVE_FAILED n` fails it; `OBJECTIVE_PROGRESS n` opens it again.
+//! - `SYSTEM_MESSAGE` with `MISSION_COMPLETE` or `MISSION_FAILED` records
+//!   the outcome (the first one stands; play goes on after it).
+//! - `MESSAGE_INFO n` plays message *n* of `messages.cfg`: voiced the first
+//!   time, only noted after that.
+//! - The hero destroyed fails the mission.
+
+use crate::brain::Brain;
+use crate::functions::ChannelCall;
+use bevy::prelude::*;
+use iron3d_formats::config::mission_text::{Message, Objective};
+use iron3d_schedules::StateHasher;
+use std::collections::BTreeSet;
+
+/// Where an objective stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectiveState {
+    Open,
+    Complete,
+    Failed,
+}
+
+/// One objective and when it last changed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ObjectiveStatus {
+    pub index: usize,
+    pub primary: bool,
+    pub text: String,
+    pub state: ObjectiveState,
+    pub tick: Option<u64>,
+}
+
+/// How the mission ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeResult {
+    Complete,
+    Failed,
+}
+
+/// A call of the message channel, as the log keeps it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MessageEntry {
+    pub tick: u64,
+    /// The kind's name in the calling script's varset (`MESSAGE_INFO`, ...),
+    /// or its number when no name of the channel's has that value.
+    pub kind: String,
+    pub value: u32,
+    /// The `messages.cfg` text of a `MESSAGE_INFO`, or the objective's.
+    pub text: Option<String>,
+    /// A voice played (a message's first time).
+    pub voice: Option<String>,
+}
+
+/// The mission's progress: simulation state (in the state hash).
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct Progress {
+    pub objectives: Vec<ObjectiveStatus>,
+    pub messages: Vec<MessageEntry>,
+    /// Message indices played once (later ones are only noted).
+    pub played: BTreeSet<u32>,
+    pub outcome: Option<(OutcomeResult, u64)>,
+    /// The player's hero, as the mission started.
+    pub hero: Option<u32>,
+    /// The `messages.cfg` table.
+    pub table: Vec<Message>,
+}
+
+/// The channel-0 kinds, by their names.
+const KINDS: [&str; 7] = [
+    "SYSTEM_MESSAGE",
+    "MESSAGE_INFO",
+    "OBJECTIVE_COMPLETE",
+    "OBJECTIVE_FAILED",
+    "OBJECTIVE_PROGRESS",
+    "CLAN_HERO_KILLED",
+    "MISSION_COMPLETE",
+];
+
+impl Progress {
+    /// A mission's objectives (all open) and messages.
+    pub fn new(objectives: &[Objective], table: &[Message], hero: Option<u32>) -> Self {
+        Self {
+            objectives: objectives
+                .iter()
+                .enumerate()
+                .map(|(index, o)| ObjectiveStatus {
+                    index,
+                    primary: o.primary,
+                    text: o.text.clone(),
+                    state: ObjectiveState::Open,
+                    tick: None,
+                })
+                .collect(),
+            hero,
+            table: table.to_vec(),
+            ..Self::default()
+        }
+    }
+
+    /// Records the outcome unless one stands.
+    pub fn end(&mut self, result: OutcomeResult, tick: u64) {
+        if self.outcome.is_none() {
+            self.outcome = Some((result, tick));
+        }
+    }
+
+    /// What a call of the message callback does.
+    pub fn take(&mut self, brain: &Brain, call: ChannelCall, tick: u64) {
+        let named = |name: &str| brain.word(name) == Some(call.kind);
+        let kind = KINDS[..6]
+            .iter()
+            .find(|n| call.channel == 0 && named(n))
+            .map_or_else(|| call.kind.to_string(), |n| n.to_string());
+        let mut entry = MessageEntry {
+            tick,
+            kind: kind.clone(),
+            value: call.value,
+            text: None,
+            voice: None,
+        };
+        let objective = call.value as usize;
+        let mut set = |state: ObjectiveState, from: &[ObjectiveState]| {
+            if let Some(o) = self.objectives.get_mut(objective) {
+                entry.text = Some(o.text.clone());
+                if from.contains(&o.state) {
+                    o.state = state;
+                    o.tick = Some(tick);
+                }
+            }
+        };
+        match kind.as_str() {
+            "OBJECTIVE_COMPLETE" => set(ObjectiveState::Complete, &[ObjectiveState::Open]),
+            "OBJECTIVE_FAILED" => set(ObjectiveState::Failed, &[ObjectiveState::Open]),
+            "OBJECTIVE_PROGRESS" => set(
+                ObjectiveState::Open,
+                &[ObjectiveState::Complete, ObjectiveState::Failed],
+            ),
+            "SYSTEM_MESSAGE" if brain.word(KINDS[6]) == Some(call.value) => {
+                self.end(OutcomeResult::Complete, tick)
+            }
+            "SYSTEM_MESSAGE" if brain.word("MISSION_FAILED") == Some(call.value) => {
+                self.end(OutcomeResult::Failed, tick)
+            }
+            "MESSAGE_INFO" => {
+                if let Some(m) = self.table.iter().find(|m| m.index == call.value) {
+                    entry.text = Some(m.text.clone());
+                    if self.played.insert(m.index) {
+                        entry.voice = m.voice.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.messages.push(entry);
+        // The completion test follows every OBJECTIVE_COMPLETE.
+        if kind == "OBJECTIVE_COMPLETE"
+            && self
+                .objectives
+                .iter()
+                .filter(|o| o.primary)
+                .all(|o| o.state == ObjectiveState::Complete)
+        {
+            self.end(OutcomeResult::Complete, tick);
+        }
+    }
+
+    /// Hash contribution.
+    pub fn hash_into(&self, h: &mut StateHasher) {
+        for o in &self.objectives {
+            h.write_u8(o.state as u8);
+            h.write_u64(o.tick.unwrap_or(u64::MAX));
+        }
+        h.write_u64(self.messages.len() as u64);
+        self.played.iter().for_each(|&m| h.write_u32(m));
+        match self.outcome {
+            Some((r, tick)) => {
+                h.write_u8(r as u8 + 1);
+                h.write_u64(tick);
+            }
+            None => h.write_u8(0),
+        }
+    }
+}

@@ -1,0 +1,491 @@
+//! Mission scripts on the demo install, headless at the fixed step: the
+//! clans' SuperAIs run their scripts on game time, the player's `Mission`
+//! handler drives the objectives and the outcome, the enemy's problems
+//! send units, and a fault is contained.
+
+use bevy::prelude::*;
+use iron3d_behavior::{BehaviorPlugin, InsertMode, OrderKind, OrderPacket, OrderTarget, Orders};
+use iron3d_combat::CombatPlugin;
+use iron3d_control::ControlPlugin;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_formats::script::asm::assemble;
+use iron3d_formats::script::dis;
+use iron3d_formats::script::fml::FormulaSet;
+use iron3d_formats::script::scr::Script;
+use iron3d_formats::script::varset::{Value as VarValue, Varset};
+use iron3d_formats::tma::MissionPath;
+use iron3d_schedules::GameClock;
+use iron3d_script::*;
+use iron3d_world::mission::{Destroyed, MissionPaths, running_test_app};
+use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
+use std::path::{Path, PathBuf};
+
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
+fn scripts(dir: &Path) -> PathBuf {
+    dir.join("game/MISSIONS/SCRIPTS")
+}
+
+fn varset(dir: &Path) -> Varset {
+    Varset::parse(&std::fs::read(scripts(dir).join("varset.var")).unwrap()).unwrap()
+}
+
+/// Replaces the first mission's player script with `source`.
+fn player_script(dir: &Path, source: &str) {
+    let (script, formulas) = assemble(source, &varset(dir)).unwrap();
+    std::fs::write(
+        scripts(dir).join("scr_pl_1.scr"),
+        script.to_bytes().unwrap(),
+    )
+    .unwrap();
+    std::fs::write(scripts(dir).join("scr_pl_1.fml"), formulas.to_bytes()).unwrap();
+}
+
+/// The first demo mission with every simulation plugin, ambiguities denied.
+fn app(dir: &Path) -> App {
+    running_test_app(
+        dir.join("game"),
+        (ControlPlugin, BehaviorPlugin, CombatPlugin, ScriptPlugin),
+    )
+}
+
+fn progress(app: &App) -> &Progress {
+    app.world().resource::<Progress>()
+}
+
+fn player(app: &App) -> &Brain {
+    let brains = app.world().resource::<Brains>();
+    &brains.list[brains.player.expect("a player brain")]
+}
+
+fn tick(app: &App) -> u64 {
+    app.world().resource::<GameClock>().tick()
+}
+
+/// Steps until `done` or `limit` steps.
+fn run_until(app: &mut App, limit: usize, done: impl Fn(&App) -> bool) {
+    for _ in 0..limit {
+        if done(app) {
+            return;
+        }
+        app.update();
+    }
+    assert!(done(app), "not within {limit} steps");
+}
+
+#[test]
+fn the_demo_scripts_start_per_clan_and_the_enemy_sends_its_units_at_the_player() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let brains = app.world().resource::<Brains>();
+    let clans: Vec<&str> = brains.list.iter().map(|b| b.clan_name.as_str()).collect();
+    // The neutral and nature clans name no script: no brain, the mission runs.
+    assert_eq!(clans, ["Player", "Enemy"]);
+    assert!(progress(&app).hero.is_some());
+    assert_eq!(progress(&app).objectives.len(), 4);
+
+    let enemy_units = |app: &App| -> Vec<(u32, Vec3, Option<OrderKind>)> {
+        let world = app.world();
+        let registry = world.resource::<ObjectRegistry>();
+        let mut out = Vec::new();
+        for (id, e) in registry.iter() {
+            let clan = world.get::<iron3d_world::mission::ObjectClan>(e).unwrap();
+            if let (2, Some(orders)) = (clan.identity_raw, world.get::<Orders>(e)) {
+                let at = world.get::<Transform>(e).unwrap().translation;
+                out.push((id.raw(), at, orders.current().map(|o| o.kind)));
+            }
+        }
+        out
+    };
+    let before = enemy_units(&app);
+    assert!(!before.is_empty());
+    assert!(before.iter().all(|u| u.2.is_none()), "{before:?}");
+    // The first takt is 7 to 8 s in: Problems0 raises an attack on the
+    // nearest enemy of the base, and its _Start sends every battle unit.
+    run_until(&mut app, 9 * 30, |app| {
+        enemy_units(app).iter().any(|u| u.2.is_some())
+    });
+    let attacking = enemy_units(&app);
+    assert!(
+        attacking.iter().all(|u| u.2 == Some(OrderKind::Attack)),
+        "{attacking:?}"
+    );
+    let enemy = &app.world().resource::<Brains>().list[1];
+    assert_eq!(enemy.seconds, 7);
+    let attack = enemy
+        .problems
+        .iter()
+        .find(|p| p.name == "PBM_ATTACK_UNIT")
+        .unwrap();
+    assert_eq!(Some(attack.state), enemy.word("ST_SOLVING"));
+    assert!(!attack.groups[0].is_empty());
+    for _ in 0..90 {
+        app.update();
+    }
+    let moved = enemy_units(&app)
+        .iter()
+        .zip(&before)
+        .filter(|(now, then)| now.1.distance(then.1) > 3.0)
+        .count();
+    assert!(moved > 0, "no enemy unit moved");
+    assert!(
+        app.world().resource::<ScriptErrors>().list.is_empty(),
+        "{:?}",
+        app.world().resource::<ScriptErrors>().list
+    );
+}
+
+const TIMER: &str = "handler Init
+  dHintTime = fn59(d5)
+  return
+handler Mission
+  dTemp = fn60(dHintTime)
+  if dTemp == d1
+    fn30(SYSTEM_MESSAGE, MISSION_COMPLETE)
+  end
+handler Problems0
+  return
+";
+
+#[test]
+fn a_timer_set_in_init_completes_the_mission_at_the_exact_tick() {
+    let tmp = demo_install();
+    player_script(tmp.path(), TIMER);
+    let mut app = app(tmp.path());
+    // The timer reads the clan's seconds clock, which only the takt moves
+    // (7 s a takt): the first Mission run after the first takt completes.
+    let mut expected = None;
+    let mut last_run = None;
+    for _ in 0..12 * 30 {
+        app.update();
+        let brains = app.world().resource::<Brains>();
+        let ran = brains.next_mission_ms != last_run;
+        last_run = brains.next_mission_ms;
+        if ran && expected.is_none() && player(&app).seconds >= 5 {
+            expected = Some(tick(&app));
+        }
+    }
+    let expected = expected.expect("a Mission run after the takt");
+    assert_eq!(
+        progress(&app).outcome,
+        Some((OutcomeResult::Complete, expected))
+    );
+    // Play goes on after the outcome, and the first one stands.
+    assert!(tick(&app) > expected);
+    assert_eq!(
+        outcome_line(app.world()),
+        format!("outcome: complete at tick {expected}")
+    );
+}
+
+#[test]
+fn the_hero_entering_a_route_completes_an_objective() {
+    let tmp = demo_install();
+    // A route of its own round a point 30 m from the hero: objective 2
+    // completes when the hero's route report lists it there.
+    player_script(
+        tmp.path(),
+        "handler Init
+  return
+handler Mission
+  dTemp = fn32(dRoute, dHero)
+  if dTemp == d1
+    fn30(OBJECTIVE_COMPLETE, d2)
+  end
+handler Problems0
+  return
+",
+    );
+    let mut app = app(tmp.path());
+    let hero = progress(&app).hero.unwrap();
+    let entity = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .entity(OriginalObjectId(hero))
+        .unwrap();
+    let at = app.world().get::<Transform>(entity).unwrap().translation;
+    let goal = [at.x + 30.0, -at.z];
+    let corner = |dx: f32, dy: f32| [goal[0] + dx, goal[1] + dy, 0.0];
+    let route = {
+        let mut paths = app.world_mut().resource_mut::<MissionPaths>();
+        paths.0.push(MissionPath {
+            id: 900,
+            points: vec![
+                corner(-8.0, -8.0),
+                corner(8.0, -8.0),
+                corner(8.0, 8.0),
+                corner(-8.0, 8.0),
+            ],
+        });
+        paths.0.len() as u32 - 1
+    };
+    // The script names its route and hero through its variables.
+    {
+        let mut brains = app.world_mut().resource_mut::<Brains>();
+        let p = brains.player.unwrap();
+        let brain = &mut brains.list[p];
+        for (name, value) in [("dRoute", route), ("dHero", hero)] {
+            let i = brain.bundle.vars.index_of(name).unwrap();
+            brain
+                .vars
+                .set(i, iron3d_script::vm::Value::Dword(value))
+                .unwrap();
+        }
+    }
+    app.update();
+    assert_eq!(progress(&app).objectives[2].state, ObjectiveState::Open);
+    app.world_mut().resource_mut::<WorldOutbox>().post(
+        GmsgKind::Order,
+        Some(OriginalObjectId(hero)),
+        OrderPacket {
+            code: 2,
+            target: OrderTarget::Place([goal[0], goal[1], 0.0]),
+            mode: InsertMode::Replace,
+            parameter: 0,
+        }
+        .to_bytes(),
+    );
+    run_until(&mut app, 30 * 30, |app| {
+        progress(app).objectives[2].state == ObjectiveState::Complete
+    });
+    let o = &progress(&app).objectives[2];
+    assert!(o.tick.is_some_and(|t| t > 1));
+    let m = progress(&app).messages.last().unwrap();
+    assert_eq!((m.kind.as_str(), m.value), ("OBJECTIVE_COMPLETE", 2));
+    // Only one of three primaries: the mission runs on.
+    assert_eq!(progress(&app).outcome, None);
+}
+
+#[test]
+fn an_objective_completes_and_then_regresses_with_objective_progress() {
+    let tmp = demo_install();
+    player_script(
+        tmp.path(),
+        "handler Init
+  return
+handler Mission
+  if dObj1 == d0
+    fn30(OBJECTIVE_COMPLETE, d1)
+    dObj1 = d1
+    return
+  end
+  if dObj1 == d1
+    fn30(OBJECTIVE_PROGRESS, d1)
+    dObj1 = d2
+  end
+handler Problems0
+  return
+",
+    );
+    let mut app = app(tmp.path());
+    app.update();
+    let o = progress(&app).objectives[1].clone();
+    assert_eq!(o.state, ObjectiveState::Complete);
+    let first = o.tick.unwrap();
+    assert!(first <= tick(&app));
+    for _ in 0..61 {
+        app.update();
+    }
+    let o = progress(&app).objectives[1].clone();
+    assert_eq!(o.state, ObjectiveState::Open);
+    assert!(o.tick.is_some_and(|t| t > first + 50), "{o:?}");
+    let kinds: Vec<&str> = progress(&app)
+        .messages
+        .iter()
+        .map(|m| m.kind.as_str())
+        .collect();
+    assert_eq!(kinds, ["OBJECTIVE_COMPLETE", "OBJECTIVE_PROGRESS"]);
+    assert_eq!(progress(&app).outcome, None);
+}
+
+#[test]
+fn killing_the_hero_fails_the_mission() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    for _ in 0..5 {
+        app.update();
+    }
+    let hero = progress(&app).hero.unwrap();
+    let entity = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .entity(OriginalObjectId(hero))
+        .unwrap();
+    let now = tick(&app);
+    app.world_mut().entity_mut(entity).insert(Destroyed {
+        tick: now,
+        delete_at: None,
+    });
+    app.update();
+    assert_eq!(
+        progress(&app).outcome,
+        Some((OutcomeResult::Failed, now + 1))
+    );
+    app.update();
+    assert_eq!(
+        outcome_line(app.world()),
+        format!("outcome: failed at tick {}", now + 1)
+    );
+}
+
+#[test]
+fn a_handler_that_faults_is_stopped_and_reported_while_the_mission_goes_on() {
+    let tmp = demo_install();
+    player_script(
+        tmp.path(),
+        "handler Init
+  return
+handler Mission
+  fn30(MESSAGE_INFO, d1)
+  fDist = f1 / f0
+  fn30(MESSAGE_INFO, d2)
+handler Problems0
+  fn3()
+  fn3()
+",
+    );
+    let mut app = app(tmp.path());
+    // Two Mission runs and a takt.
+    for _ in 0..9 * 30 {
+        app.update();
+    }
+    let errors = &app.world().resource::<ScriptErrors>().list;
+    let faults: Vec<&ScriptError> = errors
+        .iter()
+        .filter(|e| e.chain.contains("stopped"))
+        .collect();
+    assert!(faults.len() >= 4, "a fault each Mission run: {errors:#?}");
+    assert_eq!(
+        faults[0].chain,
+        "mission Campaign.00/Mission.01 -> clan Player -> script MISSIONS\\SCRIPTS\\scr_pl_1 -> handler Mission node 1 -> formula 0 `f1 / f0`: division by zero (handler stopped)"
+    );
+    // An unimplemented slot is reported once per node, however often it runs.
+    let unimplemented: Vec<&ScriptError> = errors
+        .iter()
+        .filter(|e| e.chain.contains("not implemented"))
+        .collect();
+    assert_eq!(unimplemented.len(), 2, "{errors:#?}");
+    assert!(
+        unimplemented[0]
+            .chain
+            .ends_with("handler Problems0 node 0 -> function 3 is not implemented: ERROR returned")
+    );
+    // The node after the fault never ran; message 1 is voiced once, then
+    // only noted.
+    let m = &progress(&app).messages;
+    assert!(m.iter().all(|m| m.value == 1), "{m:?}");
+    assert!(m.len() >= 4);
+    assert_eq!(m[0].voice.as_deref(), Some("V_ACK.WAV"));
+    assert!(m[1..].iter().all(|m| m.voice.is_none()));
+    // The enemy's script still runs: its takt came.
+    assert_eq!(app.world().resource::<Brains>().list[1].seconds, 7);
+}
+
+/// The words the engine interprets get other values and every declaration
+/// another place; the scripts are written again from their disassembly.
+fn shuffle_varset(dir: &Path) {
+    let old = varset(dir);
+    let shifted = [
+        "ERROR",
+        "NONE",
+        "TRUE",
+        "FALSE",
+        "SYSTEM_MESSAGE",
+        "MESSAGE_INFO",
+        "OBJECTIVE_COMPLETE",
+        "OBJECTIVE_FAILED",
+        "OBJECTIVE_PROGRESS",
+        "CLAN_HERO_KILLED",
+        "MISSION_COMPLETE",
+        "MISSION_FAILED",
+        "ORDER_ROBOT_STOP",
+        "ORDER_ROBOT_GO",
+        "ORDER_ROBOT_ATTACK",
+        "ORDER_ROBOT_PATROL",
+        "ORDER_ROBOT_CAPTURE",
+        "INSERT_ORDER_END",
+        "INSERT_ORDER_START",
+        "INSERT_ORDER_REPLACE",
+        "TARGET_BY_LOGIC_ID",
+        "TARGET_BY_PLACE",
+        "TARGET_NOT_DEFINED",
+        "PBM_ATTACK_UNIT",
+        "PBM_BASE_DEFENCE",
+        "ST_SOLVING",
+        "ST_SOLVED",
+        "ST_UNSOLVED",
+        "TAKE_ALL_BATTLE_UNITS",
+    ];
+    let decls: Vec<(iron3d_formats::script::varset::VarType, String, String)> = old
+        .vars()
+        .iter()
+        .rev()
+        .map(|v| {
+            let value = match &v.default {
+                VarValue::Float(f) => f.to_string(),
+                d if shifted.contains(&v.name.as_str()) => (d.bits().wrapping_sub(100)).to_string(),
+                d => d.bits().to_string(),
+            };
+            (v.ty, v.name.clone(), value)
+        })
+        .collect();
+    let refs: Vec<_> = decls
+        .iter()
+        .map(|(t, n, v)| (*t, n.as_str(), v.as_str()))
+        .collect();
+    let new = Varset::build(&refs).unwrap();
+    for entry in std::fs::read_dir(scripts(dir)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "scr") {
+            let script = Script::parse(&std::fs::read(&path).unwrap()).unwrap();
+            let fml =
+                FormulaSet::parse(&std::fs::read(path.with_extension("fml")).unwrap()).unwrap();
+            let text = dis::listing(&script, Some(&old), Some(&fml)).text();
+            let (script, fml) = assemble(&text, &new).unwrap();
+            std::fs::write(&path, script.to_bytes().unwrap()).unwrap();
+            std::fs::write(path.with_extension("fml"), fml.to_bytes()).unwrap();
+        }
+    }
+    std::fs::write(scripts(dir).join("varset.var"), new.to_bytes()).unwrap();
+}
+
+#[test]
+fn a_varset_with_the_names_in_another_order_and_other_values_gives_the_same_outcome() {
+    let run = |shuffle: bool| {
+        let tmp = demo_install();
+        player_script(tmp.path(), TIMER);
+        if shuffle {
+            shuffle_varset(tmp.path());
+        }
+        let mut app = app(tmp.path());
+        for _ in 0..10 * 30 {
+            app.update();
+        }
+        let enemy = &app.world().resource::<Brains>().list[1];
+        let problems: Vec<String> = enemy.problems.iter().map(|p| p.name.clone()).collect();
+        let p = progress(&app);
+        let messages: Vec<(String, u64)> = p
+            .messages
+            .iter()
+            .map(|m| (m.kind.clone(), m.tick))
+            .collect();
+        (
+            p.outcome,
+            messages,
+            problems,
+            app.world().resource::<ScriptErrors>().list.len(),
+        )
+    };
+    let plain = run(false);
+    assert!(plain.0.is_some());
+    assert!(
+        plain.2.iter().any(|p| p == "PBM_ATTACK_UNIT"),
+        "{:?}",
+        plain.2
+    );
+    assert_eq!(run(true), plain);
+}

@@ -1,0 +1,90 @@
+//! What drives a mission, read at load with everything else: each clan's
+//! script with its formulas and variables (a TMA clan's script path), the
+//! `mission.cfg` objectives and the `messages.cfg` messages. A clan with an
+//! empty path has no script; one whose files do not read keeps the cause
+//! with its chain (mission -> clan -> script -> file -> cause) and the
+//! mission runs without it.
+
+use bevy::prelude::*;
+use iron3d_formats::config::blocks::ObjectConfig;
+use iron3d_formats::config::mission_text::{self, Message, Objective};
+use iron3d_formats::error::FormatError;
+use iron3d_formats::script::Bundle;
+use iron3d_formats::source::Source;
+use iron3d_formats::tma::Tma;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A clan's script as loading left it.
+#[derive(Debug, Clone)]
+pub struct ClanScript {
+    /// The clan's index (the identity word of its objects).
+    pub clan: usize,
+    pub clan_name: String,
+    /// The script path as the TMA spells it.
+    pub path: String,
+    /// The script, or why it could not be read.
+    pub bundle: Result<Arc<Bundle>, String>,
+}
+
+/// The mission's scripts, objectives and messages.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct MissionScripts {
+    /// Every clan that names a script, in clan order.
+    pub clans: Vec<ClanScript>,
+    pub objectives: Vec<Objective>,
+    pub messages: Vec<Message>,
+    /// Why `mission.cfg` or `messages.cfg` gave nothing, with the file.
+    pub faults: Vec<String>,
+}
+
+impl MissionScripts {
+    /// Reads what `tma`'s clans name and the mission's two configs, through
+    /// `source` (the mission directory first for the configs).
+    pub(crate) fn read(source: &Source, mission_dir: &Path, tma: &Tma) -> Self {
+        let mut out = Self::default();
+        for (clan, c) in tma.clans.iter().enumerate() {
+            if c.ai_script.is_empty() {
+                continue;
+            }
+            let path = iron3d_formats::config::decode_cp1251(&c.ai_script);
+            let bundle = Bundle::read(&c.ai_script, &mut |legacy| {
+                let found = source.read_legacy(legacy)?.ok_or_else(|| {
+                    FormatError::missing("script", format!("`{}`", String::from_utf8_lossy(legacy)))
+                })?;
+                let file = match &found.origin {
+                    iron3d_formats::source::Origin::Loose(p) => p.display().to_string(),
+                    iron3d_formats::source::Origin::Entry { archive, name, .. } => {
+                        format!("{}::{name}", archive.display())
+                    }
+                };
+                Ok((found.bytes().to_vec(), file))
+            });
+            out.clans.push(ClanScript {
+                clan,
+                clan_name: iron3d_formats::config::decode_cp1251(&c.name),
+                path,
+                bundle: bundle.map(Arc::new).map_err(|e| e.to_string()),
+            });
+        }
+        let mut config = |name: &str| match source.read_in_mission(mission_dir, name.as_bytes()) {
+            Ok(Some(found)) => match ObjectConfig::parse(found.bytes(), "cfg") {
+                Ok(cfg) => Some(cfg),
+                Err(e) => {
+                    out.faults.push(found.origin.annotate(e).to_string());
+                    None
+                }
+            },
+            Ok(None) => None,
+            Err(e) => {
+                out.faults.push(e.to_string());
+                None
+            }
+        };
+        let objectives = config("mission.cfg").map(|c| mission_text::objectives(&c));
+        let messages = config("messages.cfg").map(|c| mission_text::messages(&c));
+        out.objectives = objectives.unwrap_or_default();
+        out.messages = messages.unwrap_or_default();
+        out
+    }
+}
