@@ -81,8 +81,8 @@ struct SoundReport {
     kind: &'static str,
     /// The mixer bus: `effects`, `voices`, `music` or `ambience`.
     bus: &'static str,
-    /// What played it: an effect key, `mission.cfg THEME` or
-    /// `mission.cfg variation`.
+    /// What played it: an effect key, `mission.cfg THEME`,
+    /// `mission.cfg variation` or `messages.cfg message N`.
     source: String,
 }
 

@@ -92,6 +92,14 @@ impl Brain {
         self.problems.iter().find(|p| p.holds(id)).map(|p| p.weight)
     }
 
+    /// Takes `id` off every problem and group that holds it.
+    pub fn detach(&mut self, id: u32) {
+        for p in &mut self.problems {
+            p.units.retain(|&(u, _)| u != id);
+            p.groups.iter_mut().for_each(|g| g.retain(|&u| u != id));
+        }
+    }
+
     /// Hash contribution: everything a later run reads.
     pub fn hash_into(&self, h: &mut StateHasher) {
         h.write_u32(self.clan);

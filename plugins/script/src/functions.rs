@@ -278,11 +278,8 @@ impl Call<'_> {
         if members.is_empty() {
             return dword(self.error());
         }
-        for id in &members {
-            for p in &mut self.brain.problems {
-                p.units.retain(|(u, _)| u != id);
-                p.groups.iter_mut().for_each(|g| g.retain(|u| u != id));
-            }
+        for &id in &members {
+            self.brain.detach(id);
         }
         let problem = self.running()?;
         problem.groups.push(members);
@@ -373,9 +370,7 @@ impl Host for Call<'_> {
             6 => {
                 let (id, critical) = (arg(0)?.dword(), arg(1)?.dword());
                 let critical = self.is(critical, "UNIT_CRITICAL");
-                for p in &mut self.brain.problems {
-                    p.units.retain(|(u, _)| *u != id);
-                }
+                self.brain.detach(id);
                 self.running()?.units.push((id, critical));
                 Ok(None)
             }
@@ -522,10 +517,7 @@ impl Host for Call<'_> {
             51 => {
                 let (id, on) = (arg(0)?.dword(), arg(1)?.dword());
                 if self.is(on, "TRUE") {
-                    for p in &mut self.brain.problems {
-                        p.units.retain(|(u, _)| *u != id);
-                        p.groups.iter_mut().for_each(|g| g.retain(|u| *u != id));
-                    }
+                    self.brain.detach(id);
                     self.brain.reserved.insert(id);
                 } else {
                     self.brain.reserved.remove(&id);

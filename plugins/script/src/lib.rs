@@ -26,6 +26,7 @@ pub use progress::{MessageEntry, ObjectiveState, ObjectiveStatus, OutcomeResult,
 
 use bevy::prelude::*;
 use functions::{Call, ChannelCall};
+use iron3d_audio::{AmbientStep, Bus, SoundEvent, SoundKind, SoundPlugin, SoundSink};
 use iron3d_behavior::{ClanRelations, OrderPacket, TacticalAreals};
 use iron3d_combat::CombatStep;
 use iron3d_control::ControlStep;
@@ -33,7 +34,7 @@ use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
-    ObjectClan, ObjectKind, PropertyBag, RngStreams,
+    ObjectClan, ObjectKind, PropertyBag, RngStreams, VOICES, effect_key,
 };
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::BTreeSet;
@@ -87,11 +88,21 @@ pub struct ScriptPlugin;
 
 impl Plugin for ScriptPlugin {
     fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<SoundPlugin>() {
+            app.add_plugins(SoundPlugin);
+        }
+        // Messages' voices join the sound events after the ambience's,
+        // which follows combat (and the effects', when they run).
         app.configure_sets(
+            FixedUpdate,
+            AmbientStep.after(CombatStep).before(ControlStep::Publish),
+        )
+        .configure_sets(
             FixedUpdate,
             ScriptStep
                 .in_set(Phase::UpdateWorld)
                 .after(CombatStep)
+                .after(AmbientStep)
                 .before(ControlStep::Publish),
         )
         .init_resource::<Brains>()
@@ -228,6 +239,7 @@ fn run(
     mut outbox: ResMut<WorldOutbox>,
     mut progress: ResMut<Progress>,
     mut errors: ResMut<ScriptErrors>,
+    mut sink: SoundSink,
 ) {
     if brains.list.is_empty() {
         return;
@@ -265,6 +277,7 @@ fn run(
         routes.as_deref(),
     );
     let mission = mission.map_or_else(String::new, |m| m.name.clone());
+    let logged = progress.messages.len();
     let mut batch = Batch {
         view: &view,
         rng: &mut rng,
@@ -294,6 +307,22 @@ fn run(
             Some(OriginalObjectId(id)),
             packet.to_bytes(),
         );
+    }
+    for m in &progress.messages[logged..] {
+        if let Some(voice) = &m.voice {
+            sink.push(SoundEvent {
+                tick,
+                key: effect_key(VOICES, voice.as_bytes()),
+                owner: None,
+                position: None,
+                kind: SoundKind::Voice,
+                bus: Bus::Voices,
+                near: 0.0,
+                far: 0.0,
+                source: format!("messages.cfg message {}", m.value),
+                effect: 0,
+            });
+        }
     }
 }
 

@@ -381,6 +381,24 @@ handler Problems0
     assert!(m.len() >= 4);
     assert_eq!(m[0].voice.as_deref(), Some("V_ACK.WAV"));
     assert!(m[1..].iter().all(|m| m.voice.is_none()));
+    // The voice joins the voices' queue once, as a sound event.
+    let voices: Vec<&iron3d_audio::SoundEvent> = app
+        .world()
+        .resource::<iron3d_audio::Sounds>()
+        .0
+        .iter()
+        .filter(|s| s.kind == iron3d_audio::SoundKind::Voice)
+        .collect();
+    assert_eq!(voices.len(), 1, "{voices:?}");
+    assert_eq!(voices[0].key, "VOICES.LIB::V_ACK.WAV");
+    assert_eq!(voices[0].bus, iron3d_audio::Bus::Voices);
+    assert_eq!(voices[0].tick, m[0].tick);
+    assert!(
+        app.world()
+            .resource::<iron3d_audio::SoundFaults>()
+            .faults
+            .is_empty()
+    );
     // The enemy's script still runs: its takt came.
     assert_eq!(app.world().resource::<Brains>().list[1].seconds, 7);
 }

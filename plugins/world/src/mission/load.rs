@@ -309,9 +309,15 @@ impl Loader {
         super::MissionScripts::read(self.source(), &self.mission_dir, tma)
     }
 
-    /// The sounds of the mission its effects and `mission.cfg` name.
-    pub fn sounds(&self) -> super::MissionSounds {
-        super::MissionSounds::read(self.source(), &self.mission_dir, &self.effects)
+    /// The sounds of the mission its effects, `mission.cfg` and its
+    /// messages name.
+    pub fn sounds(&self, scripts: &super::MissionScripts) -> super::MissionSounds {
+        super::MissionSounds::read(
+            self.source(),
+            &self.mission_dir,
+            &self.effects,
+            &scripts.messages,
+        )
     }
 
     /// Phase 1: the install, the mission directory, its `data.tma`, and the

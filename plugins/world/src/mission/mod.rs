@@ -53,7 +53,7 @@ pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use rng::RngStreams;
 pub use scripts::{ClanScript, MissionScripts};
-pub use sounds::{AmbientKeys, MissionSounds, Sample, Volumes};
+pub use sounds::{AmbientKeys, MissionSounds, Sample, VOICES, Volumes};
 
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
@@ -535,8 +535,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     world.remove_resource::<PlannedObjects>();
     world.insert_resource(loader.effects.clone());
     if let Some(tma) = &loader.tma {
-        world.insert_resource(loader.sounds());
-        world.insert_resource(loader.scripts(tma));
+        let scripts = loader.scripts(tma);
+        world.insert_resource(loader.sounds(&scripts));
+        world.insert_resource(scripts);
     }
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();

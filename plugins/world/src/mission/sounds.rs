@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::ini::{IRON_3D_INI, Settings};
+use iron3d_formats::config::mission_text::Message;
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_formats::sound::{DecodedSound, SoundOutcome, classify};
@@ -22,6 +23,8 @@ use std::sync::Arc;
 
 /// The mission's description of its sound objects.
 const MISSION_CFG: &[u8] = b"mission.cfg";
+/// The library of the messages' voices.
+pub const VOICES: &[u8] = b"voices.lib";
 /// The install's settings, at its root.
 const SETTINGS_FILE: &[u8] = b"iron_3d.ini";
 
@@ -101,10 +104,19 @@ impl MissionSounds {
         }
     }
 
-    /// Reads the sounds of a mission: its effects' emitters and its
-    /// `mission.cfg` ambience; the volumes of the install.
-    pub(crate) fn read(source: &Source, mission_dir: &Path, effects: &MissionEffects) -> Self {
+    /// Reads the sounds of a mission: its effects' emitters, its
+    /// `mission.cfg` ambience and its messages' voices (entries of
+    /// `voices.lib`); the volumes of the install.
+    pub(crate) fn read(
+        source: &Source,
+        mission_dir: &Path,
+        effects: &MissionEffects,
+        messages: &[Message],
+    ) -> Self {
         let mut sounds = Self::default();
+        for voice in messages.iter().filter_map(|m| m.voice.as_deref()) {
+            sounds.load(source, "messages.cfg voice", (VOICES, voice.as_bytes()));
+        }
         for (effect, fx) in &effects.effects {
             for command in &fx.commands {
                 if command.emitter() != Some(EmitterKind::Sound) {
