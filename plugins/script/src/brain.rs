@@ -82,6 +82,15 @@ impl Brain {
         self.bundle.vars.get(i).map(|v| v.default.bits())
     }
 
+    /// Sets the engine-written variable `name` (`dCurrentProblem`,
+    /// `dCurrentSender`) when the varset declares it.
+    pub fn set_word(&mut self, name: &str, value: u32) {
+        if let Some(i) = self.bundle.vars.index_of(name) {
+            // An index the varset gave is always inside the variables.
+            let _ = self.vars.set(i, crate::vm::Value::Dword(value));
+        }
+    }
+
     /// Whether `id` is held by a problem or reserved.
     pub fn busy(&self, id: u32) -> bool {
         self.reserved.contains(&id) || self.problems.iter().any(|p| p.holds(id))

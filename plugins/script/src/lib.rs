@@ -37,7 +37,7 @@ use iron3d_world::mission::{
     ObjectClan, ObjectKind, PropertyBag, RngStreams, VOICES, effect_key,
 };
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use view::View;
 
 /// The random stream of the clans' takts.
@@ -64,6 +64,9 @@ pub struct Brains {
     /// Game time (ms) of the next `Mission` run; `None` before the first
     /// step (when `Init` runs).
     pub next_mission_ms: Option<u64>,
+    /// Each building's owning clan as last seen (a change raises the new
+    /// owner's `Fort_Captured`).
+    pub owners: BTreeMap<u32, u32>,
 }
 
 /// A script fault or an unimplemented slot a script reached, with its
@@ -132,6 +135,19 @@ type Objects<'w, 's> = Query<
         Option<&'static Destroyed>,
     ),
     With<MissionObject>,
+>;
+
+/// Mission objects whose owner changed (or that are new) since the last
+/// step.
+type ChangedOwners<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static OriginalObjectId,
+        &'static ObjectClan,
+        &'static ObjectKind,
+    ),
+    (Changed<ObjectClan>, With<MissionObject>),
 >;
 
 /// The view of the world now.
@@ -204,6 +220,11 @@ fn start(
     brains.player = player.and_then(|p| brains.list.iter().position(|b| b.clan as usize == p));
     let view = take_view(&objects, &registry, clans.as_deref(), None, None);
     *progress = Progress::new(&scripts.objectives, &scripts.messages, view.hero());
+    brains.owners = objects
+        .iter()
+        .filter(|(_, _, kind, ..)| kind.kind() == Some(iron3d_formats::tma::ObjectKind::Building))
+        .map(|(id, clan, ..)| (id.raw(), clan.identity_raw))
+        .collect();
 }
 
 /// The hero destroyed (or gone) fails the mission.
@@ -223,8 +244,20 @@ fn watch_hero(
     }
 }
 
-/// Runs what is due this step: each clan's takt, then the player clan's
-/// `Mission` handler (and every clan's `Init` on the first step).
+/// What a brain runs in a step, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Task {
+    /// A handler by name (`Init` on the first step, the player's `Mission`).
+    Handler(&'static str),
+    /// The clan's takt: its clock, its problem handler, its problems.
+    Takt,
+    /// `Fort_Captured`, `dCurrentSender` naming the building the clan took.
+    Captured(u32),
+}
+
+/// Runs what is due this step: every clan's `Init` on the first step, each
+/// clan's takt, `Fort_Captured` for a clan that took a building, then the
+/// player clan's `Mission` handler.
 #[allow(clippy::too_many_arguments)]
 fn run(
     clock: Res<GameClock>,
@@ -240,6 +273,7 @@ fn run(
     mut progress: ResMut<Progress>,
     mut errors: ResMut<ScriptErrors>,
     mut sink: SoundSink,
+    owners: ChangedOwners,
 ) {
     if brains.list.is_empty() {
         return;
@@ -247,23 +281,39 @@ fn run(
     let now = clock.elapsed().as_millis() as u64;
     let tick = clock.tick();
     let first = brains.next_mission_ms.is_none();
-    let mut due: Vec<(usize, Vec<&'static str>)> = Vec::new();
+    let mut due: Vec<(usize, Vec<Task>)> = Vec::new();
+    let add = |due: &mut Vec<(usize, Vec<Task>)>, i: usize, task: Task| match due
+        .iter_mut()
+        .find(|(b, _)| *b == i)
+    {
+        Some((_, list)) => list.push(task),
+        None => due.push((i, vec![task])),
+    };
     for (i, brain) in brains.list.iter_mut().enumerate() {
         if first {
-            due.push((i, vec!["Init"]));
+            add(&mut due, i, Task::Handler("Init"));
             brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
         } else if now >= brain.next_takt_ms {
-            due.push((i, vec!["takt"]));
+            add(&mut due, i, Task::Takt);
             brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
+        }
+    }
+    // A building that changed owner: its new clan's `Fort_Captured`.
+    for (id, clan, kind) in &owners {
+        if kind.kind() != Some(iron3d_formats::tma::ObjectKind::Building) {
+            continue;
+        }
+        let before = brains.owners.insert(id.raw(), clan.identity_raw);
+        if before.is_some_and(|b| b != clan.identity_raw)
+            && let Some(i) = brains.list.iter().position(|b| b.clan == clan.identity_raw)
+        {
+            add(&mut due, i, Task::Captured(id.raw()));
         }
     }
     if first || brains.next_mission_ms.is_some_and(|t| now >= t) {
         brains.next_mission_ms = Some(now + MISSION_PERIOD_MS);
         if let Some(p) = brains.player {
-            match due.iter_mut().find(|(i, _)| *i == p) {
-                Some((_, list)) => list.push("Mission"),
-                None => due.push((p, vec!["Mission"])),
-            }
+            add(&mut due, p, Task::Handler("Mission"));
         }
     }
     if due.is_empty() {
@@ -287,17 +337,28 @@ fn run(
         mission: &mission,
         tick,
     };
-    for (i, what) in due {
+    for (i, tasks) in due {
         let brain = &mut brains.list[i];
-        for w in what {
-            if w == "takt" {
-                brain.seconds = brain.seconds.wrapping_add(TAKT_SECONDS);
-                if let Some(handler) = brain.problem_handler {
-                    batch.run(brain, handler, None);
+        for task in tasks {
+            match task {
+                Task::Takt => {
+                    brain.seconds = brain.seconds.wrapping_add(TAKT_SECONDS);
+                    if let Some(handler) = brain.problem_handler {
+                        batch.run(brain, handler, None);
+                    }
+                    batch.run_problems(brain);
                 }
-                batch.run_problems(brain);
-            } else if let Some(handler) = brain.handler(w) {
-                batch.run(brain, handler, None);
+                Task::Handler(name) => {
+                    if let Some(handler) = brain.handler(name) {
+                        batch.run(brain, handler, None);
+                    }
+                }
+                Task::Captured(building) => {
+                    if let Some(handler) = brain.handler("Fort_Captured") {
+                        brain.set_word("dCurrentSender", building);
+                        batch.run(brain, handler, None);
+                    }
+                }
             }
         }
     }
@@ -356,11 +417,8 @@ impl Batch<'_> {
             };
             let handler = problem.handlers[usize::from(problem.started)];
             problem.started = true;
-            for (name, value) in [("dCurrentProblem", p as u32), ("dCurrentSender", 0)] {
-                if let Some(v) = brain.bundle.vars.index_of(name) {
-                    let _ = brain.vars.set(v, vm::Value::Dword(value));
-                }
-            }
+            brain.set_word("dCurrentProblem", p as u32);
+            brain.set_word("dCurrentSender", 0);
             self.run(brain, handler, Some(p));
         }
         let ended =
@@ -432,6 +490,10 @@ fn hash_brains(world: &World, h: &mut StateHasher) {
         return;
     };
     h.write_u64(brains.next_mission_ms.unwrap_or(u64::MAX));
+    for (&building, &clan) in &brains.owners {
+        h.write_u32(building);
+        h.write_u32(clan);
+    }
     for b in &brains.list {
         b.hash_into(h);
     }

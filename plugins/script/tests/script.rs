@@ -303,6 +303,63 @@ handler Problems0
 }
 
 #[test]
+fn a_building_the_clan_takes_runs_its_fort_captured_handler() {
+    let tmp = demo_install();
+    player_script(
+        tmp.path(),
+        "handler Init
+  return
+handler Fort_Captured
+  dGenerator = dCurrentSender
+  fn30(OBJECTIVE_COMPLETE, d1)
+handler Problems0
+  return
+",
+    );
+    let mut app = app(tmp.path());
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(progress(&app).messages.is_empty());
+    // The neutral generator changes owner, as a capture gives it.
+    let generator = {
+        let world = app.world_mut();
+        let mut q = world.query::<(
+            &OriginalObjectId,
+            &mut iron3d_world::mission::ObjectClan,
+            &iron3d_world::mission::PropertyBag,
+        )>();
+        let mut found = None;
+        for (id, mut clan, bag) in q.iter_mut(world) {
+            let building = matches!(
+                bag.get("Type"),
+                Some(iron3d_formats::tma::PropertyValue::Int { value, .. }) if value as u32 == 0x8000_0000
+            );
+            if found.is_none() && building && clan.identity_raw == 3 {
+                clan.identity_raw = 1;
+                found = Some(id.raw());
+            }
+        }
+        found.expect("a neutral building")
+    };
+    app.update();
+    let m = &progress(&app).messages;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(
+        (m[0].kind.as_str(), m[0].tick),
+        ("OBJECTIVE_COMPLETE", tick(&app))
+    );
+    let brain = player(&app);
+    let i = brain.bundle.vars.index_of("dGenerator").unwrap();
+    assert_eq!(brain.vars.bits()[i as usize], generator);
+    // Once: the owner stays the player's.
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(progress(&app).messages.len(), 1);
+}
+
+#[test]
 fn killing_the_hero_fails_the_mission() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
