@@ -17,8 +17,7 @@
 //! `A(x)` (absolute). Precedence from loosest: `|`, `&`, `+ -`, `* /`,
 //! unary `- !`, `^`.
 
-use crate::config::decode_cp1251;
-use crate::error::{FormatError, Result};
+use crate::error::Result;
 use std::fmt;
 
 /// The format name errors carry.
@@ -459,23 +458,7 @@ impl FormulaSet {
     /// Reads every line: blank, `//` comment or `FUNCTION(...)` with a
     /// well-formed expression; anything else is an error at its offset.
     pub fn parse(data: &[u8]) -> Result<Self> {
-        let mut lines = Vec::new();
-        let mut formulas = Vec::new();
-        let mut offset = 0usize;
-        for (i, raw) in data.split_inclusive(|&b| b == b'\n').enumerate() {
-            let text = decode_cp1251(raw);
-            let lead = text.len() - text.trim_start().len();
-            let body = text.trim();
-            if !body.is_empty() && !body.starts_with("//") {
-                let f = function(body, i + 1, offset).map_err(|(expected, col)| {
-                    let at = offset + (lead + col).min(raw.len());
-                    FormatError::invalid(FORMAT, at as u64, expected, body)
-                })?;
-                formulas.push(f);
-            }
-            lines.push(raw.to_vec());
-            offset += raw.len();
-        }
+        let (lines, formulas) = super::read_lines(data, FORMAT, &mut function)?;
         Ok(Self { lines, formulas })
     }
 

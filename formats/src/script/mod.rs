@@ -18,6 +18,39 @@ use fml::FormulaSet;
 use scr::{Op, Script};
 use varset::Varset;
 
+/// Reads one item from a line's trimmed text, its 1-based number and its
+/// offset; or says what it expected, at which column of the text.
+type LineItem<'a, T> = dyn FnMut(&str, usize, usize) -> Result<T, (String, usize)> + 'a;
+
+/// Reads a text file of one item a line (`varset.var`, `.fml`): every
+/// line kept as stored, terminator included; each line that is neither
+/// blank nor a `//` comment goes to `item`, and a refusal is an error of
+/// `format` at that byte.
+fn read_lines<T>(
+    data: &[u8],
+    format: &'static str,
+    item: &mut LineItem<T>,
+) -> crate::error::Result<(Vec<Vec<u8>>, Vec<T>)> {
+    let mut lines = Vec::new();
+    let mut items = Vec::new();
+    let mut offset = 0usize;
+    for (i, raw) in data.split_inclusive(|&b| b == b'\n').enumerate() {
+        let text = crate::config::decode_cp1251(raw);
+        let body = text.trim();
+        let lead = text.len() - text.trim_start().len();
+        if !body.is_empty() && !body.starts_with("//") {
+            let v = item(body, i + 1, offset).map_err(|(expected, col)| {
+                let at = offset + (lead + col).min(raw.len());
+                FormatError::invalid(format, at as u64, expected, body)
+            })?;
+            items.push(v);
+        }
+        lines.push(raw.to_vec());
+        offset += raw.len();
+    }
+    Ok((lines, items))
+}
+
 /// The handlers the engine looks up in every script and refuses to run
 /// without ("Script error - details in ai.log"; docs/15).
 pub const REQUIRED_HANDLERS: [&str; 2] = ["Mech_GeneratorFound", "Fort_Task_Complete"];

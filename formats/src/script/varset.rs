@@ -18,8 +18,7 @@
 //! table); an absent default is zero. Fields are split at commas outside
 //! double quotes, the comment taking whatever remains.
 
-use crate::config::decode_cp1251;
-use crate::error::{FormatError, Result};
+use crate::error::Result;
 use std::collections::HashMap;
 
 /// The format name errors carry.
@@ -118,23 +117,8 @@ impl Varset {
     /// Reads every line; a line that is neither blank, a `//` comment nor a
     /// well-formed declaration is an error at its offset.
     pub fn parse(data: &[u8]) -> Result<Self> {
-        let mut lines = Vec::new();
-        let mut vars = Vec::new();
-        let mut offset = 0usize;
-        for (i, raw) in data.split_inclusive(|&b| b == b'\n').enumerate() {
-            let text = decode_cp1251(raw);
-            let body = text.trim();
-            let lead = text.len() - text.trim_start().len();
-            if !body.is_empty() && !body.starts_with("//") {
-                let v = declaration(body, i + 1).map_err(|(expected, col)| {
-                    let at = offset + (lead + col).min(raw.len());
-                    FormatError::invalid(FORMAT, at as u64, expected, body)
-                })?;
-                vars.push(v);
-            }
-            lines.push(raw.to_vec());
-            offset += raw.len();
-        }
+        let (lines, vars) =
+            super::read_lines(data, FORMAT, &mut |body, line, _| declaration(body, line))?;
         Ok(Self::from_parts(lines, vars))
     }
 
