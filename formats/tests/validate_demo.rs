@@ -74,6 +74,13 @@ fn every_demo_mission_reaches_its_clans_scripts_and_a_broken_script_is_reported(
     en.table_len = 72;
     std::fs::write(scripts_dir.join("scr_en_1.scr"), en.to_bytes().unwrap()).unwrap();
     std::fs::remove_file(scripts_dir.join("scr_en_2.fml")).unwrap();
+    // A script no mission names is checked against its directory too.
+    std::fs::write(scripts_dir.join("ORPHAN.SCR"), pl.to_bytes().unwrap()).unwrap();
+    std::fs::copy(
+        scripts_dir.join("scr_pl_1.fml"),
+        scripts_dir.join("orphan.fml"),
+    )
+    .unwrap();
     let broken = validate(&root, &mut |_| {}).unwrap();
     let errors: Vec<String> = broken
         .diagnostics
@@ -97,7 +104,11 @@ fn every_demo_mission_reaches_its_clans_scripts_and_a_broken_script_is_reported(
         ),
         "{errors:#?}"
     );
-    assert_eq!(broken.errors, 3, "{errors:#?}");
+    assert!(
+        has("SCR MISSIONS/SCRIPTS/ORPHAN.SCR SCR: expected node 0: argument: one of the"),
+        "{errors:#?}"
+    );
+    assert_eq!(broken.errors, 4, "{errors:#?}");
     let m2 = &broken.missions[1];
     assert!(
         m2.scripts[1].error.is_some() && m2.scripts[1].handlers.is_none(),

@@ -58,7 +58,11 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         "WEAR" => Wear::parse(&data, Mode::Compatible).map(|w| w.materials.len() as u64),
         "SCR" => crate::script::scr::Script::parse(&data).map(|s| {
             c.variant(family, format!("function table {}", s.table_len), 1);
-            for e in s.check() {
+            let mut findings = s.check();
+            if let Some((vars, formulas)) = script_siblings(path) {
+                findings.extend(crate::script::check_against(&s, &vars, formulas.as_ref()));
+            }
+            for e in findings {
                 c.finding(Severity::Error, family, rel, &e);
             }
             s.handlers.len() as u64
@@ -90,6 +94,37 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         Err(e) => c.finding(Severity::Error, family, rel, &e),
     }
     data.len() as u64
+}
+
+/// The `varset.var` of a script's directory and the script's own `.fml`
+/// (names ASCII case-insensitive), for checking the script against them;
+/// `None` without a readable `varset.var` (its own reader reports it).
+fn script_siblings(
+    script: &Path,
+) -> Option<(
+    crate::script::varset::Varset,
+    Option<crate::script::fml::FormulaSet>,
+)> {
+    let dir = script.parent()?;
+    let stem = script.file_stem()?.to_string_lossy().to_ascii_lowercase();
+    let mut listing: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    listing.sort();
+    let find = |name: &str| {
+        listing.iter().find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(name))
+        })
+    };
+    let read = |p: &Path| crate::fsutil::read_file(p).ok();
+    let vars =
+        crate::script::varset::Varset::parse(&read(find(crate::script::VARSET_FILE)?)?).ok()?;
+    let formulas = find(&format!("{stem}.fml"))
+        .and_then(|p| read(p))
+        .and_then(|d| crate::script::fml::FormulaSet::parse(&d).ok());
+    Some((vars, formulas))
 }
 
 /// The family of a file by its name, then its magic.

@@ -15,7 +15,7 @@ mod check;
 use crate::error::{FormatError, Result};
 use crate::gamedir::GameDir;
 use crate::graph::{ChainError, Graph, Totals, Unreachable};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How many directory levels below the root are visited.
@@ -202,7 +202,6 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
     let graph = Graph::new(&source);
     let mut reachability = Totals::default();
     let mut summaries = Vec::new();
-    let mut checked = BTreeSet::new();
     for (i, mission) in missions.iter().enumerate() {
         progress(Progress {
             done: (files.len() + i) as u64,
@@ -211,7 +210,7 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
         });
         let g = graph.mission(mission);
         reachability += g.totals;
-        let scripts = clan_scripts(&dir, mission, &mut collector, &mut checked);
+        let scripts = clan_scripts(&dir, mission, &mut collector);
         summaries.push(MissionSummary {
             mission: g.mission,
             totals: g.totals,
@@ -252,15 +251,14 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
     })
 }
 
-/// The scripts `mission`'s clans name: each read with its formulas and
-/// variables ([`crate::script::Bundle`]) and, the first time a script is
-/// reached, checked against them (family `SCR`). One that cannot be read
-/// is an error of the mission (family `mission script`).
+/// The scripts `mission`'s clans name, each read with its formulas and
+/// variables ([`crate::script::Bundle`]; the file pass checks every
+/// script against them). One that cannot be read is an error of the
+/// mission (family `mission script`).
 fn clan_scripts(
     dir: &GameDir,
     mission: &crate::gamedir::Mission,
     collector: &mut Collector,
-    checked: &mut BTreeSet<String>,
 ) -> Vec<ClanScript> {
     let Ok(tma) = crate::fsutil::read_file(&mission.tma)
         .and_then(|d| crate::tma::parse(&d, crate::archive::Mode::Compatible))
@@ -287,19 +285,8 @@ fn clan_scripts(
             };
             match crate::script::Bundle::load(dir, &clan.ai_script) {
                 Ok(bundle) => {
-                    let scr = bundle.files[0].clone();
-                    if checked.insert(scr.clone()) {
-                        let cross = crate::script::check_against(
-                            &bundle.script,
-                            &bundle.vars,
-                            Some(&bundle.formulas),
-                        );
-                        for e in cross {
-                            collector.finding(Severity::Error, "SCR", &scr, &e);
-                        }
-                    }
                     out.handlers = Some(bundle.script.handlers.len());
-                    out.file = Some(scr);
+                    out.file = Some(bundle.files[0].clone());
                 }
                 Err(e) => {
                     let e = FormatError::invalid(
