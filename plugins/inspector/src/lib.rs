@@ -20,6 +20,7 @@
 //! the World; the egui drawing ([`panel::draw_panel`]) is thin.
 
 pub mod command;
+pub mod mission;
 pub mod model;
 pub mod panel;
 

@@ -2,6 +2,7 @@
 //! asks for comes back as [`PanelAction`]s, applied to the World by
 //! [`apply_actions`].
 
+use crate::mission::{MissionView, mission_view};
 use crate::model::{ObjectDetails, ObjectRow, filtered, id_text, object_details, object_rows};
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -47,6 +48,7 @@ pub struct PanelModel {
     pub selected: Option<OriginalObjectId>,
     pub details: Option<ObjectDetails>,
     pub clock: ClockView,
+    pub mission: MissionView,
 }
 
 /// The panel's model of the World now.
@@ -65,6 +67,7 @@ pub fn panel_model(world: &World) -> PanelModel {
                 muted: world.get_resource::<AudioControl>().map(|a| a.muted),
             })
             .unwrap_or_default(),
+        mission: mission_view(world),
     }
 }
 
@@ -124,6 +127,10 @@ pub fn draw_panel(
 ) -> Vec<PanelAction> {
     let mut actions = Vec::new();
     clock_controls(ui, model.clock, &mut actions);
+    if !model.mission.objectives.is_empty() || !model.mission.brains.is_empty() {
+        ui.separator();
+        draw_mission(ui, &model.mission);
+    }
     ui.separator();
     ui.horizontal(|ui| {
         ui.label("Filter");
@@ -154,6 +161,38 @@ pub fn draw_panel(
         draw_details(ui, details, report);
     }
     actions
+}
+
+/// The Mission section: outcome, objectives and latest messages open; each
+/// SuperAI's problems and variables folded.
+fn draw_mission(ui: &mut egui::Ui, mission: &MissionView) {
+    egui::CollapsingHeader::new("Mission")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(&mission.outcome);
+            for o in &mission.objectives {
+                ui.label(o);
+            }
+            for m in &mission.messages {
+                ui.label(m);
+            }
+            if mission.errors > 0 {
+                ui.label(format!("script errors: {}", mission.errors));
+            }
+            for brain in &mission.brains {
+                egui::CollapsingHeader::new(&brain.title).show(ui, |ui| {
+                    for p in &brain.problems {
+                        ui.label(p);
+                    }
+                    egui::CollapsingHeader::new(format!("Variables ({})", brain.variables.len()))
+                        .show(ui, |ui| {
+                            for v in &brain.variables {
+                                ui.label(v);
+                            }
+                        });
+                });
+            }
+        });
 }
 
 fn clock_controls(ui: &mut egui::Ui, clock: ClockView, actions: &mut Vec<PanelAction>) {

@@ -745,3 +745,62 @@ fn the_selection_shows_its_playing_sounds_and_the_panel_mutes() {
     apply_actions(world, &[PanelAction::Mute(true)]);
     assert!(world.resource::<iron3d_audio::AudioControl>().muted);
 }
+
+/// With the scripts running: the panel's Mission section shows the
+/// outcome, the objectives and the latest messages, and each SuperAI with
+/// its clock, problems and variables by name.
+#[test]
+fn the_mission_section_shows_objectives_messages_and_each_superai() {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = mission_app(dir.path());
+    app.add_plugins((iron3d_combat::CombatPlugin, iron3d_script::ScriptPlugin));
+    app.init_resource::<SelectedObject>();
+    run_to_running(&mut app);
+    // Past the first takt (7 to 8 s) and the hint at 8 s.
+    for _ in 0..9 * 30 {
+        app.update();
+    }
+    let model = panel_model(app.world());
+    let mission = &model.mission;
+    assert_eq!(mission.outcome, "outcome: running");
+    assert_eq!(
+        mission.objectives[0],
+        "0 primary open: Destroy the enemy tower"
+    );
+    assert_eq!(
+        mission.objectives[3],
+        "3 bonus open: Leave the enemy no robot"
+    );
+    assert!(
+        mission
+            .messages
+            .iter()
+            .any(|m| m.contains("MESSAGE_INFO 1: ")),
+        "{:?}",
+        mission.messages
+    );
+    let titles: Vec<&str> = mission.brains.iter().map(|b| b.title.as_str()).collect();
+    assert!(
+        titles[0].starts_with("Player: MISSIONS\\SCRIPTS\\scr_pl_1, clock 7 s"),
+        "{titles:?}"
+    );
+    let enemy = &mission.brains[1];
+    assert!(
+        enemy
+            .problems
+            .iter()
+            .any(|p| p.starts_with("PBM_ATTACK_UNIT")),
+        "{enemy:?}"
+    );
+    assert!(
+        enemy.variables.iter().any(|v| v == "ERROR = 0xffffffff"),
+        "{enemy:?}"
+    );
+    // Drawn: the outcome, every objective, the SuperAIs' titles.
+    let texts = painted_text(&model, &SelectionReport::default(), &mut String::new());
+    let lines = mission.objectives.iter().map(String::as_str);
+    for line in lines.chain([mission.outcome.as_str()]).chain(titles) {
+        assert!(shown(&texts, line), "{line} not drawn");
+    }
+}
