@@ -76,14 +76,13 @@ pub struct Progress {
 }
 
 /// The channel-0 kinds, by their names.
-const KINDS: [&str; 7] = [
+const KINDS: [&str; 6] = [
     "SYSTEM_MESSAGE",
     "MESSAGE_INFO",
     "OBJECTIVE_COMPLETE",
     "OBJECTIVE_FAILED",
     "OBJECTIVE_PROGRESS",
     "CLAN_HERO_KILLED",
-    "MISSION_COMPLETE",
 ];
 
 impl Progress {
@@ -117,7 +116,7 @@ impl Progress {
     /// What a call of the message callback does.
     pub fn take(&mut self, brain: &Brain, call: ChannelCall, tick: u64) {
         let named = |name: &str| brain.word(name) == Some(call.kind);
-        let kind = KINDS[..6]
+        let kind = KINDS
             .iter()
             .find(|n| call.channel == 0 && named(n))
             .map_or_else(|| call.kind.to_string(), |n| n.to_string());
@@ -145,7 +144,7 @@ impl Progress {
                 ObjectiveState::Open,
                 &[ObjectiveState::Complete, ObjectiveState::Failed],
             ),
-            "SYSTEM_MESSAGE" if brain.word(KINDS[6]) == Some(call.value) => {
+            "SYSTEM_MESSAGE" if brain.word("MISSION_COMPLETE") == Some(call.value) => {
                 self.end(OutcomeResult::Complete, tick)
             }
             "SYSTEM_MESSAGE" if brain.word("MISSION_FAILED") == Some(call.value) => {
