@@ -4,7 +4,7 @@
 //! route lists. Taken once per handler batch from the ECS, read-only.
 
 use bevy::prelude::*;
-use iron3d_behavior::{ClanRelations, Relation, TacticalAreals};
+use iron3d_behavior::{ClanRelations, TacticalAreals};
 use iron3d_formats::tma::{Clan, ClanType, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, ObjectClan, ObjectKind, PropertyBag};
@@ -105,13 +105,10 @@ impl View {
         }
     }
 
-    /// Whether clan `a` takes clan `b` for an enemy.
+    /// Whether clan `a` takes clan `b` for an enemy (Behavior's rule: nature
+    /// and neutral objects are nobody's enemies).
     pub fn hostile(&self, a: u32, b: u32) -> bool {
-        let relation = self.relations.between(a as usize, b as usize);
-        let nature = |c: u32| self.relations.clan_type(c as usize) == Some(ClanType::Nature);
-        a != b
-            && (relation == Some(Relation::Hostile) || nature(a) || nature(b))
-            && self.relations.clan_type(b as usize) != Some(ClanType::Neutral)
+        self.relations.hostile(a as usize, b as usize)
     }
 
     /// The base centre of clan `clan`.
