@@ -12,6 +12,7 @@ use iron3d_control::ControlPlugin;
 use iron3d_fx::FxPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
+use iron3d_player::{BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode};
 use iron3d_render::IronRenderPlugin;
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
@@ -35,6 +36,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         SoundPlugin,
         FxPlugin,
         ScriptPlugin,
+        PlayerPlugin,
     ));
 }
 
@@ -105,6 +107,7 @@ pub fn windowed(
 ) -> App {
     let request = mission.request.clone();
     let game_dir = request.as_ref().map(|r| r.game_dir.clone());
+    let debug_view = view.camera.is_some() || view.capture.is_some() || view.bench.is_some();
     let inspector = InspectorPlugin {
         open: view.inspector,
     };
@@ -135,10 +138,21 @@ pub fn windowed(
         capture: view.capture,
         bench: view.bench,
     })
-    .add_plugins((IronInputPlugin, inspector))
+    .add_plugins((IronInputPlugin, PlayerInputPlugin, inspector))
     .add_plugins(AudioOutputPlugin::<kira::DefaultBackend>::default())
     .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
+    // A view placed by `--camera` (and a frame capture or bench, which
+    // measure the scene's pose) starts in the debug camera; otherwise the
+    // player sees from the hero's cockpit.
+    if debug_view {
+        app.insert_resource(PlayerView::new(ViewMode::Debug));
+    }
+    // The player's bindings file (written on the first run, re-read when
+    // it changes); without a config directory the defaults stay.
+    if let Some(file) = BindingsFile::in_config_dir() {
+        app.insert_resource(file);
+    }
     if view.paused {
         app.world_mut().resource_mut::<GameClock>().pause();
     }

@@ -497,3 +497,31 @@ fn original_ids_keep_explicit_logical_ids_and_fill_the_rest_from_one() {
     assert_eq!(ids_of(&[0, 2, 0, 2, 5, 0]), [1, 2, 3, 4, 5, 6]);
     assert_eq!(ids_of(&[7, 0, 1]), [7, 2, 1]);
 }
+
+#[test]
+fn the_hero_is_the_lowest_id_unit_of_the_first_player_clan_with_the_hero_bit() {
+    let mut t = Tma::new("MISSIONS\\M\\Land");
+    t.clans.push(Clan::new("Nature", ClanType::Nature));
+    t.clans.push(Clan::new("Enemy", ClanType::Enemy));
+    t.clans.push(Clan::new("Player", ClanType::Player));
+    let placed = |kind, clan: u32, type_word: u32, id: i32| {
+        let mut o = PlacedObject::new(kind, "u", [0.0; 3]);
+        o.identity = clan;
+        o.properties
+            .push(Property::int("Type", type_word as i32, i32::MIN, i32::MAX));
+        o.properties.push(Property::int("LogicalID", id, 0, 65535));
+        o
+    };
+    let hero = 0x0102_0000;
+    t.objects = vec![
+        placed(ObjectKind::Unit, 1, hero, 10),     // an enemy's "hero"
+        placed(ObjectKind::Building, 2, hero, 11), // not a unit
+        placed(ObjectKind::Unit, 2, 0x0100_8000, 3), // a warbot
+        placed(ObjectKind::Unit, 2, hero, 9),
+        placed(ObjectKind::Unit, 2, hero, 8),
+    ];
+    assert_eq!(HERO_TYPE, 0x0002_0000);
+    assert_eq!(t.hero(), Some(4), "the player clan's hero unit with id 8");
+    t.objects.truncate(3);
+    assert_eq!(t.hero(), None, "no player unit carries the bit");
+}

@@ -178,10 +178,13 @@ type Point = (&'static str, i32, [f32; 3], [f32; 3]);
 const MUZZLE: [Point; 1] = [("muzzle", 1, [0.0, 1.6, 0.0], [0.0, 1.0, 0.0])];
 
 /// A turret's sight on its yawing head (node 1): where it sights from,
-/// where it faces, and the sight's direction.
-const SIGHT: [Point; 3] = [
+/// where it faces, the sight's direction, and its camera's eye (at the
+/// head's front, above the sight; the point before `TargetDirect`, as on
+/// every shipped turret).
+const SIGHT: [Point; 4] = [
     ("TurretCenter", 1, [0.0, 0.0, 0.3], [0.0, 1.0, 0.0]),
     ("TurretDirect", 1, [0.0, 0.7, 0.3], [0.0, 1.0, 0.0]),
+    ("CameraCenter", 1, [0.0, 0.75, 0.7], [0.0, 1.0, 0.0]),
     ("TargetDirect", 1, [0.0, 0.0, 0.3], [0.0, 1.0, 0.0]),
 ];
 
@@ -258,7 +261,7 @@ fn turret_controller() -> Result<Vec<u8>> {
         node: 1,
         initial: 0.111,
         second_point: -1,
-        point: 2,
+        point: 3,
         rate: 0.5,
         span: std::f32::consts::FRAC_PI_2,
         flags: 0,

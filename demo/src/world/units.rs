@@ -150,7 +150,12 @@ pub fn write(
         UnitDat::build(CLASS_ROBOT, &[hover])?.to_bytes(),
     )?;
 
-    let hero = part(HERO.to_string(), "Герой", PartClass::Chassis, Vec::new());
+    let hero = part(
+        HERO.to_string(),
+        "Герой",
+        PartClass::Chassis,
+        vec![hero_turret(&pools)],
+    );
     install.add(
         "UNITS/HERO/Hero.dat",
         UnitDat::build(CLASS_ROBOT, &[hero])?.to_bytes(),
@@ -182,6 +187,35 @@ pub fn write(
 
 /// The hero's chassis prototype (one of a kind: no variants).
 const HERO: &str = "CH_HERO";
+/// The stream the hero's arms are picked from (its own, so the rest of
+/// the install stays as it was).
+const HERO_ARMS_SEED: u64 = 0x4845_524F;
+
+/// The hero's arms: a light turret on its head with a laser and a cannon
+/// (and the cannon's shells), the player's two weapons.
+fn hero_turret(pools: &Pools) -> PartSpec {
+    let mut rng = Rng::new(HERO_ARMS_SEED);
+    let mut children: Vec<PartSpec> = [("GN_LASER", "Лазер"), ("GN_CANNON", "Пушка")]
+        .into_iter()
+        .map(|(gun, text)| {
+            let g = part(pools.pick(&mut rng, gun), text, PartClass::Gun, Vec::new());
+            mounted(g, "TR_LIGHT", "head")
+        })
+        .collect();
+    children.push(part(
+        pools.pick(&mut rng, "AM_SHELL"),
+        "Снаряды",
+        PartClass::Ammo,
+        Vec::new(),
+    ));
+    let turret = part(
+        pools.pick(&mut rng, "TR_LIGHT"),
+        "Лёгкая башня",
+        PartClass::Turret,
+        children,
+    );
+    mounted(turret, HERO, "head")
+}
 
 /// A part whose children are already placed: a turret or gun child keeps
 /// the socket its builder chose ([`mounted`]) and a fitted part its slot

@@ -87,6 +87,12 @@ pub struct Clan {
     pub relations: Vec<ClanRelation>,
 }
 
+/// The bit the hero's `Type` word carries beside the robot class (the
+/// measured hero's `Type` is `0x1020000`, openparkan
+/// `docs/30-turrets.md` "The turret decides what the unit is"; that this
+/// bit alone marks the hero is our reading).
+pub const HERO_TYPE: u32 = 0x0002_0000;
+
 /// Typed view of [`Clan::raw_type`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -288,6 +294,28 @@ impl Tma {
                 })
             })
             .collect()
+    }
+
+    /// The player's hero: of the units of the first player clan whose
+    /// `Type` word carries [`HERO_TYPE`], the one with the lowest original
+    /// id; its index in [`Tma::objects`].
+    pub fn hero(&self) -> Option<usize> {
+        let player = self
+            .clans
+            .iter()
+            .position(|c| c.clan_type() == Some(ClanType::Player))? as u32;
+        let ids = self.original_ids();
+        self.objects
+            .iter()
+            .zip(&ids)
+            .enumerate()
+            .filter(|(_, (o, _))| o.kind() == Some(ObjectKind::Unit) && o.identity == player)
+            .filter(|(_, (o, _))| {
+                matches!(o.property(b"Type").map(Property::value),
+                    Some(PropertyValue::Int { value, .. }) if value as u32 & HERO_TYPE != 0)
+            })
+            .min_by_key(|(_, (_, id))| **id)
+            .map(|(index, _)| index)
     }
 
     /// The clan with this name (ASCII case-insensitive).

@@ -25,6 +25,7 @@ use crate::clan::ClanRelations;
 use crate::order::{Order, OrderKind, OrderTarget, Orders};
 use crate::sensor::Sensor;
 use bevy::prelude::*;
+use iron3d_control::Piloted;
 use iron3d_formats::order::InsertMode;
 use iron3d_formats::tma::{self, ClanType};
 use iron3d_schedules::StateHasher;
@@ -112,12 +113,16 @@ type Engaging<'a> = (
     Option<&'a ObjectKind>,
 );
 
+/// Units that may engage: present, not destroyed and not driven by the
+/// player.
+type Engageable = (Without<PendingDelete>, Without<Destroyed>, Without<Piloted>);
+
 /// Every unit between orders that sees a hostile within range attacks the
 /// nearest, in id order.
 pub(crate) fn engage(
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,
-    mut units: Query<Engaging, (Without<PendingDelete>, Without<Destroyed>)>,
+    mut units: Query<Engaging, Engageable>,
 ) {
     for (_, entity) in registry.iter() {
         let Ok((mut orders, sensor, clan, kind)) = units.get_mut(entity) else {

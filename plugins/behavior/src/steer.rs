@@ -23,7 +23,7 @@ use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_
 use crate::sensor::Sensor;
 use crate::wizard::{Footprints, MARGIN, Surroundings, ground_units};
 use bevy::prelude::*;
-use iron3d_control::{Body, LiveLimits, PhysicalState, StaticBody};
+use iron3d_control::{Body, LiveLimits, PhysicalState, Piloted, StaticBody};
 use iron3d_formats::tma;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
@@ -262,7 +262,7 @@ pub(crate) fn steer(
     mut rng: ResMut<RngStreams>,
     mut diagnostics: ResMut<BehaviorDiagnostics>,
     mut seizures: ResMut<Seizures>,
-    mut units: Query<Unit, Without<PendingDelete>>,
+    mut units: Query<Unit, (Without<PendingDelete>, Without<Piloted>)>,
     placed: Query<Prey, Without<PendingDelete>>,
     bodies: Query<(&Transform, &Body), Without<PendingDelete>>,
 ) {

@@ -182,6 +182,9 @@ impl Ledger<'_, '_, '_> {
             return;
         }
         let after = (before - amount / node.max_life).max(0.0);
+        if after == before {
+            return; // too little to show on a node this strong
+        }
         set(life, node.node, after);
         let by = by.map(OriginalObjectId::raw);
         let lost = (before - after) * node.max_life;

@@ -141,6 +141,25 @@ impl Weapons {
     }
 }
 
+/// A unit whose turrets and guns a person works (the player's hero): its
+/// turrets turn toward `yaw` and `pitch` (rad, object frame, as
+/// [`TurretAim`]) at their rates, whatever its target, and gun `g` fires
+/// while bit `g` of `trigger` is set, whenever it is charged and loaded
+/// (no range, lock or score: the person decides).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Manual {
+    pub yaw: f32,
+    pub pitch: f32,
+    pub trigger: u64,
+}
+
+impl Manual {
+    /// Whether the trigger holds gun `g`.
+    pub fn fires(&self, g: usize) -> bool {
+        g < 64 && self.trigger & (1 << g) != 0
+    }
+}
+
 /// Gives every armed object its weapons' state.
 pub(crate) fn arm(armed: Query<(Entity, &Armament), Without<Weapons>>, mut commands: Commands) {
     for (entity, armament) in &armed {
@@ -222,6 +241,7 @@ type Aiming<'a> = (
     &'a Armament,
     &'a mut Weapons,
     &'a Target,
+    Option<&'a Manual>,
     Option<&'a Destroyed>,
 );
 
@@ -234,11 +254,12 @@ pub(crate) fn aim(
 ) {
     let dt = clock.timestep().as_secs_f32();
     for (_, entity) in registry.iter() {
-        let Ok((transform, armament, mut weapons, target, destroyed)) = armed.get_mut(entity)
+        let Ok((transform, armament, mut weapons, target, manual, destroyed)) =
+            armed.get_mut(entity)
         else {
             continue;
         };
-        let seen = sight(target, &registry, &targets);
+        let seen = sight(target, &registry, &targets).filter(|_| manual.is_none());
         for (t, spec) in armament.turrets.iter().enumerate() {
             let fastest = armament
                 .guns
@@ -247,14 +268,27 @@ pub(crate) fn aim(
                 .map(|g| g.round.speed)
                 .fold(0.0f32, f32::max);
             let aim = &mut weapons.turrets[t];
-            let (Some(seen), None) = (seen, destroyed) else {
+            let wanted = match (manual, seen) {
+                (Some(m), _) => Some((m.yaw, m.pitch)),
+                (None, Some(seen)) => {
+                    let centre = transform.transform_point(spec.centre);
+                    let point = lead(centre, seen.centre, seen.velocity, fastest);
+                    Some(angles(transform.rotation.inverse() * (point - centre)))
+                }
+                (None, None) => None,
+            };
+            let (Some((yaw, pitch)), None) = (wanted, destroyed) else {
                 aim.error = PI;
                 continue;
             };
-            let centre = transform.transform_point(spec.centre);
-            let point = lead(centre, seen.centre, seen.velocity, fastest);
-            let local = transform.rotation.inverse() * (point - centre);
-            let (yaw, pitch) = angles(local);
+            // How far off it is counts against where it was asked to
+            // point, past its limits too.
+            let asked = TurretAim {
+                yaw,
+                pitch,
+                error: 0.0,
+            }
+            .direction();
             let turn = |now: f32, want: f32, rate: f32| {
                 let step = rate * dt;
                 now + (want - now).clamp(-step, step)
@@ -267,9 +301,7 @@ pub(crate) fn aim(
                 None => pitch,
             };
             aim.pitch = turn(aim.pitch, pitch, spec.pitch.rate);
-            aim.error = aim
-                .direction()
-                .angle_between(local.normalize_or(Vec3::NEG_Z));
+            aim.error = aim.direction().angle_between(asked);
         }
     }
 }
@@ -319,6 +351,7 @@ type Firing<'a> = (
     &'a Armament,
     &'a mut Weapons,
     &'a Target,
+    Option<&'a Manual>,
     Option<&'a NodeLife>,
     Option<&'a PhysicalState>,
     Option<&'a Orders>,
@@ -355,8 +388,19 @@ pub(crate) fn fire(
     let power_tick = (now / POWER_TICK_S).floor() != ((now - dt) / POWER_TICK_S).floor();
     let mut launches = Vec::new();
     for (id, entity) in registry.iter() {
-        let Ok((transform, armament, mut weapons, target, life, _, orders, kind, body, destroyed)) =
-            armed.get_mut(entity)
+        let Ok((
+            transform,
+            armament,
+            mut weapons,
+            target,
+            manual,
+            life,
+            _,
+            orders,
+            kind,
+            body,
+            destroyed,
+        )) = armed.get_mut(entity)
         else {
             continue;
         };
@@ -370,9 +414,13 @@ pub(crate) fn fire(
                 state.charge = spec.values.capacitor;
             }
             let alive = life.is_none_or(|l| l.of(spec.node) > 0.0) && destroyed.is_none();
-            let wants = seen
-                .filter(|_| alive)
-                .is_some_and(|s| ready_to_shoot(transform, spec, aim, s, bar, state, dt as f32));
+            let wants = alive
+                && match manual {
+                    Some(m) => m.fires(g),
+                    None => seen.is_some_and(|s| {
+                        ready_to_shoot(transform, spec, aim, s, bar, state, dt as f32)
+                    }),
+                };
             if let Some(barrels) = takt(spec, state, now, wants) {
                 launches.push(Launch {
                     shooter: id,
@@ -387,7 +435,7 @@ pub(crate) fn fire(
         let Ok(entity) = registry.entity(launch.shooter) else {
             continue;
         };
-        let Ok((transform, armament, weapons, target, _, state, ..)) = armed.get(entity) else {
+        let Ok((transform, armament, weapons, target, _, _, state, ..)) = armed.get(entity) else {
             continue;
         };
         let spec = &armament.guns[launch.gun];

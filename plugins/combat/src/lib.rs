@@ -30,7 +30,7 @@ pub mod round;
 
 pub use damage::{Burning, HitQueue, PendingHit, falloff};
 pub use event::{CombatEvent, CombatEvents, EffectCue, EventKind};
-pub use gun::{GunPhase, GunState, TurretAim, Weapons, distance_score};
+pub use gun::{GunPhase, GunState, Manual, TurretAim, Weapons, distance_score};
 pub use hit::{Hit, Struck};
 pub use round::{Round, RoundSerial, RoundState, Rounds};
 

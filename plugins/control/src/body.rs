@@ -80,6 +80,13 @@ impl PhysicalState {
     }
 }
 
+/// A body a person drives (the player's hero): its [`PhysicalState`]
+/// request comes from the player's input alone; Behavior neither steers
+/// it nor gives it targets.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component)]
+pub struct Piloted;
+
 /// The live limits of a controller (GAMEPLAY §2 "Live limits"): `E` the
 /// engines' drive times condition, `r` the spare payload over the payload.
 /// Per body axis (`x` right, `y` forward, `z` up).

@@ -33,7 +33,7 @@ mod motion;
 pub mod pose;
 mod terrain;
 
-pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, StaticBody};
+pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody};
 pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};

@@ -248,13 +248,36 @@ pub(super) fn plugin(app: &mut App) {
             InputManagerSystem::Update.in_set(Phase::BuildInputSnapshot),
         )
         .init_resource::<CameraSettings>()
+        .init_resource::<DebugCamera>()
         .register_type::<CameraRig>()
         .add_systems(
             PostUpdate,
-            (attach_rig, drive_camera)
+            (attach_rig, drive_camera.run_if(debug_camera_on))
                 .chain()
+                .in_set(CameraSystems)
                 .in_set(Phase::PublishRenderSnapshot),
         );
+}
+
+/// The debug cameras' systems in `Phase::PublishRenderSnapshot`: another
+/// view that places the camera runs after them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CameraSystems;
+
+/// Whether the free and orbit cameras drive the view (true until a
+/// player view takes it: see the player plugin's cockpit and outer
+/// cameras).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+pub struct DebugCamera(pub bool);
+
+impl Default for DebugCamera {
+    fn default() -> Self {
+        Self(true)
+    }
+}
+
+fn debug_camera_on(debug: Res<DebugCamera>) -> bool {
+    debug.0
 }
 
 /// Gives a new mission camera its rig and bindings, starting from its

@@ -27,7 +27,7 @@
 pub mod camera;
 pub mod controller;
 
-pub use camera::{CameraAction, CameraMode, CameraRig, CameraSettings};
+pub use camera::{CameraAction, CameraMode, CameraRig, CameraSettings, CameraSystems, DebugCamera};
 
 use bevy::prelude::*;
 use iron3d_world::OriginalObjectId;

@@ -35,6 +35,7 @@ use bevy_egui::{
 };
 use bevy_inspector_egui::quick::WorldInspectorPlugin;
 use iron3d_input::{CameraAction, SelectedObject};
+use iron3d_player::{PlayerAction, SampleInput};
 use iron3d_schedules::Phase;
 use iron3d_world::mission::{PartResources, UnitPartInfo};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
@@ -103,7 +104,8 @@ fn add_phase_systems(app: &mut App) {
             .chain()
             .in_set(Phase::BuildInputSnapshot)
             .after(PickingSystems::Last)
-            .after(InputManagerSystem::Update),
+            .after(InputManagerSystem::Update)
+            .before(SampleInput),
     )
     .configure_sets(
         PostUpdate,
@@ -156,21 +158,27 @@ fn select_on_click(
     }
 }
 
-/// Keys typed into the panel and the wheel over it do not move the camera.
+/// Keys typed into the panel and the wheel over it move neither the
+/// camera nor the hero.
 fn gate_camera_input(
     state: Res<InspectorState>,
     egui: Option<Res<EguiWantsInput>>,
     mut cameras: Query<&mut ActionState<CameraAction>>,
+    mut players: Query<&mut ActionState<PlayerAction>>,
 ) {
     let busy =
         state.open && egui.is_some_and(|e| e.wants_keyboard_input() || e.is_pointer_over_area());
-    for mut actions in &mut cameras {
-        if busy != actions.disabled() {
-            if busy {
-                actions.disable();
-            } else {
-                actions.enable();
-            }
+    cameras.iter_mut().for_each(|a| gate(busy, a));
+    players.iter_mut().for_each(|a| gate(busy, a));
+}
+
+/// Disables an action state while the panel is busy.
+fn gate<A: leafwing_input_manager::Actionlike>(busy: bool, mut actions: Mut<ActionState<A>>) {
+    if busy != actions.disabled() {
+        if busy {
+            actions.disable();
+        } else {
+            actions.enable();
         }
     }
 }

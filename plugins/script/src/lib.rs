@@ -34,7 +34,7 @@ use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
-    ObjectClan, ObjectKind, PropertyBag, RngStreams, VOICES, effect_key,
+    ObjectClan, ObjectKind, RngStreams, VOICES, effect_key,
 };
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::{BTreeMap, BTreeSet};
@@ -123,19 +123,7 @@ impl Plugin for ScriptPlugin {
 }
 
 /// The objects a view is taken from.
-type Objects<'w, 's> = Query<
-    'w,
-    's,
-    (
-        &'static OriginalObjectId,
-        &'static ObjectClan,
-        &'static ObjectKind,
-        Option<&'static PropertyBag>,
-        &'static Transform,
-        Option<&'static Destroyed>,
-    ),
-    With<MissionObject>,
->;
+type Objects<'w, 's> = Query<'w, 's, view::ObjectItem<'static>, With<MissionObject>>;
 
 /// Mission objects whose owner changed (or that are new) since the last
 /// step.

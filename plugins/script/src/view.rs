@@ -5,15 +5,10 @@
 
 use bevy::prelude::*;
 use iron3d_behavior::{ClanRelations, TacticalAreals};
-use iron3d_formats::tma::{Clan, ClanType, ObjectKind as Kind, PropertyValue};
+use iron3d_formats::tma::{Clan, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
-use iron3d_world::mission::{Destroyed, ObjectClan, ObjectKind, PropertyBag};
+use iron3d_world::mission::{Destroyed, Hero, ObjectClan, ObjectKind, PropertyBag};
 use std::collections::BTreeMap;
-
-/// The bit the hero's type word carries beside `CLASS_ROBOT` (the measured
-/// hero's `Type` is `0x1020000`, openparkan `docs/34-progression.md`; that
-/// the bit marks the hero is our reading).
-pub const HERO_TYPE: u32 = 0x0002_0000;
 
 /// The owner word of a destroyed object (openparkan `docs/26-damage.md`).
 pub const DESTROYED_OWNER: u32 = 0xfffe;
@@ -25,6 +20,8 @@ pub struct Seen {
     /// The `Type` property's word (0 without one).
     pub type_word: u32,
     pub unit: bool,
+    /// The player's hero ([`Hero`]).
+    pub hero: bool,
     pub destroyed: bool,
     /// Ground-plane position, map frame.
     pub at: [f32; 2],
@@ -49,6 +46,7 @@ pub type ObjectItem<'a> = (
     Option<&'a PropertyBag>,
     &'a Transform,
     Option<&'a Destroyed>,
+    Option<&'a Hero>,
 );
 
 impl View {
@@ -61,7 +59,7 @@ impl View {
         routes: &TacticalAreals,
     ) -> Self {
         let objects = objects
-            .map(|(id, clan, kind, bag, transform, destroyed)| {
+            .map(|(id, clan, kind, bag, transform, destroyed, hero)| {
                 let type_word = match bag.and_then(|b| b.get("Type")) {
                     Some(PropertyValue::Int { value, .. }) => value as u32,
                     _ => 0,
@@ -73,6 +71,7 @@ impl View {
                         clan: clan.identity_raw,
                         type_word,
                         unit: kind.kind() == Some(Kind::Unit),
+                        hero: hero.is_some(),
                         destroyed: destroyed.is_some(),
                         // Bevy's (x, y, z) is the map's (x, z, -y).
                         at: [t.x, -t.z],
@@ -136,17 +135,9 @@ impl View {
         out
     }
 
-    /// The player's hero: the first live-or-dead unit (by id) of the first
-    /// player clan whose type word carries [`HERO_TYPE`].
+    /// The player's hero, live or dead.
     pub fn hero(&self) -> Option<u32> {
-        let player = self
-            .clans
-            .iter()
-            .position(|c| c.clan_type() == Some(ClanType::Player))? as u32;
-        self.objects
-            .iter()
-            .find(|(_, o)| o.unit && o.clan == player && o.type_word & HERO_TYPE != 0)
-            .map(|(&id, _)| id)
+        self.objects.iter().find(|(_, o)| o.hero).map(|(&id, _)| id)
     }
 }
 

@@ -92,9 +92,10 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         else {
             continue;
         };
-        // Walkers carry turrets on `mount`, towers and bunkers on `top`;
-        // guns sit on their turret's `head`.
+        // Walkers carry turrets on `mount`, the hero on its `head`, towers
+        // and bunkers on `top`; guns sit on their turret's `head`.
         let (socket_name, slot) = match info.class {
+            Some(PartClass::Turret) if parent_info.key.starts_with(b"CH_HERO") => (&b"head"[..], 0),
             Some(PartClass::Turret)
                 if parent_info.key.starts_with(b"CH_WALKER")
                     || parent_info.key.starts_with(b"CH_HOVER") =>

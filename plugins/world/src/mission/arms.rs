@@ -234,6 +234,8 @@ impl AimAxis {
 pub struct TurretSpec {
     pub node: NodeRef,
     pub centre: Vec3,
+    /// Where its camera's eye is (`CameraCenter`), object frame, at rest.
+    pub eye: Option<Vec3>,
     pub yaw: AimAxis,
     pub pitch: AimAxis,
 }
@@ -396,10 +398,14 @@ pub(crate) fn assemble(
             let centre = named_point(part, "TurretCenter")
                 .and_then(|i| point(part, p, i, &poses, frames))
                 .map_or_else(|| pose(&poses, frames, node).translation, |(at, _)| at);
+            let eye = named_point(part, "CameraCenter")
+                .and_then(|i| point(part, p, i, &poses, frames))
+                .map(|(at, _)| at);
             turret_of[p] = Some(armament.turrets.len());
             armament.turrets.push(TurretSpec {
                 node,
                 centre,
+                eye,
                 yaw: AimAxis::of(&yaw),
                 pitch: AimAxis::of(&pitch),
             });

@@ -60,6 +60,11 @@ impl ObjectClan {
 }
 
 /// The ordered property bag: order, repeated names and raw values kept.
+/// The player's hero ([`iron3d_formats::tma::Tma::hero`]): the unit the
+/// player drives.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Hero;
+
 #[derive(Component, Debug, Clone, PartialEq, Default)]
 pub struct PropertyBag(pub Vec<Property>);
 

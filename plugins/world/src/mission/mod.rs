@@ -41,7 +41,7 @@ pub use arms::{
 pub use chain::{PartResources, ResourceChain};
 pub use components::{
     AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Destroyed, Drive,
-    EngineEffect, EngineRef, InstanceName, Locality, MissionObject, ModelNode, ModelState,
+    EngineEffect, EngineRef, Hero, InstanceName, Locality, MissionObject, ModelNode, ModelState,
     NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel,
     PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount,
     UnitPartInfo, z_up_to_y_up,
@@ -543,6 +543,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);
     if let Some(tma) = &loader.tma {
+        let hero = tma.hero();
         for (index, ((placed, id), object_parts)) in
             tma.objects.iter().zip(&ids).zip(&loader.parts).enumerate()
         {
@@ -571,6 +572,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                     Locality::Local,
                 ))
                 .id();
+            if hero == Some(index) {
+                world.entity_mut(root).insert(Hero);
+            }
             if let Some(controller) = loader.controller_of(object_parts) {
                 let engine = object_parts
                     .iter()

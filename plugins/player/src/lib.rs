@@ -1,0 +1,103 @@
+//! The player (tome VI "Ввод, камера и управление"; GAMEPLAY §2 "Input"):
+//! the devices sampled into one input snapshot a frame, each fixed step's
+//! share of it, and the hero driven by it.
+//!
+//! | step | where | what |
+//! |---|---|---|
+//! | bindings | `PreUpdate`, `Phase::CollectPlatformEvents` | the bindings file written on the first run, re-read when it changes ([`bindings`]) |
+//! | sample | `PreUpdate`, `Phase::BuildInputSnapshot`, after leafwing's update | the frame's action state joins the pending snapshot ([`snapshot`]) |
+//! | take | `FixedUpdate`, `Phase::AdvanceGameClock` | the step takes its input; presses and mouse counts are spent |
+//! | adopt | `FixedUpdate`, `Phase::AdvanceGameClock` | the mission's hero becomes the player's (piloted: Behavior leaves it) |
+//! | drive | `FixedUpdate`, `Phase::UpdateWorld`, after Behavior's step, before Control's integrator | the hero's request, turn, turret aim and trigger ([`pilot`]) |
+//! | view | `PostUpdate`, `Phase::PublishRenderSnapshot`, after the debug cameras | the cockpit or outer camera placed from the published hero ([`view`]) |
+//!
+//! [`PlayerPlugin`] is the simulation half and runs headless too (with no
+//! devices the hero stands); [`PlayerInputPlugin`] adds the devices.
+
+pub mod action;
+pub mod bindings;
+pub mod pilot;
+pub mod snapshot;
+pub mod view;
+
+pub use action::{Buttons, PlayerAction};
+pub use bindings::{Bindings, BindingsFile, Input};
+pub use pilot::{MouseSensitivity, Pilot};
+pub use snapshot::{PendingInput, PlayerInput, StepInput};
+pub use view::{PlayerView, ViewMode};
+
+use bevy::prelude::*;
+use iron3d_behavior::BehaviorStep;
+use iron3d_control::ControlStep;
+use iron3d_schedules::{AppStateHashExt, Phase};
+use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
+
+/// Where the frame's action state is sampled, in
+/// `Phase::BuildInputSnapshot` (whatever gates the input runs before).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SampleInput;
+
+/// Where the hero is driven inside `Phase::UpdateWorld`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PilotStep;
+
+/// The simulation half: the step's input, the hero adopted and driven.
+/// Needs the spine, the World3D, mission, Control and Combat plugins.
+pub struct PlayerPlugin;
+
+impl Plugin for PlayerPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PendingInput>()
+            .init_resource::<StepInput>()
+            .init_resource::<MouseSensitivity>()
+            .register_type::<Pilot>()
+            .configure_sets(
+                FixedUpdate,
+                PilotStep
+                    .in_set(Phase::UpdateWorld)
+                    .after(BehaviorStep)
+                    .before(ControlStep::Integrate),
+            )
+            .add_systems(
+                FixedUpdate,
+                (snapshot::take, pilot::adopt_hero).in_set(Phase::AdvanceGameClock),
+            )
+            .add_systems(FixedUpdate, pilot::drive.in_set(PilotStep))
+            .add_state_hash("player", pilot::hash_pilots);
+    }
+}
+
+/// The device half: leafwing's action state for [`PlayerAction`] on one
+/// [`PlayerInput`] entity, its bindings (the file's when a
+/// [`BindingsFile`] resource names one), the frame's sample, and the
+/// player's view ([`view`]). Needs Bevy's input plugin and the input
+/// plugin's debug cameras.
+pub struct PlayerInputPlugin;
+
+impl Plugin for PlayerInputPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
+            .configure_sets(
+                PreUpdate,
+                InputManagerSystem::Update.in_set(Phase::BuildInputSnapshot),
+            )
+            .init_resource::<Bindings>()
+            .add_systems(Startup, spawn_input)
+            .add_plugins(view::plugin)
+            .add_systems(
+                PreUpdate,
+                bindings::watch_file.in_set(Phase::CollectPlatformEvents),
+            )
+            .add_systems(
+                PreUpdate,
+                snapshot::sample
+                    .in_set(SampleInput)
+                    .in_set(Phase::BuildInputSnapshot)
+                    .after(InputManagerSystem::Update),
+            );
+    }
+}
+
+fn spawn_input(mut commands: Commands, bindings: Res<Bindings>) {
+    commands.spawn((Name::new("Player input"), PlayerInput, bindings.input_map()));
+}

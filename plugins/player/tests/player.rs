@@ -1,0 +1,515 @@
+//! The player on the demo install, headless at the fixed step, with
+//! simulated devices: keys and mouse go through leafwing into the input
+//! snapshot, and the hero moves, turns, strafes and fires by it.
+
+use bevy::input::InputPlugin;
+use bevy::input::keyboard::KeyboardFocusLost;
+use bevy::prelude::*;
+use iron3d_behavior::BehaviorPlugin;
+use iron3d_combat::{CombatEvents, CombatPlugin, EventKind, Manual, Weapons};
+use iron3d_control::{Body, ControlPlugin, PhysicalState, Piloted};
+use iron3d_demo::{self as demo, Scale};
+use iron3d_player::view::{COCKPIT_FOV, NARROWEST_FOV, outer, vertical_fov};
+use iron3d_player::*;
+use iron3d_render::camera::MissionCamera;
+use iron3d_world::OriginalObjectId;
+use iron3d_world::mission::{Armament, Hero, running_test_app};
+use leafwing_input_manager::prelude::*;
+use std::f32::consts::{FRAC_PI_2, TAU};
+use std::path::Path;
+
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
+/// The first demo mission with the simulation and simulated devices.
+fn app(dir: &Path) -> App {
+    running_test_app(
+        dir.join("game"),
+        (
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            PlayerPlugin,
+            InputPlugin,
+            PlayerInputPlugin,
+        ),
+    )
+}
+
+fn hero(app: &mut App) -> Entity {
+    let mut heroes = app
+        .world_mut()
+        .query_filtered::<Entity, (With<Hero>, With<Piloted>)>();
+    let list: Vec<Entity> = heroes.iter(app.world()).collect();
+    assert_eq!(list.len(), 1, "one piloted hero");
+    list[0]
+}
+
+fn steps(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+/// The hull's heading about the up axis, rad (+ left).
+fn heading(app: &App, hero: Entity) -> f32 {
+    let forward = app.world().get::<Transform>(hero).unwrap().rotation * Vec3::NEG_Z;
+    (-forward.x).atan2(-forward.z)
+}
+
+fn angle_gap(a: f32, b: f32) -> f32 {
+    ((a - b + std::f32::consts::PI).rem_euclid(TAU) - std::f32::consts::PI).abs()
+}
+
+#[test]
+fn w_walks_the_hero_forward_at_its_controllers_top_speed_and_release_stops_it() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    steps(&mut app, 5);
+    let top = app.world().get::<Body>(hero).unwrap().limits.top_speed.y;
+    assert!(top > 1.0, "the hero's live top speed {top}");
+    let start = app.world().get::<Transform>(hero).unwrap().translation;
+    KeyCode::KeyW.press(app.world_mut());
+    steps(&mut app, 60);
+    let state = *app.world().get::<PhysicalState>(hero).unwrap();
+    assert_eq!(state.requested, Vec3::Y, "W asks the full forward speed");
+    let forward = app.world().get::<Transform>(hero).unwrap().rotation * Vec3::NEG_Z;
+    let ahead = state.linear_velocity.dot(forward);
+    assert!(
+        (ahead - top).abs() < 1e-3,
+        "forward speed {ahead} against top {top}"
+    );
+    let moved = app.world().get::<Transform>(hero).unwrap().translation - start;
+    assert!(
+        moved.dot(forward) > 0.5 * top,
+        "moved {moved} along {forward}"
+    );
+    KeyCode::KeyW.release(app.world_mut());
+    steps(&mut app, 60);
+    let state = *app.world().get::<PhysicalState>(hero).unwrap();
+    assert_eq!(state.requested, Vec3::ZERO);
+    assert!(
+        state.linear_velocity.length() < 1e-3,
+        "stopped: {}",
+        state.linear_velocity
+    );
+}
+
+#[test]
+fn mouse_motion_turns_the_hull_by_the_filtered_amount() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    steps(&mut app, 2);
+    let before = heading(&app, hero);
+    // 100 counts to the right in one frame.
+    MouseMove::default().set_axis_pair(app.world_mut(), Vec2::new(100.0, 0.0));
+    steps(&mut app, 1);
+    // The first step passes 95 % of the counts (the filter's memory
+    // holds the rest) and the hull turns at once: its turn rate allows.
+    let first = 100.0 * 0.15 * 0.95 * 0.006 * TAU;
+    let turned = angle_gap(heading(&app, hero), before);
+    assert!(
+        (turned - first).abs() < 1e-4,
+        "first step {turned} against {first}"
+    );
+    steps(&mut app, 10);
+    // Through the filter, 0.00565 rad a count, to the right (−).
+    let whole = 100.0 * 0.15 * 0.006 * TAU;
+    let after = heading(&app, hero);
+    assert!(
+        (angle_gap(after, before) - whole).abs() < 1e-4,
+        "{before} -> {after}"
+    );
+    let signed = (after - before + std::f32::consts::PI).rem_euclid(TAU) - std::f32::consts::PI;
+    assert!(signed < 0.0, "mouse right turns the nose right: {signed}");
+
+    // Mouse up pitches the turret up, within its limits.
+    let pitch = app.world().get::<Pilot>(hero).unwrap().pitch;
+    MouseMove::default().set_axis_pair(app.world_mut(), Vec2::new(0.0, -50.0));
+    steps(&mut app, 10);
+    let now = app.world().get::<Pilot>(hero).unwrap().pitch;
+    let expected = (pitch + 50.0 * 0.25 * 1.2 * 0.006).min(1.0);
+    assert!(
+        (now - expected).abs() < 1e-4,
+        "pitch value {pitch} -> {now}, {expected}"
+    );
+    MouseMove::default().set_axis_pair(app.world_mut(), Vec2::new(0.0, -5000.0));
+    steps(&mut app, 10);
+    assert_eq!(
+        app.world().get::<Pilot>(hero).unwrap().pitch,
+        1.0,
+        "held at the top limit"
+    );
+}
+
+#[test]
+fn strafe_turns_the_hull_to_the_side_and_the_turret_back() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    steps(&mut app, 2);
+    let before = heading(&app, hero);
+    KeyCode::KeyA.press(app.world_mut());
+    steps(&mut app, 30);
+    assert!((angle_gap(heading(&app, hero), before) - FRAC_PI_2).abs() < 1e-3);
+    let manual = *app.world().get::<Manual>(hero).unwrap();
+    assert!(
+        (manual.yaw + FRAC_PI_2).abs() < 1e-3,
+        "the turret turns back: {}",
+        manual.yaw
+    );
+    let turret = app.world().get::<Weapons>(hero).unwrap().turrets[0];
+    assert!(
+        (turret.yaw + FRAC_PI_2).abs() < 1e-2,
+        "turret yaw {}",
+        turret.yaw
+    );
+    assert_eq!(
+        app.world().get::<PhysicalState>(hero).unwrap().requested,
+        Vec3::Y
+    );
+    KeyCode::KeyA.release(app.world_mut());
+    steps(&mut app, 30);
+    assert!(
+        angle_gap(heading(&app, hero), before) < 1e-3,
+        "the hull turns back"
+    );
+}
+
+#[test]
+fn fire_spends_a_round_of_the_selected_gun() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    let id = *app.world().get::<OriginalObjectId>(hero).unwrap();
+    steps(&mut app, 2);
+    let rounds = |app: &App| -> Vec<i32> {
+        let w = app.world().get::<Weapons>(hero).unwrap();
+        w.guns.iter().map(|g| g.rounds).collect()
+    };
+    let full = rounds(&app);
+    assert_eq!(full.len(), 2, "laser and cannon");
+    assert_eq!(full[0], -1, "the laser never runs out");
+    assert!(full[1] > 0, "the cannon has a magazine");
+    // Nothing fires until the trigger is pulled.
+    steps(&mut app, 30);
+    assert_eq!(rounds(&app), full);
+    KeyCode::Digit2.press(app.world_mut());
+    steps(&mut app, 1);
+    KeyCode::Digit2.release(app.world_mut());
+    assert_eq!(app.world().get::<Pilot>(hero).unwrap().weapon, 2);
+    MouseButton::Left.press(app.world_mut());
+    steps(&mut app, 60);
+    MouseButton::Left.release(app.world_mut());
+    steps(&mut app, 60);
+    let now = rounds(&app);
+    assert!(
+        now[1] < full[1],
+        "the cannon spent rounds: {full:?} -> {now:?}"
+    );
+    let shots: Vec<_> = app
+        .world()
+        .resource::<CombatEvents>()
+        .0
+        .iter()
+        .filter(|e| e.kind == EventKind::Shot && e.object == id.raw())
+        .collect();
+    assert_eq!(shots.len() as i32, full[1] - now[1], "one shot a round");
+    assert!(shots.iter().all(|s| s.node.is_some()));
+}
+
+#[test]
+fn a_press_is_an_edge_for_one_step_and_focus_loss_releases_the_keys() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    KeyCode::KeyQ.press(app.world_mut());
+    steps(&mut app, 1);
+    let step = *app.world().resource::<StepInput>();
+    assert!(step.pressed.has(PlayerAction::NextWeapon) && step.held.has(PlayerAction::NextWeapon));
+    steps(&mut app, 1);
+    let step = *app.world().resource::<StepInput>();
+    assert!(
+        !step.pressed.has(PlayerAction::NextWeapon),
+        "the edge does not repeat"
+    );
+    assert!(
+        step.held.has(PlayerAction::NextWeapon),
+        "the key is still held"
+    );
+    assert_eq!(
+        app.world().get::<Pilot>(hero).unwrap().weapon,
+        1,
+        "one press, one step on"
+    );
+
+    KeyCode::KeyW.press(app.world_mut());
+    steps(&mut app, 5);
+    assert_eq!(
+        app.world().get::<PhysicalState>(hero).unwrap().requested,
+        Vec3::Y
+    );
+    app.world_mut().write_message(KeyboardFocusLost);
+    steps(&mut app, 2);
+    let step = *app.world().resource::<StepInput>();
+    assert_eq!(
+        step.held,
+        Buttons::default(),
+        "focus loss releases every key"
+    );
+    assert_eq!(
+        app.world().get::<PhysicalState>(hero).unwrap().requested,
+        Vec3::ZERO
+    );
+}
+
+/// Waits out the bindings file's poll and steps a frame.
+fn reread(app: &mut App) {
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    steps(app, 2);
+}
+
+fn requested(app: &App, hero: Entity) -> Vec3 {
+    app.world().get::<PhysicalState>(hero).unwrap().requested
+}
+
+#[test]
+fn a_remapped_bindings_file_changes_which_key_walks_and_a_broken_one_keeps_the_last() {
+    let tmp = demo_install();
+    let path = tmp.path().join("config/iron3d/bindings.ron");
+    let mut app = app(tmp.path());
+    app.insert_resource(BindingsFile::new(&path));
+    let hero = hero(&mut app);
+    steps(&mut app, 1);
+    // First run: the defaults are written, and read back the same.
+    let text = std::fs::read_to_string(&path).expect("the file is written on the first run");
+    assert_eq!(Bindings::from_ron(&text).unwrap(), Bindings::default());
+
+    let mut remapped = Bindings::default();
+    remapped.0[0] = (PlayerAction::WalkForward, vec![Input::Key(KeyCode::KeyI)]);
+    std::fs::write(&path, remapped.to_ron()).unwrap();
+    reread(&mut app);
+    assert_eq!(app.world().resource::<BindingsFile>().error, None);
+    KeyCode::KeyW.press(app.world_mut());
+    steps(&mut app, 2);
+    assert_eq!(requested(&app, hero), Vec3::ZERO, "W walks no more");
+    KeyCode::KeyW.release(app.world_mut());
+    KeyCode::KeyI.press(app.world_mut());
+    steps(&mut app, 2);
+    assert_eq!(requested(&app, hero), Vec3::Y, "I walks");
+    KeyCode::KeyI.release(app.world_mut());
+
+    std::fs::write(&path, "{ \"WalkForward\": [\"NoSuchKey\"] }").unwrap();
+    reread(&mut app);
+    let error = app.world().resource::<BindingsFile>().error.clone();
+    let error = error.expect("a broken file is reported");
+    assert!(error.contains("`NoSuchKey` is not an input"), "{error}");
+    KeyCode::KeyI.press(app.world_mut());
+    steps(&mut app, 2);
+    assert_eq!(
+        requested(&app, hero),
+        Vec3::Y,
+        "the last good bindings stay"
+    );
+    KeyCode::KeyI.release(app.world_mut());
+
+    std::fs::write(&path, "{ \"WalkForward\": [").unwrap();
+    reread(&mut app);
+    let error = app
+        .world()
+        .resource::<BindingsFile>()
+        .error
+        .clone()
+        .unwrap();
+    assert!(error.contains("not a map of names"), "{error}");
+}
+
+#[test]
+fn bindings_name_every_action_and_refuse_what_they_cannot_bind() {
+    let defaults = Bindings::default();
+    assert_eq!(defaults.0.len(), PlayerAction::BUTTONS.len() + 1);
+    assert_eq!(Bindings::from_ron(&defaults.to_ron()).unwrap(), defaults);
+    let err = Bindings::from_ron("{ \"Jump\": [\"Space\"] }").unwrap_err();
+    assert_eq!(err, "`Jump` is not an action");
+    let err = Bindings::from_ron("{ \"Mouse\": [\"KeyW\"] }").unwrap_err();
+    assert_eq!(err, "`Mouse` cannot be bound to `KeyW`");
+    let err = Bindings::from_ron("{ \"FirePrimary\": [\"MouseMotion\"] }").unwrap_err();
+    assert_eq!(err, "`FirePrimary` cannot be bound to `MouseMotion`");
+    let ok = Bindings::from_ron("{ \"FirePrimary\": [\"MouseRight\", \"Space\"] }").unwrap();
+    assert_eq!(
+        ok.0,
+        [(
+            PlayerAction::FirePrimary,
+            vec![Input::Mouse(MouseButton::Right), Input::Key(KeyCode::Space)]
+        )]
+    );
+}
+
+#[test]
+fn without_input_the_hero_stands_and_behavior_leaves_it_alone() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    let start = app.world().get::<Transform>(hero).unwrap().translation;
+    steps(&mut app, 600);
+    let state = app.world().get::<PhysicalState>(hero).unwrap();
+    assert_eq!(state.requested, Vec3::ZERO);
+    let orders = app.world().get::<iron3d_behavior::Orders>(hero).unwrap();
+    assert!(
+        orders.current().is_none(),
+        "no engagement for a piloted unit"
+    );
+    let moved = app.world().get::<Transform>(hero).unwrap().translation - start;
+    assert!(
+        Vec2::new(moved.x, moved.z).length() < 0.5,
+        "it stands: {moved}"
+    );
+}
+
+/// A mission camera as the render plugin spawns it (a perspective
+/// projection at 16:9).
+fn spawn_camera(app: &mut App) -> Entity {
+    let projection = Projection::Perspective(PerspectiveProjection {
+        aspect_ratio: 16.0 / 9.0,
+        ..default()
+    });
+    app.world_mut()
+        .spawn((MissionCamera, Transform::default(), projection))
+        .id()
+}
+
+fn camera(app: &App, camera: Entity) -> (Transform, f32) {
+    let t = *app.world().get::<Transform>(camera).unwrap();
+    let Projection::Perspective(p) = app.world().get::<Projection>(camera).unwrap() else {
+        panic!("a perspective camera");
+    };
+    (t, p.fov)
+}
+
+#[test]
+fn the_cockpit_camera_sits_on_the_turret_and_looks_along_its_aim() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let hero = hero(&mut app);
+    // The render plugin gives every object root a visibility.
+    app.world_mut()
+        .entity_mut(hero)
+        .insert(Visibility::Inherited);
+    let cam = spawn_camera(&mut app);
+    steps(&mut app, 2);
+    let (t, fov) = camera(&app, cam);
+    let transform = *app.world().get::<Transform>(hero).unwrap();
+    let armament = app.world().get::<Armament>(hero).unwrap();
+    let turret = &armament.turrets[0];
+    let eye = turret.eye.expect("the demo turret has a CameraCenter");
+    let aim = app.world().get::<Weapons>(hero).unwrap().turrets[0];
+    let expected = transform
+        .transform_point(turret.centre + Quat::from_rotation_y(aim.yaw) * (eye - turret.centre));
+    assert!(
+        t.translation.distance(expected) < 1e-4,
+        "{t:?} vs {expected}"
+    );
+    let look = t.rotation * Vec3::NEG_Z;
+    assert!(look.angle_between(transform.rotation * aim.direction()) < 1e-4);
+    // Horizontal 1.3 rad at 16:9.
+    let horizontal = 2.0 * ((fov / 2.0).tan() * 16.0 / 9.0).atan();
+    assert!((horizontal - COCKPIT_FOV).abs() < 1e-4, "{horizontal}");
+    assert_eq!(
+        app.world().get::<Visibility>(hero),
+        Some(&Visibility::Hidden)
+    );
+
+    // Zoom narrows the view by 0.1 a step.
+    KeyCode::KeyZ.press(app.world_mut());
+    steps(&mut app, 1);
+    KeyCode::KeyZ.release(app.world_mut());
+    steps(&mut app, 1);
+    let (_, fov) = camera(&app, cam);
+    let horizontal = 2.0 * ((fov / 2.0).tan() * 16.0 / 9.0).atan();
+    assert!((horizontal - 1.2).abs() < 1e-4, "{horizontal}");
+
+    // The outer camera eases to its first place behind and above.
+    KeyCode::KeyC.press(app.world_mut());
+    steps(&mut app, 1);
+    KeyCode::KeyC.release(app.world_mut());
+    assert_eq!(
+        app.world().resource::<PlayerView>().mode,
+        ViewMode::Outer(0)
+    );
+    steps(&mut app, 40);
+    let (t, _) = camera(&app, cam);
+    let transform = *app.world().get::<Transform>(hero).unwrap();
+    let radius = app.world().get::<Body>(hero).unwrap().radius;
+    assert!(
+        t.translation
+            .distance(outer(&transform, radius, 0).translation)
+            < 1e-3
+    );
+    let back = transform.rotation * Vec3::Z;
+    assert!(
+        (t.translation - transform.translation).dot(back) > 0.0,
+        "behind"
+    );
+    assert_eq!(
+        app.world().get::<Visibility>(hero),
+        Some(&Visibility::Inherited)
+    );
+
+    // F4: the debug camera has the view and the keys; the hero stands.
+    KeyCode::F4.press(app.world_mut());
+    steps(&mut app, 1);
+    KeyCode::F4.release(app.world_mut());
+    assert_eq!(app.world().resource::<PlayerView>().mode, ViewMode::Debug);
+    let before = camera(&app, cam).0;
+    KeyCode::KeyW.press(app.world_mut());
+    steps(&mut app, 5);
+    assert_eq!(
+        camera(&app, cam).0,
+        before,
+        "the player view leaves the camera"
+    );
+    assert_eq!(requested(&app, hero), Vec3::ZERO, "W is the debug camera's");
+}
+
+#[test]
+fn the_view_cycles_its_places_and_zoom_stays_within_its_steps() {
+    let mut view = PlayerView::default();
+    let at = Transform::default();
+    let mut seen = vec![view.mode];
+    for _ in 0..5 {
+        view.cycle(at);
+        seen.push(view.mode);
+    }
+    use ViewMode::*;
+    assert_eq!(
+        seen,
+        [Cockpit, Outer(0), Outer(1), Outer(2), Outer(3), Cockpit]
+    );
+    assert!(
+        (vertical_fov(COCKPIT_FOV, 4.0 / 3.0) - 2.0 * (0.65f32.tan() * 0.75).atan()).abs() < 1e-6
+    );
+    let mut zoomed = PlayerView::default();
+    for _ in 0..20 {
+        zoomed.zoom(true);
+    }
+    assert!(
+        (zoomed.fov() - NARROWEST_FOV).abs() < 1e-6,
+        "{}",
+        zoomed.fov()
+    );
+    zoomed.zoom(false);
+    assert!((zoomed.fov() - 0.3).abs() < 1e-6);
+    view.toggle_debug();
+    view.cycle(at);
+    assert_eq!(view.mode, Debug, "the debug camera does not cycle");
+    // Ahead places look back at the hero.
+    let hero = Transform::from_xyz(10.0, 0.0, 5.0);
+    let ahead = outer(&hero, 2.0, 2);
+    assert!((ahead.translation - hero.translation).dot(Vec3::NEG_Z) > 0.0);
+    assert!((ahead.rotation * Vec3::NEG_Z).dot(Vec3::Z) > 0.0);
+}
