@@ -156,6 +156,9 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
+/// The mission camera's place and projection.
+type MissionView<'a> = (&'a mut Transform, &'a mut Projection);
+
 type HeroView<'a> = (
     Entity,
     &'a Transform,
@@ -204,7 +207,7 @@ fn place_camera(
     mut view: ResMut<PlayerView>,
     heroes: Query<HeroView, With<Pilot>>,
     mut shown: Query<&mut Visibility, With<Pilot>>,
-    mut cameras: Query<(&mut Transform, &mut Projection), (With<MissionCamera>, Without<Pilot>)>,
+    mut cameras: Query<MissionView, (With<MissionCamera>, Without<Pilot>)>,
 ) {
     let Some((entity, hero, body, armament, weapons)) = heroes.iter().next() else {
         return;
