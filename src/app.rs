@@ -10,6 +10,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_fx::FxPlugin;
+use iron3d_hud::HudPlugin;
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
 use iron3d_player::{BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode};
@@ -88,6 +89,8 @@ pub struct View {
     pub paused: bool,
     /// Start with the inspector shown (F3 toggles it).
     pub inspector: bool,
+    /// Show the HUD.
+    pub hud: bool,
     /// Run once the run of `--ticks` ends, with the tick and the state
     /// hash (the report writer); its error exits 1.
     pub at_exit: Option<AtExit>,
@@ -139,6 +142,7 @@ pub fn windowed(
         bench: view.bench,
     })
     .add_plugins((IronInputPlugin, PlayerInputPlugin, inspector))
+    .add_plugins(HudPlugin { shown: view.hud })
     .add_plugins(AudioOutputPlugin::<kira::DefaultBackend>::default())
     .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);

@@ -107,6 +107,10 @@ pub struct PlayArgs {
     /// inspector and the Iron3D object panel.
     #[arg(long, conflicts_with = "headless")]
     inspector: bool,
+    /// Start without the HUD (weapons list, messages, radar, panels,
+    /// reticle).
+    #[arg(long, conflicts_with = "headless")]
+    no_hud: bool,
 }
 
 fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
@@ -199,6 +203,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }),
         paused: args.paused,
         inspector: args.inspector,
+        hud: !args.no_hud,
         at_exit: args.report.map(|path| -> app::AtExit {
             Box::new(move |world, ticks, hash| {
                 let mission = world.resource::<LoadProgress>().mission.clone();

@@ -40,6 +40,8 @@ pub enum PlayerAction {
     CycleCamera,
     /// The free/orbit debug camera on and off (presentation).
     DebugCamera,
+    /// The objectives screen on and off (presentation).
+    Objectives,
     /// Mouse motion: x turns the hull, y pitches the turret.
     #[actionlike(DualAxis)]
     Mouse,
@@ -47,7 +49,7 @@ pub enum PlayerAction {
 
 impl PlayerAction {
     /// Every button action, in the order of their bits in [`Buttons`].
-    pub const BUTTONS: [PlayerAction; 20] = [
+    pub const BUTTONS: [PlayerAction; 21] = [
         PlayerAction::WalkForward,
         PlayerAction::WalkBack,
         PlayerAction::StrafeLeft,
@@ -68,6 +70,7 @@ impl PlayerAction {
         PlayerAction::ZoomOut,
         PlayerAction::CycleCamera,
         PlayerAction::DebugCamera,
+        PlayerAction::Objectives,
     ];
 
     /// Its name in the bindings file (the variant's name).

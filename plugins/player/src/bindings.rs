@@ -102,6 +102,7 @@ impl Default for Bindings {
             (A::ZoomOut, vec![key(KeyX)]),
             (A::CycleCamera, vec![key(KeyC)]),
             (A::DebugCamera, vec![key(F4)]),
+            (A::Objectives, vec![key(F12)]),
             (A::Mouse, vec![Input::MouseMotion]),
         ])
     }

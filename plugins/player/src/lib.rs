@@ -7,7 +7,7 @@
 //! | bindings | `PreUpdate`, `Phase::CollectPlatformEvents` | the bindings file written on the first run, re-read when it changes ([`bindings`]) |
 //! | sample | `PreUpdate`, `Phase::BuildInputSnapshot`, after leafwing's update | the frame's action state joins the pending snapshot ([`snapshot`]) |
 //! | take | `FixedUpdate`, `Phase::AdvanceGameClock` | the step takes its input; presses and mouse counts are spent |
-//! | adopt | `FixedUpdate`, `Phase::AdvanceGameClock` | the mission's hero becomes the player's (piloted: Behavior leaves it) |
+//! | adopt | `OnEnter(MissionPhase::Running)` (a paused game too) | the mission's hero becomes the player's (piloted: Behavior leaves it) |
 //! | drive | `FixedUpdate`, `Phase::UpdateWorld`, after Behavior's step, before Control's integrator | the hero's request, turn, turret aim and trigger ([`pilot`]) |
 //! | view | `PostUpdate`, `Phase::PublishRenderSnapshot`, after the debug cameras | the cockpit or outer camera placed from the published hero ([`view`]) |
 //!
@@ -30,6 +30,7 @@ use bevy::prelude::*;
 use iron3d_behavior::BehaviorStep;
 use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_world::mission::MissionPhase;
 use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
 
 /// Where the frame's action state is sampled, in
@@ -58,10 +59,8 @@ impl Plugin for PlayerPlugin {
                     .after(BehaviorStep)
                     .before(ControlStep::Integrate),
             )
-            .add_systems(
-                FixedUpdate,
-                (snapshot::take, pilot::adopt_hero).in_set(Phase::AdvanceGameClock),
-            )
+            .add_systems(FixedUpdate, snapshot::take.in_set(Phase::AdvanceGameClock))
+            .add_systems(OnEnter(MissionPhase::Running), pilot::adopt_hero)
             .add_systems(FixedUpdate, pilot::drive.in_set(PilotStep))
             .add_state_hash("player", pilot::hash_pilots);
     }

@@ -21,7 +21,7 @@ use crate::action::PlayerAction;
 use crate::pilot::Pilot;
 use crate::snapshot::PlayerInput;
 use bevy::prelude::*;
-use iron3d_combat::Weapons;
+use iron3d_combat::{TurretAim, Weapons};
 use iron3d_control::Body;
 use iron3d_input::{CameraSystems, DebugCamera};
 use iron3d_render::camera::MissionCamera;
@@ -36,6 +36,9 @@ pub const ZOOM_STEP: f32 = 0.1;
 pub const NARROWEST_FOV: f32 = 0.2;
 /// s of real time an outer camera eases to its new place.
 pub const EASE_S: f32 = 0.4;
+/// The body radius the outer camera takes before Control has given the
+/// hero a body (a game started paused), m.
+const DEFAULT_RADIUS: f32 = 2.0;
 /// The outer places: how far up (rad), how many body radii away, and
 /// whether ahead of the hero (looking back).
 pub const OUTER_PLACES: [(f32, f32, bool); 4] = [
@@ -115,9 +118,17 @@ pub fn cockpit(
     armament: Option<&Armament>,
     weapons: Option<&Weapons>,
 ) -> Transform {
-    let turret = armament.and_then(|a| a.turrets.first());
-    let aim = weapons.and_then(|w| w.turrets.first());
-    let (Some(turret), Some(aim)) = (turret, aim) else {
+    // Before its first step (a game started paused) the turret stands as
+    // it was built: ahead and level.
+    let aim = weapons
+        .and_then(|w| w.turrets.first())
+        .copied()
+        .unwrap_or(TurretAim {
+            yaw: 0.0,
+            pitch: 0.0,
+            error: 0.0,
+        });
+    let Some(turret) = armament.and_then(|a| a.turrets.first()) else {
         let eye = hero.translation + Vec3::Y * 1.7;
         return Transform::from_translation(eye).looking_to(hero.rotation * Vec3::NEG_Z, Vec3::Y);
     };
@@ -162,7 +173,7 @@ type MissionView<'a> = (&'a mut Transform, &'a mut Projection);
 type HeroView<'a> = (
     Entity,
     &'a Transform,
-    &'a Body,
+    Option<&'a Body>,
     Option<&'a Armament>,
     Option<&'a Weapons>,
 );
@@ -224,7 +235,7 @@ fn place_camera(
     let target = match view.mode {
         ViewMode::Debug => return,
         ViewMode::Cockpit => cockpit(hero, armament, weapons),
-        ViewMode::Outer(n) => outer(hero, body.radius, n),
+        ViewMode::Outer(n) => outer(hero, body.map_or(DEFAULT_RADIUS, |b| b.radius), n),
     };
     let placed = match view.ease {
         Some((from, t)) => {

@@ -1,0 +1,260 @@
+//! The HUD drawn with egui's painter on the original 640×480 layout
+//! (GAMEPLAY §8), scaled to the window and centred: weapons list top
+//! right, message box top, radar bottom middle, own and target panels in
+//! the bottom corners, the reticle in the middle, the objectives screen
+//! and the outcome panel over it. Plain shapes and egui's font: the
+//! install's interface sprites and `Tfnt` fonts are not read yet.
+
+use crate::HudSettings;
+use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
+use iron3d_script::{ObjectiveState, OutcomeResult};
+
+/// The layout's size.
+const LAYOUT: egui::Vec2 = egui::Vec2::new(640.0, 480.0);
+/// The radar's centre and radius on the layout.
+const RADAR: (Pos2, f32) = (Pos2::new(320.0, 420.0), 52.0);
+/// One turn of the radar's sweep, s of real time.
+const SWEEP_S: f32 = 2.0;
+
+const GREEN: Color32 = Color32::from_rgb(80, 220, 90);
+const RED: Color32 = Color32::from_rgb(230, 60, 50);
+const AMBER: Color32 = Color32::from_rgb(240, 190, 60);
+const GLASS: Color32 = Color32::from_rgba_premultiplied(0, 20, 10, 150);
+const INK: Color32 = Color32::from_rgb(190, 240, 200);
+
+/// The layout mapped onto the screen.
+struct Layout {
+    origin: Pos2,
+    scale: f32,
+}
+
+impl Layout {
+    fn of(screen: Rect) -> Self {
+        let scale = (screen.width() / LAYOUT.x).min(screen.height() / LAYOUT.y);
+        let origin = screen.center() - LAYOUT * scale / 2.0;
+        Self { origin, scale }
+    }
+
+    fn at(&self, x: f32, y: f32) -> Pos2 {
+        self.origin + egui::Vec2::new(x, y) * self.scale
+    }
+
+    fn rect(&self, x: f32, y: f32, w: f32, h: f32) -> Rect {
+        Rect::from_min_size(self.at(x, y), egui::Vec2::new(w, h) * self.scale)
+    }
+
+    fn font(&self, size: f32) -> FontId {
+        FontId::monospace(size * self.scale)
+    }
+}
+
+/// Draws the HUD of this frame.
+pub(crate) fn draw(
+    mut contexts: EguiContexts,
+    model: Res<HudModel>,
+    settings: Res<HudSettings>,
+    time: Res<Time<Real>>,
+) {
+    if !settings.shown {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("iron3d-hud"),
+    ));
+    let l = Layout::of(ctx.content_rect());
+    weapons(&painter, &l, &model.guns);
+    messages(&painter, &l, &model.messages);
+    let sweep = (time.elapsed_secs() / SWEEP_S).fract() * std::f32::consts::TAU;
+    radar(&painter, &l, &model, sweep);
+    if let Some(own) = &model.own {
+        panel(&painter, &l, own, 8.0, GREEN);
+    }
+    if let Some(target) = &model.target {
+        panel(&painter, &l, target, 472.0, RED);
+    }
+    reticle(&painter, &l);
+    if settings.objectives || model.objectives_at_start {
+        objectives(&painter, &l, &model.objectives);
+    }
+    if let Some(outcome) = model.outcome {
+        outcome_panel(&painter, &l, outcome);
+    }
+}
+
+fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow]) {
+    for (i, g) in guns.iter().enumerate() {
+        let y = 8.0 + 18.0 * i as f32;
+        p.rect_filled(l.rect(470.0, y, 162.0, 16.0), 2.0, GLASS);
+        if g.selected {
+            p.rect_stroke(
+                l.rect(470.0, y, 162.0, 16.0),
+                2.0,
+                Stroke::new(1.0, INK),
+                StrokeKind::Inside,
+            );
+        }
+        p.text(
+            l.at(476.0, y + 8.0),
+            Align2::LEFT_CENTER,
+            g.key,
+            l.font(11.0),
+            INK,
+        );
+        let lamp = match g.lamp {
+            Lamp::Ready => GREEN,
+            Lamp::Busy => AMBER,
+            Lamp::Empty => RED,
+        };
+        p.circle_filled(l.at(496.0, y + 8.0), 4.0 * l.scale, lamp);
+        let rounds = g.rounds.map_or_else(|| "∞".to_string(), |r| r.to_string());
+        p.text(
+            l.at(540.0, y + 8.0),
+            Align2::RIGHT_CENTER,
+            rounds,
+            l.font(11.0),
+            INK,
+        );
+        p.rect_stroke(
+            l.rect(550.0, y + 5.0, 76.0, 6.0),
+            0.0,
+            Stroke::new(1.0, INK),
+            StrokeKind::Inside,
+        );
+        p.rect_filled(l.rect(550.0, y + 5.0, 76.0 * g.charge, 6.0), 0.0, GREEN);
+    }
+}
+
+fn messages(p: &egui::Painter, l: &Layout, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    p.rect_filled(l.rect(8.0, 8.0, 450.0, 6.0 * 14.0 + 6.0), 2.0, GLASS);
+    for (i, line) in lines.iter().enumerate() {
+        let y = 11.0 + 14.0 * i as f32;
+        p.text(l.at(14.0, y), Align2::LEFT_TOP, line, l.font(11.0), INK);
+    }
+}
+
+fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
+    let (centre, radius) = (l.at(RADAR.0.x, RADAR.0.y), RADAR.1 * l.scale);
+    p.circle_filled(centre, radius, GLASS);
+    p.circle_stroke(centre, radius, Stroke::new(1.0, INK));
+    p.circle_stroke(centre, radius / 2.0, Stroke::new(0.5, INK));
+    let tip = centre + egui::Vec2::new(sweep.sin(), -sweep.cos()) * radius;
+    p.line_segment([centre, tip], Stroke::new(1.0, GREEN));
+    for c in &model.contacts {
+        let colour = match c.side {
+            Side::Own => GREEN,
+            Side::Hostile => RED,
+            Side::Other => AMBER,
+        };
+        let at = centre + egui::Vec2::new(c.at.x, -c.at.y) * radius;
+        p.circle_filled(at, 2.5 * l.scale, colour);
+    }
+    p.circle_filled(centre, 2.0 * l.scale, INK);
+}
+
+fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) {
+    let y = 412.0;
+    p.rect_filled(l.rect(x, y, 160.0, 60.0), 2.0, GLASS);
+    p.text(
+        l.at(x + 6.0, y + 4.0),
+        Align2::LEFT_TOP,
+        &panel.name,
+        l.font(10.0),
+        INK,
+    );
+    p.rect_stroke(
+        l.rect(x + 6.0, y + 20.0, 148.0, 8.0),
+        0.0,
+        Stroke::new(1.0, INK),
+        StrokeKind::Inside,
+    );
+    p.rect_filled(
+        l.rect(x + 6.0, y + 20.0, 148.0 * panel.life.clamp(0.0, 1.0), 8.0),
+        0.0,
+        colour,
+    );
+    for (i, life) in panel.nodes.iter().take(24).enumerate() {
+        let (col, row) = ((i % 12) as f32, (i / 12) as f32);
+        let shade = match *life {
+            v if v <= 0.0 => Color32::DARK_GRAY,
+            v if v < 0.2 => RED,
+            v if v < 0.5 => AMBER,
+            _ => GREEN,
+        };
+        p.rect_filled(
+            l.rect(x + 6.0 + col * 12.5, y + 34.0 + row * 11.0, 10.0, 9.0),
+            1.0,
+            shade,
+        );
+    }
+}
+
+fn reticle(p: &egui::Painter, l: &Layout) {
+    let c = l.at(320.0, 240.0);
+    let s = 6.0 * l.scale;
+    let stroke = Stroke::new(1.5, GREEN);
+    for d in [
+        egui::vec2(1.0, 0.0),
+        egui::vec2(-1.0, 0.0),
+        egui::vec2(0.0, 1.0),
+        egui::vec2(0.0, -1.0),
+    ] {
+        p.line_segment([c + d * s, c + d * s * 2.5], stroke);
+    }
+}
+
+fn objectives(p: &egui::Painter, l: &Layout, lines: &[ObjectiveLine]) {
+    let h = 30.0 + 16.0 * lines.len() as f32;
+    p.rect_filled(l.rect(120.0, 120.0, 400.0, h), 4.0, GLASS);
+    p.text(
+        l.at(320.0, 128.0),
+        Align2::CENTER_TOP,
+        "OBJECTIVES",
+        l.font(12.0),
+        INK,
+    );
+    for (i, o) in lines.iter().enumerate() {
+        let (mark, colour) = match o.state {
+            ObjectiveState::Open => ("[ ]", INK),
+            ObjectiveState::Complete => ("[+]", GREEN),
+            ObjectiveState::Failed => ("[x]", RED),
+        };
+        let kind = if o.primary { "" } else { " (bonus)" };
+        let y = 148.0 + 16.0 * i as f32;
+        p.text(
+            l.at(130.0, y),
+            Align2::LEFT_TOP,
+            format!("{mark} {}{kind}", o.text),
+            l.font(10.0),
+            colour,
+        );
+    }
+}
+
+fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult) {
+    let (text, colour) = match outcome {
+        OutcomeResult::Complete => ("MISSION COMPLETE", GREEN),
+        OutcomeResult::Failed => ("MISSION FAILED", RED),
+    };
+    p.rect_filled(l.rect(170.0, 300.0, 300.0, 44.0), 4.0, GLASS);
+    p.rect_stroke(
+        l.rect(170.0, 300.0, 300.0, 44.0),
+        4.0,
+        Stroke::new(2.0, colour),
+        StrokeKind::Inside,
+    );
+    p.text(
+        l.at(320.0, 322.0),
+        Align2::CENTER_CENTER,
+        text,
+        l.font(18.0),
+        colour,
+    );
+}

@@ -1,0 +1,275 @@
+//! What the HUD shows, taken from the published world once a frame (in
+//! `Phase::PublishRenderSnapshot`): a pure picture the drawing reads and
+//! the tests check, never simulation state.
+
+use bevy::prelude::*;
+use iron3d_behavior::ClanRelations;
+use iron3d_combat::{GunPhase, Weapons};
+use iron3d_formats::tma;
+use iron3d_player::Pilot;
+use iron3d_schedules::GameClock;
+use iron3d_script::{ObjectiveState, OutcomeResult, Progress};
+use iron3d_world::ObjectRegistry;
+use iron3d_world::mission::{
+    Armament, Destroyed, HitModel, InstanceName, NodeLife, ObjectClan, ObjectKind,
+};
+
+/// Lines the message box holds, and how long a message stays (s of game
+/// time) (GAMEPLAY §8).
+pub const MESSAGE_LINES: usize = 6;
+pub const MESSAGE_S: f64 = 20.0;
+/// How far the radar sees, m (ours: the engage range of GAMEPLAY §4; the
+/// shipped radars reach 250–700).
+pub const RADAR_RANGE: f32 = 500.0;
+/// s of game time the objectives show at the start of a mission.
+pub const OBJECTIVES_AT_START_S: f64 = 7.0;
+
+/// A gun's lamp: ready to fire, busy (a stroke or its interval), or out
+/// of rounds or charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lamp {
+    Ready,
+    Busy,
+    Empty,
+}
+
+/// One row of the weapons list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GunRow {
+    /// The key that selects it (1–9).
+    pub key: u8,
+    pub selected: bool,
+    pub lamp: Lamp,
+    /// Rounds left; `None` unlimited.
+    pub rounds: Option<i32>,
+    /// The capacitor's charge, 0–1 (1 for a gun without one).
+    pub charge: f32,
+}
+
+/// Whose a radar contact is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Own,
+    Hostile,
+    Other,
+}
+
+/// A radar contact: where it is on the disc (−1..1, the hero's forward
+/// up, right to the right), and whose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    pub id: u32,
+    pub at: Vec2,
+    pub side: Side,
+}
+
+/// An object's panel: its name, its life (node 0, 0–1) and each hit
+/// node's life.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panel {
+    pub id: u32,
+    pub name: String,
+    pub life: f32,
+    pub nodes: Vec<f32>,
+}
+
+/// One line of the objectives screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectiveLine {
+    pub primary: bool,
+    pub text: String,
+    pub state: ObjectiveState,
+}
+
+/// Everything the HUD draws this frame.
+#[derive(Resource, Debug, Clone, PartialEq, Default)]
+pub struct HudModel {
+    pub guns: Vec<GunRow>,
+    pub messages: Vec<String>,
+    pub contacts: Vec<Contact>,
+    pub own: Option<Panel>,
+    pub target: Option<Panel>,
+    pub objectives: Vec<ObjectiveLine>,
+    /// Whether the objectives screen shows at once (the mission's first
+    /// seconds).
+    pub objectives_at_start: bool,
+    pub outcome: Option<OutcomeResult>,
+}
+
+/// The weapons list of a hero.
+pub fn gun_rows(pilot: &Pilot, armament: &Armament, weapons: &Weapons) -> Vec<GunRow> {
+    armament
+        .guns
+        .iter()
+        .zip(&weapons.guns)
+        .enumerate()
+        .map(|(g, (spec, state))| {
+            let capacitor = spec.values.capacitor;
+            let charge = if capacitor > 0.0 {
+                (state.charge / capacitor).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            let charged = capacitor <= 0.0 || state.charge >= spec.values.energy_per_shot;
+            let lamp = match state.phase {
+                _ if state.rounds == 0 || !charged => Lamp::Empty,
+                GunPhase::Idle => Lamp::Ready,
+                _ => Lamp::Busy,
+            };
+            GunRow {
+                key: (g + 1).min(9) as u8,
+                selected: pilot.weapon == 0 || usize::from(pilot.weapon) == g + 1,
+                lamp,
+                rounds: (state.rounds >= 0).then_some(state.rounds),
+                charge,
+            }
+        })
+        .collect()
+}
+
+/// The message box: the texts of the latest messages of the last
+/// [`MESSAGE_S`] seconds, oldest first.
+pub fn message_lines(progress: &Progress, now_s: f64, step_s: f64) -> Vec<String> {
+    let recent: Vec<String> = progress
+        .messages
+        .iter()
+        .filter(|m| now_s - m.tick as f64 * step_s <= MESSAGE_S)
+        .filter_map(|m| m.text.clone())
+        .collect();
+    let skip = recent.len().saturating_sub(MESSAGE_LINES);
+    recent.into_iter().skip(skip).collect()
+}
+
+/// Where a point `d` away from a hero facing `forward` (world frame)
+/// shows on the radar disc; `None` beyond its range.
+pub fn radar_point(forward: Vec3, d: Vec3) -> Option<Vec2> {
+    let flat = Vec2::new(d.x, d.z);
+    if flat.length() > RADAR_RANGE {
+        return None;
+    }
+    let ahead = Vec2::new(forward.x, forward.z).normalize_or(Vec2::NEG_Y);
+    let right = Vec2::new(-ahead.y, ahead.x);
+    Some(Vec2::new(flat.dot(right), flat.dot(ahead)) / RADAR_RANGE)
+}
+
+/// An object's panel.
+pub fn panel(id: u32, name: &InstanceName, model: Option<&HitModel>, life: &NodeLife) -> Panel {
+    let nodes: Vec<f32> = model.map_or_else(Vec::new, |m| {
+        m.nodes.iter().map(|n| life.of(n.node)).collect()
+    });
+    Panel {
+        id,
+        name: name.0.clone(),
+        life: life.of(Default::default()),
+        nodes,
+    }
+}
+
+type HeroItem<'a> = (
+    &'a Transform,
+    &'a Pilot,
+    &'a ObjectClan,
+    Option<&'a Armament>,
+    Option<&'a Weapons>,
+    &'a InstanceName,
+    Option<&'a HitModel>,
+    &'a NodeLife,
+);
+
+type Seen<'a> = (
+    &'a Transform,
+    &'a ObjectClan,
+    &'a ObjectKind,
+    &'a InstanceName,
+    Option<&'a HitModel>,
+    &'a NodeLife,
+    Option<&'a Destroyed>,
+);
+
+/// The frame's HUD picture.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn take(
+    clock: Res<GameClock>,
+    registry: Res<ObjectRegistry>,
+    progress: Option<Res<Progress>>,
+    relations: Option<Res<ClanRelations>>,
+    heroes: Query<HeroItem>,
+    objects: Query<Seen>,
+    mut model: ResMut<HudModel>,
+) {
+    let step_s = clock.timestep().as_secs_f64();
+    let now_s = clock.tick() as f64 * step_s;
+    let mut next = HudModel {
+        objectives_at_start: now_s < OBJECTIVES_AT_START_S,
+        ..default()
+    };
+    if let Some(progress) = &progress {
+        next.messages = message_lines(progress, now_s, step_s);
+        next.objectives = progress
+            .objectives
+            .iter()
+            .map(|o| ObjectiveLine {
+                primary: o.primary,
+                text: o.text.clone(),
+                state: o.state,
+            })
+            .collect();
+        next.outcome = progress.outcome.map(|(r, _)| r);
+    }
+    let hero = registry
+        .iter()
+        .find_map(|(id, e)| heroes.get(e).ok().map(|h| (id, h)));
+    if let Some((id, (at, pilot, clan, armament, weapons, name, hits, life))) = hero {
+        if let Some(a) = armament {
+            // Before its first step (a game started paused) the guns are
+            // as the combat plugin arms them: full.
+            let fresh;
+            let w = match weapons {
+                Some(w) => w,
+                None => {
+                    fresh = Weapons::of(a);
+                    &fresh
+                }
+            };
+            next.guns = gun_rows(pilot, a, w);
+        }
+        next.own = Some(panel(id.raw(), name, hits, life));
+        let forward = at.rotation * Vec3::NEG_Z;
+        let mut nearest: Option<(f32, Panel)> = None;
+        for (other, entity) in registry.iter().filter(|(o, _)| *o != id) {
+            let Ok((t, c, kind, name, hits, life, destroyed)) = objects.get(entity) else {
+                continue;
+            };
+            let counted = matches!(
+                kind.kind(),
+                Some(tma::ObjectKind::Unit | tma::ObjectKind::Building)
+            );
+            if !counted || destroyed.is_some() {
+                continue;
+            }
+            let d = t.translation - at.translation;
+            let Some(point) = radar_point(forward, d) else {
+                continue;
+            };
+            let (a, b) = (clan.identity_raw as usize, c.identity_raw as usize);
+            let side = if a == b {
+                Side::Own
+            } else if relations.as_ref().is_some_and(|r| r.hostile(a, b)) {
+                Side::Hostile
+            } else {
+                Side::Other
+            };
+            next.contacts.push(Contact {
+                id: other.raw(),
+                at: point,
+                side,
+            });
+            let distance = d.length();
+            if side == Side::Hostile && nearest.as_ref().is_none_or(|(n, _)| distance < *n) {
+                nearest = Some((distance, panel(other.raw(), name, hits, life)));
+            }
+        }
+        next.target = nearest.map(|(_, p)| p);
+    }
+    model.set_if_neq(next);
+}

@@ -1,0 +1,144 @@
+//! The HUD's picture of the demo mission, headless: the hero's weapons
+//! list, the radar's contacts by side, the panels, the message box and
+//! the objectives and outcome from the mission's progress.
+
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use iron3d_behavior::BehaviorPlugin;
+use iron3d_combat::CombatPlugin;
+use iron3d_control::ControlPlugin;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_lines, radar_point};
+use iron3d_hud::*;
+use iron3d_player::{PlayerInputPlugin, PlayerPlugin};
+use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, ScriptPlugin};
+use iron3d_world::mission::running_test_app;
+use leafwing_input_manager::prelude::*;
+
+fn app(dir: &std::path::Path) -> App {
+    running_test_app(
+        dir.join("game"),
+        (
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            ScriptPlugin,
+            PlayerPlugin,
+            InputPlugin,
+            PlayerInputPlugin,
+            HudModelPlugin,
+        ),
+    )
+}
+
+fn model(app: &App) -> HudModel {
+    app.world().resource::<HudModel>().clone()
+}
+
+#[test]
+fn the_hud_lists_the_heros_guns_its_radar_contacts_and_the_mission() {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = app(tmp.path());
+    app.update();
+    let hud = model(&app);
+    // The demo hero's laser (unlimited) and cannon, both selected (0 = all).
+    assert_eq!(hud.guns.len(), 2);
+    assert_eq!(hud.guns[0].key, 1);
+    assert_eq!(hud.guns[0].rounds, None);
+    assert!(hud.guns[1].rounds.is_some_and(|r| r > 0));
+    assert!(hud.guns.iter().all(|g| g.selected && g.lamp == Lamp::Ready));
+    assert!(hud.guns.iter().all(|g| (g.charge - 1.0).abs() < 1e-6));
+    let own = hud.own.clone().expect("the hero's panel");
+    assert_eq!(own.name, "Hero");
+    assert_eq!(own.life, 1.0);
+    assert!(!own.nodes.is_empty() && own.nodes.iter().all(|&l| l == 1.0));
+    // The player's base is around the hero: own contacts, all on the disc.
+    assert!(hud.contacts.iter().any(|c| c.side == Side::Own));
+    assert!(hud.contacts.iter().all(|c| c.at.length() <= 1.0 + 1e-5));
+    // Four objectives, open; shown at the start; no outcome yet.
+    assert_eq!(hud.objectives.len(), 4);
+    assert!(
+        hud.objectives
+            .iter()
+            .all(|o| o.state == ObjectiveState::Open)
+    );
+    assert!(hud.objectives[..3].iter().all(|o| o.primary) && !hud.objectives[3].primary);
+    assert!(hud.objectives_at_start);
+    assert_eq!(hud.outcome, None);
+
+    // Selecting the cannon marks its row alone.
+    KeyCode::Digit2.press(app.world_mut());
+    app.update();
+    KeyCode::Digit2.release(app.world_mut());
+    app.update();
+    let hud = model(&app);
+    assert_eq!(
+        hud.guns.iter().map(|g| g.selected).collect::<Vec<_>>(),
+        [false, true]
+    );
+
+    // The outcome shows once the progress has one; F12 toggles the screen.
+    app.world_mut()
+        .resource_mut::<Progress>()
+        .end(OutcomeResult::Failed, 3);
+    KeyCode::F12.press(app.world_mut());
+    app.update();
+    assert_eq!(model(&app).outcome, Some(OutcomeResult::Failed));
+    assert!(app.world().resource::<HudSettings>().objectives);
+    for _ in 0..7 * 30 {
+        app.update();
+    }
+    assert!(!model(&app).objectives_at_start, "7 s on");
+}
+
+#[test]
+fn the_message_box_keeps_six_lines_of_the_last_twenty_seconds() {
+    let mut progress = Progress::default();
+    for tick in 0..10u64 {
+        progress.messages.push(MessageEntry {
+            tick: tick * 30,
+            kind: "MESSAGE_INFO".into(),
+            value: tick as u32,
+            text: Some(format!("line {tick}")),
+            voice: None,
+        });
+    }
+    progress.messages.push(MessageEntry {
+        tick: 300,
+        kind: "SYSTEM_MESSAGE".into(),
+        value: 1,
+        text: None,
+        voice: None,
+    });
+    // At 10 s (tick 300 at 30 Hz): the last six texts.
+    let lines = message_lines(&progress, 10.0, 1.0 / 30.0);
+    assert_eq!(lines.len(), MESSAGE_LINES);
+    assert_eq!(lines[0], "line 4");
+    assert_eq!(lines[5], "line 9");
+    // At 25 s the first five (0..5 s) are over 20 s old.
+    let lines = message_lines(&progress, 25.0, 1.0 / 30.0);
+    assert_eq!(lines, ["line 5", "line 6", "line 7", "line 8", "line 9"]);
+}
+
+#[test]
+fn the_radar_turns_with_the_hero_and_ends_at_its_range() {
+    let ahead = Vec3::NEG_Z;
+    let p = radar_point(ahead, Vec3::new(0.0, 0.0, -250.0)).unwrap();
+    assert!(
+        (p - Vec2::new(0.0, 0.5)).length() < 1e-6,
+        "ahead is up: {p}"
+    );
+    let p = radar_point(ahead, Vec3::new(100.0, 40.0, 0.0)).unwrap();
+    assert!(
+        (p - Vec2::new(0.2, 0.0)).length() < 1e-6,
+        "right is right: {p}"
+    );
+    // Facing +X, a point at +X is ahead.
+    let p = radar_point(Vec3::X, Vec3::new(RADAR_RANGE, 0.0, 0.0)).unwrap();
+    assert!((p - Vec2::new(0.0, 1.0)).length() < 1e-6, "{p}");
+    assert_eq!(
+        radar_point(ahead, Vec3::new(RADAR_RANGE + 1.0, 0.0, 0.0)),
+        None
+    );
+}
