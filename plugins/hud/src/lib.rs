@@ -6,20 +6,25 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
+//! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
 //! | objectives key | `PostUpdate`, `Phase::PublishRenderSnapshot` | F12 shows / hides the objectives screen |
-//! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]) |
+//! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]), then the pause menu's window |
 //!
-//! Presentation only: it reads the world and never writes it.
+//! Presentation only: it reads the world and never writes it; the pause
+//! menu stops and starts the game clock, as the inspector's buttons do.
 
 pub mod draw;
+pub mod menu;
 pub mod model;
 
+pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
-use iron3d_player::{PlayerAction, PlayerInput};
+use iron3d_player::{PlayerAction, PlayerInput, SampleInput};
 use iron3d_schedules::Phase;
+use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::ActionState;
 
 /// Whether the HUD and the objectives screen are shown.
@@ -38,14 +43,23 @@ impl Default for HudSettings {
     }
 }
 
-/// The HUD's picture and its keys, without drawing (headless tests add
-/// this alone). Needs the player's input plugin.
+/// The HUD's picture and its keys (F12, and Esc for the pause menu,
+/// which stops the game clock), without drawing (headless tests add this
+/// alone). Needs the player's input plugin.
 pub struct HudModelPlugin;
 
 impl Plugin for HudModelPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
+            .init_resource::<PauseMenu>()
+            .add_systems(
+                PreUpdate,
+                menu::toggle_menu
+                    .in_set(Phase::BuildInputSnapshot)
+                    .after(InputManagerSystem::Update)
+                    .before(SampleInput),
+            )
             .add_systems(
                 PostUpdate,
                 (model::take, toggle_objectives).in_set(Phase::PublishRenderSnapshot),
@@ -69,7 +83,10 @@ impl Plugin for HudPlugin {
                 shown: self.shown,
                 objectives: false,
             })
-            .add_systems(EguiPrimaryContextPass, draw::draw);
+            .add_systems(
+                EguiPrimaryContextPass,
+                (draw::draw, menu::draw_menu).chain(),
+            );
     }
 }
 

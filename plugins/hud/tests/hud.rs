@@ -142,3 +142,52 @@ fn the_radar_turns_with_the_hero_and_ends_at_its_range() {
         None
     );
 }
+
+#[test]
+fn esc_pauses_the_game_under_the_menu_and_the_hero_takes_no_input() {
+    use iron3d_control::PhysicalState;
+    use iron3d_player::MenuOpen;
+    use iron3d_schedules::GameClock;
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = app(tmp.path());
+    let tick = |app: &App| app.world().resource::<GameClock>().tick();
+    let hero = app
+        .world_mut()
+        .query_filtered::<Entity, With<iron3d_player::Pilot>>()
+        .single(app.world())
+        .unwrap();
+    app.update();
+    KeyCode::Escape.press(app.world_mut());
+    app.update();
+    KeyCode::Escape.release(app.world_mut());
+    assert!(app.world().resource::<PauseMenu>().open);
+    assert!(app.world().resource::<MenuOpen>().0);
+    let paused_at = tick(&app);
+    KeyCode::KeyW.press(app.world_mut());
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(
+        tick(&app),
+        paused_at,
+        "the game clock stands under the menu"
+    );
+    KeyCode::Escape.press(app.world_mut());
+    app.update();
+    KeyCode::Escape.release(app.world_mut());
+    assert!(!app.world().resource::<PauseMenu>().open);
+    app.update();
+    assert!(tick(&app) > paused_at, "the clock runs again");
+    // W was pressed under the menu: the hero took no press from it, but
+    // the key is held now that the menu is closed.
+    let state = app.world().get::<PhysicalState>(hero).unwrap();
+    assert_eq!(state.requested, Vec3::Y);
+    // A clock stopped before the menu stays stopped after it.
+    app.world_mut().resource_mut::<GameClock>().pause();
+    let mut menu = *app.world().resource::<PauseMenu>();
+    let mut clock = app.world().resource::<GameClock>().clone();
+    menu.open(&mut clock);
+    menu.close(&mut clock);
+    assert!(clock.is_paused());
+}

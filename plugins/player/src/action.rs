@@ -42,6 +42,8 @@ pub enum PlayerAction {
     DebugCamera,
     /// The objectives screen on and off (presentation).
     Objectives,
+    /// The pause menu on and off.
+    Menu,
     /// Mouse motion: x turns the hull, y pitches the turret.
     #[actionlike(DualAxis)]
     Mouse,
@@ -49,7 +51,7 @@ pub enum PlayerAction {
 
 impl PlayerAction {
     /// Every button action, in the order of their bits in [`Buttons`].
-    pub const BUTTONS: [PlayerAction; 21] = [
+    pub const BUTTONS: [PlayerAction; 22] = [
         PlayerAction::WalkForward,
         PlayerAction::WalkBack,
         PlayerAction::StrafeLeft,
@@ -71,6 +73,7 @@ impl PlayerAction {
         PlayerAction::CycleCamera,
         PlayerAction::DebugCamera,
         PlayerAction::Objectives,
+        PlayerAction::Menu,
     ];
 
     /// Its name in the bindings file (the variant's name).

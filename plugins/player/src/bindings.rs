@@ -103,6 +103,7 @@ impl Default for Bindings {
             (A::CycleCamera, vec![key(KeyC)]),
             (A::DebugCamera, vec![key(F4)]),
             (A::Objectives, vec![key(F12)]),
+            (A::Menu, vec![key(Escape)]),
             (A::Mouse, vec![Input::MouseMotion]),
         ])
     }

@@ -23,7 +23,7 @@ pub mod view;
 pub use action::{Buttons, PlayerAction};
 pub use bindings::{Bindings, BindingsFile, Input};
 pub use pilot::{MouseSensitivity, Pilot};
-pub use snapshot::{PendingInput, PlayerInput, StepInput};
+pub use snapshot::{MenuOpen, PendingInput, PlayerInput, StepInput};
 pub use view::{PlayerView, ViewMode};
 
 use bevy::prelude::*;
@@ -81,6 +81,7 @@ impl Plugin for PlayerInputPlugin {
                 InputManagerSystem::Update.in_set(Phase::BuildInputSnapshot),
             )
             .init_resource::<Bindings>()
+            .init_resource::<MenuOpen>()
             .add_systems(Startup, spawn_input)
             .add_plugins(view::plugin)
             .add_systems(

@@ -51,17 +51,24 @@ impl PendingInput {
     }
 }
 
+/// Whether a menu has the keys and the mouse (the hero gets none).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MenuOpen(pub bool);
+
 /// The frame's sample of the player's action state; while the debug
-/// camera has the view (its keys are the camera's) or the action state is
-/// disabled (the inspector has the keyboard), the hero gets nothing held.
+/// camera has the view (its keys are the camera's), a menu is open, or the
+/// action state is disabled (the inspector has the keyboard), the hero
+/// gets nothing held.
 pub(crate) fn sample(
     mut pending: ResMut<PendingInput>,
     view: Option<Res<PlayerView>>,
+    menu: Option<Res<MenuOpen>>,
     actions: Query<&ActionState<PlayerAction>, With<PlayerInput>>,
 ) {
     let debug = view.is_some_and(|v| v.mode == ViewMode::Debug);
+    let menu = menu.is_some_and(|m| m.0);
     for state in &actions {
-        if debug || state.disabled() {
+        if debug || menu || state.disabled() {
             pending.held = Buttons::default();
         } else {
             pending.sample(state);
