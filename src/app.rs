@@ -10,7 +10,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_fx::FxPlugin;
-use iron3d_hud::HudPlugin;
+use iron3d_hud::{HudPlugin, PlayBriefing};
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
 use iron3d_player::{BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode};
@@ -91,6 +91,8 @@ pub struct View {
     pub inspector: bool,
     /// Show the HUD.
     pub hud: bool,
+    /// Play the mission's briefing flight first.
+    pub briefing: bool,
     /// Run once the run of `--ticks` ends, with the tick and the state
     /// hash (the report writer); its error exits 1.
     pub at_exit: Option<AtExit>,
@@ -143,6 +145,7 @@ pub fn windowed(
     })
     .add_plugins((IronInputPlugin, PlayerInputPlugin, inspector))
     .add_plugins(HudPlugin { shown: view.hud })
+    .insert_resource(PlayBriefing(view.briefing))
     .add_plugins(AudioOutputPlugin::<kira::DefaultBackend>::default())
     .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
     .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);

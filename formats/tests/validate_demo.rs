@@ -115,3 +115,34 @@ fn every_demo_mission_reaches_its_clans_scripts_and_a_broken_script_is_reported(
         "{m2:?}"
     );
 }
+
+#[test]
+fn a_briefing_waypoint_that_does_not_read_is_reported_with_its_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
+    let missions = root.join("MISSIONS");
+    let briefing = std::fs::read_dir(&missions)
+        .unwrap()
+        .flat_map(|c| std::fs::read_dir(c.unwrap().path()).into_iter().flatten())
+        .map(|m| m.unwrap().path().join("briefing.cfg"))
+        .find(|p| p.exists())
+        .expect("a demo mission with a briefing");
+    let text = std::fs::read_to_string(&briefing).unwrap();
+    std::fs::write(
+        &briefing,
+        text.replacen("EdgeTime = 2.50", "EdgeTime = soon", 1),
+    )
+    .unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    let errors: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.family, d.message))
+        .collect();
+    assert!(
+        errors.iter().any(|e| e.starts_with("briefing ")
+            && e.contains("object WayPoint0 (line 2): EdgeTime a number")),
+        "{errors:#?}"
+    );
+}

@@ -2,6 +2,7 @@
 //! The shared text-config reader and every reader on top of it.
 use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::{CompIni, ObjectConfig};
+use iron3d_formats::config::briefing;
 use iron3d_formats::config::ini::{self, Settings};
 use iron3d_formats::config::text::TextConfig;
 use libfuzzer_sys::fuzz_target;
@@ -23,5 +24,8 @@ fuzz_target!(|data: &[u8]| {
         let ambient = Ambient::read(&cfg);
         // Every name it gathers is a binding of the file.
         assert!(ambient.sounds().count() <= cfg.objects.iter().map(|o| o.fields.len()).sum());
+        if let Ok(waypoints) = briefing::waypoints(&cfg) {
+            assert_eq!(waypoints.len(), cfg.objects.len());
+        }
     }
 });

@@ -111,6 +111,11 @@ pub struct PlayArgs {
     /// reticle).
     #[arg(long, conflicts_with = "headless")]
     no_hud: bool,
+    /// Start without the mission's briefing flight (it is also skipped by
+    /// --camera, --screenshot, --capture-frame, --bench-frames and
+    /// --ticks, which want the world at once).
+    #[arg(long, conflicts_with = "headless")]
+    skip_briefing: bool,
 }
 
 fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
@@ -187,7 +192,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let briefing = !(args.skip_briefing
+        || args.camera.is_some()
+        || args.screenshot.is_some()
+        || args.capture_frame.is_some()
+        || args.bench_frames.is_some()
+        || args.ticks.is_some());
     let view = app::View {
+        briefing,
         camera: args.camera,
         screenshot: args.screenshot.map(|path| ScreenshotRequest {
             path,

@@ -9,6 +9,7 @@ use super::scripts;
 use super::units::Units;
 use super::{Rng, crlf};
 use crate::Install;
+use iron3d_formats::config::briefing::{self, EdgeType, WaitType, Waypoint};
 use iron3d_formats::config::builddat::BuildCategory;
 use iron3d_formats::error::Result;
 use iron3d_formats::tma::{
@@ -517,20 +518,65 @@ fn mission_cfg(spec: &MissionSpec) -> Vec<u8> {
     ])
 }
 
-/// The briefing camera flight: over the player base to the enemy base.
+/// The briefing camera flight in the measured layout (openparkan
+/// `docs/21-briefing.md`): out of black over the player's base, along
+/// the road to the next site, then once round the third, back to black;
+/// about 8 s.
 fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
-    let mut lines = vec![
-        "// Briefing camera waypoints: point x y z".to_string(),
-        format!("title \"{}\"", spec.name),
-    ];
-    for s in [0, 1, 2] {
+    let ground = |s: usize| {
         let [x, y] = field.sites[s];
-        let p = field.point(x, y);
-        lines.push(format!("point {} {} {}", p[0], p[1], p[2] + 60.0));
+        field.point(x, y)
+    };
+    // 60 m up and 80 m back to the south-west of a site, so the camera
+    // looks at it from aside, never straight down.
+    let above = |p: [f32; 3]| [p[0] - 80.0, p[1] - 80.0, p[2] + 60.0];
+    let stop = |i: usize, from: usize, to: usize| Waypoint {
+        name: format!("WayPoint{i}"),
+        camera: above(ground(from)),
+        target: ground(to),
+        edge: EdgeType::Spline,
+        wait: WaitType::Continuous,
+        edge_time: 2.5,
+        waypoint_time: 0.0,
+        rotate_time: 0.0,
+        fade_time: 0.0,
+        wait_for_time: false,
+        text: String::new(),
+        sound: String::new(),
+        fade_percent: 0.0,
+        loop_index: -1,
+    };
+    let opening = Waypoint {
+        fade_percent: 100.0,
+        fade_time: 1.0,
+        text: spec.name.clone(),
+        ..stop(0, 0, 1)
+    };
+    let road = Waypoint {
+        edge: EdgeType::Linear,
+        text: "Захватите базу противника".to_string(),
+        ..stop(1, 1, 2)
+    };
+    let round = Waypoint {
+        wait: WaitType::Flyaround,
+        rotate_time: 3.0,
+        waypoint_time: 3.0,
+        wait_for_time: true,
+        edge_time: 0.5,
+        fade_time: 0.5,
+        text: "Захватите базу противника".to_string(),
+        ..stop(2, 2, 2)
+    };
+    let closing = Waypoint {
+        fade_percent: 100.0,
+        edge_time: 0.0,
+        ..stop(3, 2, 2)
+    };
+    let mut text = "// Briefing camera waypoints (generated demo install)\r\n".to_string();
+    for w in [opening, road, round, closing] {
+        text.push_str(&briefing::write_waypoint(&w));
     }
-    lines.push("subtitle 1 \"Захватите базу противника\"".to_string());
-    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-    crlf(&refs)
+    text.into_bytes()
 }
 
 /// Messages: one object each, with its index, text and voice entry of

@@ -8,11 +8,12 @@
 //! | `mission.cfg` | [`blocks::ObjectConfig`] |
 //! | `mission.cfg` ambient sound | [`ambient::Ambient`] |
 //! | `mission.cfg` objectives, `messages.cfg` messages | [`mission_text`] |
-//! | `briefing.cfg` | [`text::TextConfig`] (layout not documented) |
+//! | `briefing.cfg` | [`blocks::ObjectConfig`], its waypoints typed by [`briefing::waypoints`] |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
 
 pub mod ambient;
 pub mod blocks;
+pub mod briefing;
 pub mod builddat;
 pub mod ini;
 pub mod mission_text;

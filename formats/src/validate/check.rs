@@ -51,6 +51,9 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         "Comp.ini" => crate::config::blocks::CompIni::parse(&data).map(|_| 1),
         "INI" => crate::config::text::TextConfig::parse(&data, "ini").map(|_| 1),
         "text CFG" => crate::config::text::TextConfig::parse(&data, "cfg").map(|_| 1),
+        "briefing" => crate::config::blocks::ObjectConfig::parse(&data, "briefing.cfg")
+            .and_then(|o| crate::config::briefing::waypoints(&o))
+            .map(|w| w.len() as u64),
         "CFG" => {
             crate::config::blocks::ObjectConfig::parse(&data, "cfg").map(|o| o.objects.len() as u64)
         }
@@ -138,8 +141,10 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         ("comp.ini", _) => "Comp.ini",
         (_, "ini") => "INI",
         // `mission.cfg` and the UI configs are object blocks (tome VIII);
-        // briefing and message texts are keyed text lines.
-        ("briefing.cfg" | "messages.cfg", _) => "text CFG",
+        // The briefing's waypoints are object blocks of their own fields;
+        // message texts are keyed text lines.
+        ("briefing.cfg", _) => "briefing",
+        ("messages.cfg", _) => "text CFG",
         (_, "cfg") => "CFG",
         (_, "trf") => "TRF",
         // A map's terrain layer tables (`Land1.wea`, `Land2.wea`).

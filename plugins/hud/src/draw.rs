@@ -6,6 +6,7 @@
 //! install's interface sprites and `Tfnt` fonts are not read yet.
 
 use crate::HudSettings;
+use crate::briefing::{Briefing, Shot};
 use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -56,9 +57,10 @@ pub(crate) fn draw(
     mut contexts: EguiContexts,
     model: Res<HudModel>,
     settings: Res<HudSettings>,
+    briefing: Res<Briefing>,
     time: Res<Time<Real>>,
 ) {
-    if !settings.shown {
+    if !settings.shown && briefing.shot.is_none() {
         return;
     }
     let Ok(ctx) = contexts.ctx_mut() else { return };
@@ -67,6 +69,10 @@ pub(crate) fn draw(
         egui::Id::new("iron3d-hud"),
     ));
     let l = Layout::of(ctx.content_rect());
+    if let Some(shot) = &briefing.shot {
+        letterbox(&painter, &l, ctx.content_rect(), &briefing.title, shot);
+        return;
+    }
     weapons(&painter, &l, &model.guns);
     messages(&painter, &l, &model.messages);
     let sweep = (time.elapsed_secs() / SWEEP_S).fract() * std::f32::consts::TAU;
@@ -256,5 +262,31 @@ fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult) {
         text,
         l.font(18.0),
         colour,
+    );
+}
+
+/// The briefing's frame: its fade over the picture, black bars above
+/// and below (y 0–75 and 405–480 of the layout, across the whole
+/// window), the title in the top bar and the subtitle in the bottom one.
+fn letterbox(p: &egui::Painter, l: &Layout, screen: Rect, title: &str, shot: &Shot) {
+    let alpha = (shot.fade.clamp(0.0, 1.0) * 255.0) as u8;
+    p.rect_filled(screen, 0.0, Color32::from_black_alpha(alpha));
+    let top = Rect::from_x_y_ranges(screen.x_range(), screen.top()..=l.at(0.0, 75.0).y);
+    let bottom = Rect::from_x_y_ranges(screen.x_range(), l.at(0.0, 405.0).y..=screen.bottom());
+    p.rect_filled(top, 0.0, Color32::BLACK);
+    p.rect_filled(bottom, 0.0, Color32::BLACK);
+    p.text(
+        l.at(320.0, 38.0),
+        Align2::CENTER_CENTER,
+        title,
+        l.font(16.0),
+        INK,
+    );
+    p.text(
+        l.at(320.0, 442.0),
+        Align2::CENTER_CENTER,
+        &shot.text,
+        l.font(12.0),
+        INK,
     );
 }

@@ -6,6 +6,7 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
+//! | briefing | `OnEnter(MissionPhase::Registration)` (the clock stops before the first step), then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
 //! | objectives key | `PostUpdate`, `Phase::PublishRenderSnapshot` | F12 shows / hides the objectives screen |
 //! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]), then the pause menu's window |
@@ -13,17 +14,21 @@
 //! Presentation only: it reads the world and never writes it; the pause
 //! menu stops and starts the game clock, as the inspector's buttons do.
 
+pub mod briefing;
 pub mod draw;
 pub mod menu;
 pub mod model;
 
+pub use briefing::{Briefing, PlayBriefing};
 pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+use iron3d_player::view::ViewSystems;
 use iron3d_player::{PlayerAction, PlayerInput, SampleInput};
 use iron3d_schedules::Phase;
+use iron3d_world::mission::MissionPhase;
 use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -44,7 +49,8 @@ impl Default for HudSettings {
 }
 
 /// The HUD's picture and its keys (F12, and Esc for the pause menu,
-/// which stops the game clock), without drawing (headless tests add this
+/// which stops the game clock, or to skip the briefing), the briefing's
+/// flight, without drawing (headless tests add this
 /// alone). Needs the player's input plugin.
 pub struct HudModelPlugin;
 
@@ -53,6 +59,14 @@ impl Plugin for HudModelPlugin {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
             .init_resource::<PauseMenu>()
+            .init_resource::<Briefing>()
+            .add_systems(OnEnter(MissionPhase::Registration), briefing::start)
+            .add_systems(
+                PostUpdate,
+                briefing::fly
+                    .in_set(Phase::PublishRenderSnapshot)
+                    .after(ViewSystems),
+            )
             .add_systems(
                 PreUpdate,
                 menu::toggle_menu

@@ -6,6 +6,7 @@
 //! the bindings in use (to change them, edit the bindings file, which the
 //! game re-reads); Quit ends the game.
 
+use crate::briefing::Briefing;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -45,13 +46,21 @@ impl PauseMenu {
     }
 }
 
-/// Esc opens or closes the menu; the hero's input follows it.
+/// Esc skips a running briefing, else opens or closes the menu; the
+/// hero's input follows the menu (the briefing holds it on its own).
 pub(crate) fn toggle_menu(
     actions: Query<&ActionState<PlayerAction>, With<PlayerInput>>,
     mut menu: ResMut<PauseMenu>,
+    mut briefing: ResMut<Briefing>,
     mut clock: ResMut<GameClock>,
     mut captured: ResMut<MenuOpen>,
 ) {
+    if briefing.active() {
+        if actions.iter().any(|a| a.just_pressed(&PlayerAction::Menu)) {
+            briefing.skip();
+        }
+        return;
+    }
     if actions.iter().any(|a| a.just_pressed(&PlayerAction::Menu)) {
         if menu.open {
             menu.close(&mut clock);

@@ -15,6 +15,12 @@ use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, Scrip
 use iron3d_world::mission::running_test_app;
 use leafwing_input_manager::prelude::*;
 
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
 fn app(dir: &std::path::Path) -> App {
     running_test_app(
         dir.join("game"),
@@ -37,8 +43,7 @@ fn model(app: &App) -> HudModel {
 
 #[test]
 fn the_hud_lists_the_heros_guns_its_radar_contacts_and_the_mission() {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let tmp = demo_install();
     let mut app = app(tmp.path());
     app.update();
     let hud = model(&app);
@@ -148,8 +153,7 @@ fn esc_pauses_the_game_under_the_menu_and_the_hero_takes_no_input() {
     use iron3d_control::PhysicalState;
     use iron3d_player::MenuOpen;
     use iron3d_schedules::GameClock;
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let tmp = demo_install();
     let mut app = app(tmp.path());
     let tick = |app: &App| app.world().resource::<GameClock>().tick();
     let hero = app
@@ -190,4 +194,173 @@ fn esc_pauses_the_game_under_the_menu_and_the_hero_takes_no_input() {
     menu.open(&mut clock);
     menu.close(&mut clock);
     assert!(clock.is_paused());
+}
+
+mod briefing {
+    use super::*;
+    use iron3d_formats::config::briefing::{EdgeType, WaitType, Waypoint};
+    use iron3d_hud::briefing::shot;
+    use iron3d_player::MenuOpen;
+    use iron3d_render::camera::MissionCamera;
+    use iron3d_schedules::GameClock;
+    use iron3d_world::mission::{
+        MissionRequest, MissionScripts, headless_app, update_until_loaded, z_up_to_y_up,
+    };
+
+    fn stop(camera: [f32; 3], target: [f32; 3]) -> Waypoint {
+        Waypoint {
+            name: "W".into(),
+            camera,
+            target,
+            edge: EdgeType::Linear,
+            wait: WaitType::Continuous,
+            edge_time: 2.0,
+            waypoint_time: 0.0,
+            rotate_time: 0.0,
+            fade_time: 0.0,
+            wait_for_time: false,
+            text: "one".into(),
+            sound: String::new(),
+            fade_percent: 0.0,
+            loop_index: -1,
+        }
+    }
+
+    #[test]
+    fn the_flight_runs_its_edges_dwells_orbits_and_fades() {
+        let mut a = stop([0.0, 0.0, 10.0], [100.0, 0.0, 0.0]);
+        a.fade_percent = 100.0;
+        a.fade_time = 1.0;
+        let mut b = stop([10.0, 0.0, 10.0], [0.0, 0.0, 0.0]);
+        b.wait = WaitType::Flyaround;
+        b.rotate_time = 4.0;
+        b.waypoint_time = 4.0;
+        b.wait_for_time = true;
+        b.edge = EdgeType::Jump;
+        b.text = "two".into();
+        let c = stop([0.0, 50.0, 20.0], [0.0, 0.0, 0.0]);
+        let flight = [a, b, c];
+        let at = |t: f32| shot(&flight, t).expect("flying");
+        // Out of black over the first edge's first second.
+        assert_eq!(at(0.0).fade, 1.0);
+        assert!((at(0.5).fade - 0.5).abs() < 1e-6);
+        assert_eq!(at(1.0).fade, 0.0);
+        // Linear: half-way at half the edge time.
+        assert!((at(1.0).eye - Vec3::new(5.0, 0.0, 10.0)).length() < 1e-5);
+        assert!((at(1.0).target - Vec3::new(50.0, 0.0, 0.0)).length() < 1e-4);
+        // The dwell at b orbits its target a quarter turn a second.
+        let quarter = at(3.0);
+        assert!(
+            (quarter.eye - Vec3::new(0.0, 10.0, 10.0)).length() < 1e-4,
+            "{quarter:?}"
+        );
+        assert_eq!(quarter.text, "two");
+        // Then a jump: held, black at half-way, cut to c.
+        assert!((at(6.5).eye - Vec3::new(10.0, 0.0, 10.0)).length() < 1e-3);
+        assert!((at(7.0).fade - 1.0).abs() < 1e-6);
+        assert!((at(7.5).eye - Vec3::new(0.0, 50.0, 20.0)).length() < 1e-5);
+        // The last stop holds its edge time, then it is over.
+        assert_eq!(at(9.9).text, "one");
+        assert_eq!(shot(&flight, 10.01), None);
+        assert_eq!(shot(&[], 0.0), None);
+    }
+
+    fn app(dir: &std::path::Path, play: bool) -> App {
+        let mut app = headless_app(Some(MissionRequest::first_of(dir.join("game"))), 1);
+        app.add_plugins((
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            ScriptPlugin,
+            PlayerPlugin,
+            InputPlugin,
+            PlayerInputPlugin,
+            HudModelPlugin,
+        ))
+        .insert_resource(PlayBriefing(play));
+        app.world_mut().spawn((
+            MissionCamera,
+            Transform::default(),
+            Projection::Perspective(PerspectiveProjection::default()),
+        ));
+        app.finish();
+        app.cleanup();
+        update_until_loaded(&mut app).expect("the mission loads");
+        app
+    }
+
+    fn camera(app: &mut App) -> Transform {
+        *app.world_mut()
+            .query_filtered::<&Transform, With<MissionCamera>>()
+            .single(app.world())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_briefing_flies_with_the_clock_stopped_and_esc_hands_over_the_hero() {
+        let tmp = demo_install();
+        let mut app = app(tmp.path(), true);
+        let waypoints = app.world().resource::<MissionScripts>().briefing.clone();
+        assert_eq!(waypoints.len(), 4, "the demo's flight");
+        app.update();
+        assert!(app.world().resource::<Briefing>().active());
+        assert!(
+            app.world().resource::<MenuOpen>().0,
+            "the keys are the briefing's"
+        );
+        // The camera is where the flight is.
+        let elapsed = app.world().resource::<Briefing>().elapsed;
+        assert!(elapsed > 0.0 && elapsed < 0.5, "{elapsed}");
+        let now = shot(&waypoints, elapsed).unwrap();
+        let eye = z_up_to_y_up(now.eye, Quat::IDENTITY, Vec3::ONE).translation;
+        assert!(camera(&mut app).translation.distance(eye) < 1e-3);
+        let start = Vec3::from_array(waypoints[0].camera);
+        assert!(now.eye.distance(start) < 10.0, "near the first waypoint");
+        for _ in 0..30 {
+            app.update();
+        }
+        assert_eq!(
+            app.world().resource::<GameClock>().tick(),
+            0,
+            "every object waits"
+        );
+        assert!(!app.world().resource::<PauseMenu>().open);
+        KeyCode::Escape.press(app.world_mut());
+        app.update();
+        KeyCode::Escape.release(app.world_mut());
+        app.update();
+        assert!(!app.world().resource::<Briefing>().active(), "Esc skips it");
+        assert!(
+            !app.world().resource::<PauseMenu>().open,
+            "and opens no menu"
+        );
+        assert!(!app.world().resource::<MenuOpen>().0);
+        app.update();
+        assert!(
+            app.world().resource::<GameClock>().tick() > 0,
+            "the game runs"
+        );
+        assert!(model(&app).objectives_at_start, "the objectives show");
+    }
+
+    #[test]
+    fn the_briefing_ends_by_itself_and_runs_only_when_asked() {
+        let tmp = demo_install();
+        let mut app = app(tmp.path(), true);
+        let mut frames = 0;
+        while app.world().resource::<Briefing>().active() || frames == 0 {
+            app.update();
+            frames += 1;
+            assert!(frames < 60 * 30, "the flight ends");
+        }
+        // About 8 s of real time at the test's 30 frames a second.
+        assert!((200..300).contains(&frames), "{frames} frames");
+        app.update();
+        assert!(app.world().resource::<GameClock>().tick() > 0);
+
+        let mut app = super::briefing::app(tmp.path(), false);
+        app.update();
+        assert!(!app.world().resource::<Briefing>().active());
+        assert!(app.world().resource::<GameClock>().tick() > 0);
+    }
 }

@@ -48,6 +48,11 @@ pub const OUTER_PLACES: [(f32, f32, bool); 4] = [
     (0.2, 4.5, true),
 ];
 
+/// The player view's systems in `Phase::PublishRenderSnapshot` (a view
+/// that overrides them, the briefing's, runs after).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ViewSystems;
+
 /// Which camera shows the world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 pub enum ViewMode {
@@ -162,6 +167,7 @@ pub(crate) fn plugin(app: &mut App) {
             PostUpdate,
             (switch_view, place_camera)
                 .chain()
+                .in_set(ViewSystems)
                 .in_set(Phase::PublishRenderSnapshot)
                 .after(CameraSystems),
         );

@@ -513,3 +513,48 @@ fn the_view_cycles_its_places_and_zoom_stays_within_its_steps() {
     assert!((ahead.translation - hero.translation).dot(Vec3::NEG_Z) > 0.0);
     assert!((ahead.rotation * Vec3::NEG_Z).dot(Vec3::Z) > 0.0);
 }
+
+/// One step of `Pilot::step` with `held` held and `pressed` just pressed.
+fn pilot_step(pilot: &mut Pilot, held: &[PlayerAction], pressed: &[PlayerAction], dt: f32) -> Vec3 {
+    let mut input = StepInput::default();
+    for &a in held {
+        input.held.set(a, true);
+    }
+    for &a in pressed {
+        input.pressed.set(a, true);
+        input.held.set(a, true);
+    }
+    pilot.step(&input, 1.0, 1.0, 2, dt).0
+}
+
+#[test]
+fn the_keypad_cruise_drives_the_hull_when_no_walk_key_does() {
+    use PlayerAction::*;
+    let mut pilot = Pilot::new(None);
+    assert_eq!(
+        pilot_step(&mut pilot, &[], &[CruiseFull], 0.1),
+        Vec3::Y,
+        "* full ahead"
+    );
+    assert_eq!(pilot_step(&mut pilot, &[], &[], 0.1), Vec3::Y, "it holds");
+    // `-` held for 2 s takes 0.05 a second off.
+    for _ in 0..20 {
+        pilot_step(&mut pilot, &[CruiseLess], &[], 0.1);
+    }
+    assert!((pilot.cruise - 0.9).abs() < 1e-5, "{}", pilot.cruise);
+    // A walk key wins over the cruise; letting go gives it back.
+    assert_eq!(pilot_step(&mut pilot, &[WalkBack], &[], 0.1), Vec3::NEG_Y);
+    assert!((pilot_step(&mut pilot, &[], &[], 0.1).y - 0.9).abs() < 1e-5);
+    assert_eq!(
+        pilot_step(&mut pilot, &[], &[CruiseStop], 0.1),
+        Vec3::ZERO,
+        "/ stops"
+    );
+    // Weapon keys past the guns it has select nothing; the next key cycles.
+    pilot_step(&mut pilot, &[], &[Weapon4], 0.1);
+    assert_eq!(pilot.weapon, 0);
+    pilot_step(&mut pilot, &[], &[NextWeapon], 0.1);
+    pilot_step(&mut pilot, &[], &[NextWeapon], 0.1);
+    pilot_step(&mut pilot, &[], &[NextWeapon], 0.1);
+    assert_eq!(pilot.weapon, 1, "0 -> 1 -> 2 -> 1");
+}

@@ -7,6 +7,7 @@
 
 use bevy::prelude::*;
 use iron3d_formats::config::blocks::ObjectConfig;
+use iron3d_formats::config::briefing::{self, Waypoint};
 use iron3d_formats::config::mission_text::{self, Message, Objective};
 use iron3d_formats::error::FormatError;
 use iron3d_formats::script::Bundle;
@@ -27,13 +28,16 @@ pub struct ClanScript {
     pub bundle: Result<Arc<Bundle>, String>,
 }
 
-/// The mission's scripts, objectives and messages.
+/// The mission's scripts, objectives, messages and briefing flight.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct MissionScripts {
     /// Every clan that names a script, in clan order.
     pub clans: Vec<ClanScript>,
     pub objectives: Vec<Objective>,
     pub messages: Vec<Message>,
+    /// The briefing's waypoints (`mission.cfg`'s `briefing` object names
+    /// the file, else `briefing.cfg`); none when the mission has none.
+    pub briefing: Vec<Waypoint>,
     /// Why `mission.cfg` or `messages.cfg` gave nothing, with the file.
     pub faults: Vec<String>,
 }
@@ -81,10 +85,22 @@ impl MissionScripts {
                 None
             }
         };
-        let objectives = config("mission.cfg").map(|c| mission_text::objectives(&c));
+        let mission = config("mission.cfg");
+        let objectives = mission.as_ref().map(mission_text::objectives);
         let messages = config("messages.cfg").map(|c| mission_text::messages(&c));
+        let briefing_file = mission
+            .as_ref()
+            .and_then(|m| m.object("briefing"))
+            .and_then(|o| o.field("library"))
+            .map_or_else(|| "briefing.cfg".to_string(), |l| l.trim().to_string());
+        let briefing = config(&briefing_file).map(|c| briefing::waypoints(&c));
         out.objectives = objectives.unwrap_or_default();
         out.messages = messages.unwrap_or_default();
+        match briefing {
+            Some(Ok(waypoints)) => out.briefing = waypoints,
+            Some(Err(e)) => out.faults.push(format!("{briefing_file}: {e}")),
+            None => {}
+        }
         out
     }
 }

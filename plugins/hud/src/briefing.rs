@@ -1,0 +1,225 @@
+//! The briefing (GAMEPLAY §1 "Mission start"; openparkan
+//! `docs/21-briefing.md`): before the player gets the hero, the camera
+//! flies the mission's `briefing.cfg` waypoints on real time with
+//! letterbox bars (y 0–75 and 405–480 of the 640×480 layout), the
+//! mission's name as the title and each waypoint's text as the subtitle,
+//! through its fades; the game clock stands meanwhile (every object
+//! waits; ours: the hero too, it is not the player's yet). Esc or the
+//! flight's end hands the hero to the player, and the objectives screen
+//! shows for its first 7 s of game time.
+//!
+//! The flight (read in docs/21): an edge belongs to the waypoint it
+//! leaves and runs its `EdgeType` over its `EdgeTime` to the next stop
+//! (`LoopIndex`, else the next); a dwell lasts `WaypointTime` when
+//! `WaitForTime` is set; a `flyaround` dwell orbits the target, level,
+//! once per `RotateTime`; a `jump` holds half the edge, cuts, and dips to
+//! black over it; the fade moves from a stop's `FadePercent` to the next
+//! stop's over its `FadeTime`; the last stop holds for its `EdgeTime`.
+//! Ours: a spline edge is a smoothstep ease between the two poses (the
+//! engine's curve is not read).
+
+use bevy::prelude::*;
+use iron3d_formats::config::briefing::{EdgeType, WaitType, Waypoint};
+use iron3d_player::MenuOpen;
+use iron3d_render::camera::MissionCamera;
+use iron3d_schedules::GameClock;
+use iron3d_world::mission::{MissionScripts, z_up_to_y_up};
+use std::f32::consts::TAU;
+
+/// The briefing camera's horizontal field of view, rad (GAMEPLAY §1).
+pub const BRIEFING_FOV: f32 = 1.04;
+/// Stops a flight may pass before it is taken as over (a `LoopIndex`
+/// loop runs until Esc; this bounds a loop of zero-length stops).
+const MOST_STOPS: usize = 100_000;
+
+/// One frame of the flight: eye and look-at (map frame, Z up), how black
+/// the picture is (0–1) and the subtitle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shot {
+    pub eye: Vec3,
+    pub target: Vec3,
+    pub fade: f32,
+    pub text: String,
+}
+
+fn v(p: [f32; 3]) -> Vec3 {
+    Vec3::from_array(p)
+}
+
+/// The orbit of a flyaround stop after `t` s: level round its target, at
+/// the camera's height and distance, from the camera's bearing.
+fn orbit(w: &Waypoint, t: f32) -> Vec3 {
+    let (eye, target) = (v(w.camera), v(w.target));
+    let offset = (eye - target).truncate();
+    let angle = offset.y.atan2(offset.x) + TAU * t / w.rotate_time.max(1e-3);
+    let radius = offset.length();
+    Vec3::new(
+        target.x + radius * angle.cos(),
+        target.y + radius * angle.sin(),
+        eye.z,
+    )
+}
+
+/// Where the flight is `t` s after its start; `None` once it is over.
+pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
+    let mut i = 0;
+    let mut from = (v(waypoints.first()?.camera), v(waypoints.first()?.target));
+    for _ in 0..MOST_STOPS {
+        let w = waypoints.get(i)?;
+        let next = match usize::try_from(w.loop_index) {
+            Ok(n) => waypoints.get(n),
+            Err(_) => waypoints.get(i + 1),
+        };
+        let next_index = usize::try_from(w.loop_index).unwrap_or(i + 1);
+        let fade_to = next.map_or(w.fade_percent, |n| n.fade_percent) / 100.0;
+        let fade = |since: f32| {
+            let s = if w.fade_time > 0.0 {
+                (since / w.fade_time).min(1.0)
+            } else {
+                1.0
+            };
+            w.fade_percent / 100.0 + (fade_to - w.fade_percent / 100.0) * s
+        };
+        let dwell = if w.wait_for_time {
+            w.waypoint_time
+        } else {
+            0.0
+        };
+        let flying = matches!(w.wait, WaitType::Flyaround);
+        let text = w.text.clone();
+        if t < dwell {
+            let eye = if flying { orbit(w, t) } else { from.0 };
+            return Some(Shot {
+                eye,
+                target: from.1,
+                fade: fade(t),
+                text,
+            });
+        }
+        let leave = if flying {
+            (orbit(w, dwell), from.1)
+        } else {
+            from
+        };
+        let edge_t = t - dwell;
+        let Some(next) = next else {
+            // The last stop holds for its edge time, then the flight ends.
+            return (edge_t < w.edge_time).then(|| Shot {
+                eye: leave.0,
+                target: leave.1,
+                fade: fade(t),
+                text,
+            });
+        };
+        let to = (v(next.camera), v(next.target));
+        if edge_t < w.edge_time {
+            let s = edge_t / w.edge_time;
+            let (k, dip) = match w.edge {
+                EdgeType::Linear => (s, 0.0),
+                EdgeType::Spline => (s * s * (3.0 - 2.0 * s), 0.0),
+                EdgeType::Jump => (if s < 0.5 { 0.0 } else { 1.0 }, 1.0 - (2.0 * s - 1.0).abs()),
+            };
+            return Some(Shot {
+                eye: leave.0.lerp(to.0, k),
+                target: leave.1.lerp(to.1, k),
+                fade: fade(t).max(dip),
+                text,
+            });
+        }
+        t = edge_t - w.edge_time;
+        from = to;
+        i = next_index;
+    }
+    None
+}
+
+/// The running briefing: its waypoints and how long it has flown (s of
+/// real time); `waypoints` empty when none runs.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Briefing {
+    pub waypoints: Vec<Waypoint>,
+    pub elapsed: f32,
+    /// The mission's name, the flight's title.
+    pub title: String,
+    /// The frame's shot, for the drawing.
+    pub shot: Option<Shot>,
+    /// Whether the clock ran before the briefing stopped it.
+    resume_clock: bool,
+    /// Esc was pressed: the briefing ends this frame.
+    skipped: bool,
+}
+
+impl Briefing {
+    pub fn active(&self) -> bool {
+        !self.waypoints.is_empty()
+    }
+
+    /// Esc: the flight ends at its next frame.
+    pub fn skip(&mut self) {
+        self.skipped = true;
+    }
+}
+
+/// Whether runs play the briefing (windowed play; tools and tests that
+/// want the world at once turn it off).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayBriefing(pub bool);
+
+/// As the mission's objects register (a frame before it runs, so that no
+/// step runs before the stop takes effect at the next frame's start): the
+/// flight starts when there is one to play, the clock stops and the keys
+/// are the briefing's.
+pub(crate) fn start(
+    play: Option<Res<PlayBriefing>>,
+    scripts: Option<Res<MissionScripts>>,
+    progress: Res<iron3d_world::mission::LoadProgress>,
+    mut briefing: ResMut<Briefing>,
+    mut clock: ResMut<GameClock>,
+    mut captured: ResMut<MenuOpen>,
+) {
+    let waypoints = scripts.map(|s| s.briefing.clone()).unwrap_or_default();
+    if !play.is_some_and(|p| p.0) || waypoints.is_empty() {
+        return;
+    }
+    *briefing = Briefing {
+        waypoints,
+        title: progress.mission.clone(),
+        resume_clock: !clock.is_paused(),
+        ..default()
+    };
+    clock.pause();
+    captured.0 = true;
+}
+
+/// Flies the camera; at the end (or on Esc) hands the game back.
+pub(crate) fn fly(
+    time: Res<Time<Real>>,
+    mut briefing: ResMut<Briefing>,
+    mut clock: ResMut<GameClock>,
+    mut captured: ResMut<MenuOpen>,
+    mut cameras: Query<(&mut Transform, &mut Projection), With<MissionCamera>>,
+) {
+    if !briefing.active() {
+        return;
+    }
+    briefing.elapsed += time.delta_secs();
+    let shot = shot(&briefing.waypoints, briefing.elapsed).filter(|_| !briefing.skipped);
+    let Some(shot) = shot else {
+        if briefing.resume_clock {
+            clock.resume();
+        }
+        captured.0 = false;
+        *briefing = Briefing::default();
+        return;
+    };
+    let eye = z_up_to_y_up(shot.eye, Quat::IDENTITY, Vec3::ONE).translation;
+    let target = z_up_to_y_up(shot.target, Quat::IDENTITY, Vec3::ONE).translation;
+    let placed = Transform::from_translation(eye).looking_at(target, Vec3::Y);
+    for (mut transform, mut projection) in &mut cameras {
+        transform.set_if_neq(placed);
+        if let Projection::Perspective(p) = projection.as_mut() {
+            p.fov = iron3d_player::view::vertical_fov(BRIEFING_FOV, p.aspect_ratio);
+        }
+    }
+    briefing.shot = Some(shot);
+}
