@@ -42,10 +42,13 @@ pub enum AudioDevice {
 }
 
 /// The player's switches over the output.
-#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq)]
 pub struct AudioControl {
     /// Silence everything; sources keep their place and run on.
     pub muted: bool,
+    /// The player's volumes (the settings menu's), in place of the
+    /// install's `iron_3d.ini` ones; `None` keeps the install's.
+    pub volumes: Option<Volumes>,
 }
 
 /// A source being heard, as the inspector shows it.
@@ -376,7 +379,8 @@ fn present<B: Backend + 'static>(
         output.samples.clear();
         output.read = output.read.min(events.0.len());
     }
-    output.switch(sounds.volumes, clock.is_paused(), control.muted);
+    let volumes = control.volumes.unwrap_or(sounds.volumes);
+    output.switch(volumes, clock.is_paused(), control.muted);
     output.take(&events.0, &sounds, &listener, frame_of);
     output.speak(&sounds);
     playing.0 = output.follow(&listener, frame_of);

@@ -8,7 +8,7 @@ use iron3d_audio::capture::{CAPTURE_RATE, CaptureBackend, rms};
 use iron3d_audio::*;
 use iron3d_formats::sound::DecodedSound;
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{MissionSounds, Sample};
+use iron3d_world::mission::{MissionSounds, Sample, Volumes};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -163,6 +163,29 @@ fn the_theme_loop_survives_pause_and_resume() {
     assert_eq!(after.len(), 1, "the loop still plays");
     assert!(after[0].looped);
     assert!(rms(&out[out.len() - 4410..]) > 0.4);
+}
+
+#[test]
+fn the_players_volume_replaces_the_installs() {
+    let mut app = app();
+    send(&mut app, event(TONE, SoundKind::Loop, None));
+    render(&mut app, 2205);
+    let full = rms(&render(&mut app, 4410));
+    app.world_mut().resource_mut::<AudioControl>().volumes = Some(Volumes {
+        sfx: 0.5,
+        music: 1.0,
+    });
+    app.update();
+    render(&mut app, 2205);
+    let half = rms(&render(&mut app, 4410));
+    assert!((half / full - 0.5).abs() < 0.01, "{half} / {full}");
+    app.world_mut().resource_mut::<AudioControl>().volumes = None;
+    app.update();
+    render(&mut app, 2205);
+    assert!(
+        (rms(&render(&mut app, 4410)) - full).abs() < 0.01,
+        "the install's again"
+    );
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! Esc opens it over the game and stops the game clock; Esc again or
 //! Resume closes it and lets the clock run again (unless it was already
 //! stopped before). While it is open the hero takes no input
-//! ([`MenuOpen`]). Its settings: the mouse sensitivity, the mute, and
+//! ([`MenuOpen`]). Its settings: the mouse sensitivity, the effects and
+//! music volumes (in place of the install's), the mute, and
 //! the bindings in use (to change them, edit the bindings file, which the
 //! game re-reads); Quit ends the game.
 
@@ -15,6 +16,7 @@ use iron3d_player::{
     Bindings, BindingsFile, MenuOpen, MouseSensitivity, PlayerAction, PlayerInput,
 };
 use iron3d_schedules::GameClock;
+use iron3d_world::mission::MissionSounds;
 use leafwing_input_manager::prelude::ActionState;
 
 /// The pause menu's state.
@@ -81,6 +83,7 @@ pub(crate) fn draw_menu(
     mut clock: ResMut<GameClock>,
     mut sensitivity: ResMut<MouseSensitivity>,
     audio: Option<ResMut<AudioControl>>,
+    sounds: Option<Res<MissionSounds>>,
     bindings: Res<Bindings>,
     file: Option<Res<BindingsFile>>,
     mut exit: MessageWriter<AppExit>,
@@ -89,6 +92,7 @@ pub(crate) fn draw_menu(
         return;
     }
     let Ok(ctx) = contexts.ctx_mut() else { return };
+    let install_volumes = sounds.map(|s| s.volumes);
     let mut resume = false;
     egui::Window::new("Paused")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
@@ -106,6 +110,15 @@ pub(crate) fn draw_menu(
                 sensitivity.0 = value;
             }
             if let Some(mut audio) = audio {
+                // The install's volumes until the player sets their own.
+                let mut volumes = audio.volumes.or(install_volumes).unwrap_or_default();
+                let sfx =
+                    ui.add(egui::Slider::new(&mut volumes.sfx, 0.0..=1.0).text("effects volume"));
+                let music =
+                    ui.add(egui::Slider::new(&mut volumes.music, 0.0..=1.0).text("music volume"));
+                if sfx.changed() || music.changed() {
+                    audio.volumes = Some(volumes);
+                }
                 let mut muted = audio.muted;
                 if ui.checkbox(&mut muted, "mute").changed() {
                     audio.muted = muted;

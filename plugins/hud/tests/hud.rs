@@ -21,10 +21,12 @@ fn demo_install() -> tempfile::TempDir {
     tmp
 }
 
-fn app(dir: &std::path::Path) -> App {
-    running_test_app(
-        dir.join("game"),
-        (
+/// The simulation the HUD reads, simulated devices and the HUD's model.
+struct Stack;
+
+impl Plugin for Stack {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
             ControlPlugin,
             BehaviorPlugin,
             CombatPlugin,
@@ -33,8 +35,12 @@ fn app(dir: &std::path::Path) -> App {
             InputPlugin,
             PlayerInputPlugin,
             HudModelPlugin,
-        ),
-    )
+        ));
+    }
+}
+
+fn app(dir: &std::path::Path) -> App {
+    running_test_app(dir.join("game"), Stack)
 }
 
 fn model(app: &App) -> HudModel {
@@ -267,17 +273,8 @@ mod briefing {
 
     fn app(dir: &std::path::Path, play: bool) -> App {
         let mut app = headless_app(Some(MissionRequest::first_of(dir.join("game"))), 1);
-        app.add_plugins((
-            ControlPlugin,
-            BehaviorPlugin,
-            CombatPlugin,
-            ScriptPlugin,
-            PlayerPlugin,
-            InputPlugin,
-            PlayerInputPlugin,
-            HudModelPlugin,
-        ))
-        .insert_resource(PlayBriefing(play));
+        app.add_plugins(Stack).insert_resource(PlayBriefing(play));
+        iron3d_schedules::deny_simulation_ambiguities(&mut app);
         app.world_mut().spawn((
             MissionCamera,
             Transform::default(),
