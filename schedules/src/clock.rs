@@ -4,7 +4,9 @@
 //! `Time<Fixed>` over `Time<Virtual>`). [`GameClock`] is the one authority
 //! for pause, time scale and single-stepping: at the start of each frame it
 //! is applied to `Time<Virtual>` (pause, relative speed), and a step request
-//! while paused puts exactly one timestep into the fixed accumulator. Game
+//! while paused puts exactly one timestep into the fixed accumulator. The
+//! simulation phases run only while the clock runs (or for a granted
+//! step), so a pause made during a frame stops that frame's steps too. Game
 //! time itself is `ticks x timestep`, so it is exact and reproducible.
 
 use crate::phase::Phase;
@@ -31,6 +33,9 @@ pub struct GameClock {
     paused: bool,
     scale: f64,
     pending_steps: u32,
+    /// Whether this frame was granted one step while paused (a step
+    /// request turned into fixed time at the frame's start).
+    step_granted: bool,
 }
 
 impl GameClock {
@@ -42,6 +47,7 @@ impl GameClock {
             paused: false,
             scale: 1.0,
             pending_steps: 0,
+            step_granted: false,
         }
     }
 
@@ -74,6 +80,13 @@ impl GameClock {
     /// Game seconds per real second.
     pub fn scale(&self) -> f64 {
         self.scale
+    }
+
+    /// Whether a simulation step may run now: the clock runs, or this
+    /// frame was granted a single step. A pause takes effect at once, even
+    /// when the frame's fixed time was already measured.
+    pub fn runs(&self) -> bool {
+        !self.paused || self.step_granted
     }
 
     /// Stops game time (real time goes on).
@@ -142,11 +155,17 @@ fn apply_clock_to_time(
     if virtual_time.relative_speed_f64() != clock.scale {
         virtual_time.set_relative_speed_f64(clock.scale);
     }
-    if clock.paused && clock.pending_steps > 0 {
+    clock.step_granted = clock.paused && clock.pending_steps > 0;
+    if clock.step_granted {
         clock.pending_steps -= 1;
         let step = fixed_time.timestep();
         fixed_time.accumulate_overstep(step);
     }
+}
+
+/// The simulation phases' run condition: see [`GameClock::runs`].
+pub(crate) fn clock_runs(clock: Res<GameClock>) -> bool {
+    clock.runs()
 }
 
 fn advance_game_clock(mut clock: ResMut<GameClock>) {

@@ -89,7 +89,8 @@ pub(crate) fn plugin(app: &mut App) {
             Phase::ApplyDeferredOperations,
             Phase::UpdateWorld,
         )
-            .chain(),
+            .chain()
+            .run_if(crate::clock::clock_runs),
     )
     .configure_sets(
         PostUpdate,

@@ -119,6 +119,21 @@ fn pause_stops_game_time_and_ticks_while_real_time_goes_on() {
 }
 
 #[test]
+fn a_pause_made_during_a_frame_stops_that_frames_ticks() {
+    // Frames of three timesteps: each would run three ticks.
+    let step = Duration::from_secs_f64(1.0 / 30.0);
+    let mut app = app(step * 3);
+    app.update();
+    let tick = clock(&app).tick();
+    assert_eq!(tick, 3);
+    // A menu pausing the game in `PreUpdate`, after the frame's time was
+    // measured.
+    app.add_systems(PreUpdate, |mut clock: ResMut<GameClock>| clock.pause());
+    app.update();
+    assert_eq!(clock(&app).tick(), tick, "no tick in the frame that paused");
+}
+
+#[test]
 fn single_step_while_paused_advances_exactly_one_tick() {
     let step = Duration::from_secs_f64(1.0 / 30.0);
     let mut app = app(step);

@@ -165,10 +165,9 @@ impl Briefing {
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayBriefing(pub bool);
 
-/// As the mission's objects register (a frame before it runs, so that no
-/// step runs before the stop takes effect at the next frame's start): the
-/// flight starts when there is one to play, the clock stops and the keys
-/// are the briefing's.
+/// As the mission starts running: the flight starts when there is one to
+/// play, the clock stops (before the first step) and the keys are the
+/// briefing's.
 pub(crate) fn start(
     play: Option<Res<PlayBriefing>>,
     scripts: Option<Res<MissionScripts>>,

@@ -6,7 +6,7 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
-//! | briefing | `OnEnter(MissionPhase::Registration)` (the clock stops before the first step), then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
+//! | briefing | `OnEnter(MissionPhase::Running)`, then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
 //! | objectives key | `PostUpdate`, `Phase::PublishRenderSnapshot` | F12 shows / hides the objectives screen |
 //! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]), then the pause menu's window |
@@ -60,7 +60,7 @@ impl Plugin for HudModelPlugin {
             .init_resource::<HudModel>()
             .init_resource::<PauseMenu>()
             .init_resource::<Briefing>()
-            .add_systems(OnEnter(MissionPhase::Registration), briefing::start)
+            .add_systems(OnEnter(MissionPhase::Running), briefing::start)
             .add_systems(
                 PostUpdate,
                 briefing::fly

@@ -168,12 +168,14 @@ fn esc_pauses_the_game_under_the_menu_and_the_hero_takes_no_input() {
         .single(app.world())
         .unwrap();
     app.update();
+    let before = tick(&app);
     KeyCode::Escape.press(app.world_mut());
     app.update();
     KeyCode::Escape.release(app.world_mut());
     assert!(app.world().resource::<PauseMenu>().open);
     assert!(app.world().resource::<MenuOpen>().0);
     let paused_at = tick(&app);
+    assert_eq!(paused_at, before, "no step in the frame the menu opened");
     KeyCode::KeyW.press(app.world_mut());
     for _ in 0..10 {
         app.update();
