@@ -13,8 +13,8 @@ use iron3d_formats::config::briefing::{self, EdgeType, WaitType, Waypoint};
 use iron3d_formats::config::builddat::BuildCategory;
 use iron3d_formats::error::Result;
 use iron3d_formats::tma::{
-    Clan, ClanRelation, ClanType, ClanZone, Description, MineralLode, MissionPath, ObjectKind,
-    PlacedObject, Property, Tma,
+    Clan, ClanRelation, ClanType, ClanZone, Description, HERO_TYPE, MineralLode, MissionPath,
+    ObjectKind, PlacedObject, Property, Tma,
 };
 use iron3d_formats::unitdat::{CLASS_BUILDING, CLASS_ROBOT};
 
@@ -397,10 +397,6 @@ fn type_word(kind: ObjectKind) -> u32 {
         _ => 0,
     }
 }
-
-/// The bit beside `CLASS_ROBOT` in the hero's type word (the measured hero's
-/// `Type` is `0x1020000`, openparkan docs/34).
-pub const HERO_TYPE: u32 = 0x0002_0000;
 
 /// The seed of the showcase placements' own stream.
 const SHOWCASE_SEED: u64 = 0x5348_4F57;
