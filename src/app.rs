@@ -10,7 +10,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_fx::FxPlugin;
-use iron3d_hud::{HudPlugin, PlayBriefing};
+use iron3d_hud::{HudPlugin, MainMenu, PlayBriefing};
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
 use iron3d_player::{BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode};
@@ -22,7 +22,7 @@ use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, Phase, SimulationRate, SpinePlugin, StateHash};
 use iron3d_script::ScriptPlugin;
 use iron3d_world::WorldPlugin;
-use iron3d_world::mission::{LoadProgress, MissionPhase, MissionPlugin};
+use iron3d_world::mission::{LoadProgress, MissionPhase, MissionPlugin, MissionRequest};
 
 /// The engine plugins shared by every form of the app; `mission` names
 /// the mission to load (none: an empty world).
@@ -93,6 +93,9 @@ pub struct View {
     pub hud: bool,
     /// Play the mission's briefing flight first.
     pub briefing: bool,
+    /// Open on the main menu of this install (the mission plugin then
+    /// has no request); a failed load comes back to it.
+    pub main_menu: Option<MainMenu>,
     /// Run once the run of `--ticks` ends, with the tick and the state
     /// hash (the report writer); its error exits 1.
     pub at_exit: Option<AtExit>,
@@ -110,7 +113,14 @@ pub fn windowed(
     mission: MissionPlugin,
     view: View,
 ) -> App {
-    let request = mission.request.clone();
+    // The install the asset source serves: the mission's, or the menu's.
+    let request = mission.request.clone().or_else(|| {
+        view.main_menu.as_ref().map(|menu| MissionRequest {
+            game_dir: menu.game_dir.clone(),
+            mission: None,
+            mod_dirs: menu.mod_dirs.clone(),
+        })
+    });
     let game_dir = request.as_ref().map(|r| r.game_dir.clone());
     let debug_view = view.camera.is_some() || view.capture.is_some() || view.bench.is_some();
     let inspector = InspectorPlugin {
@@ -148,7 +158,13 @@ pub fn windowed(
     .insert_resource(PlayBriefing(view.briefing))
     .add_plugins(AudioOutputPlugin::<kira::DefaultBackend>::default())
     .add_systems(PostUpdate, show_clock_in_title.in_set(Phase::RenderUi))
-    .add_systems(OnEnter(MissionPhase::Failed), exit_on_load_failure);
+    .add_systems(
+        OnEnter(MissionPhase::Failed),
+        exit_on_load_failure.run_if(not(resource_exists::<MainMenu>)),
+    );
+    if let Some(menu) = view.main_menu {
+        app.insert_resource(menu);
+    }
     // A view placed by `--camera` (and a frame capture or bench, which
     // measure the scene's pose) starts in the debug camera; otherwise the
     // player sees from the hero's cockpit.
@@ -165,7 +181,12 @@ pub fn windowed(
     }
     if let Some(ticks) = exit_after {
         app.insert_resource(ExitAfterTicks(ticks, view.at_exit))
-            .add_systems(Last, exit_after_ticks.in_set(Phase::EndFrameCallbacks));
+            .add_systems(
+                Last,
+                exit_after_ticks
+                    .run_if(in_state(MissionPhase::Running))
+                    .in_set(Phase::EndFrameCallbacks),
+            );
     }
     app
 }
@@ -185,7 +206,8 @@ fn show_clock_in_title(clock: Res<GameClock>, mut windows: Query<&mut Window>) {
     }
 }
 
-/// A mission that failed to load ends the windowed game with its error.
+/// A mission that failed to load ends the windowed game with its error
+/// (with a main menu, the menu shows it instead).
 fn exit_on_load_failure(progress: Res<LoadProgress>, mut exit: MessageWriter<AppExit>) {
     if let Some(error) = &progress.error {
         eprintln!("iron3d: {error}");
@@ -203,6 +225,7 @@ fn exit_after_ticks(world: &mut World) {
         return;
     }
     let hash = StateHash::compute(world);
+    println!("mission: {}", world.resource::<LoadProgress>().mission);
     println!("{}", iron3d_script::outcome_line(world));
     println!("ticks: {tick}");
     println!("state hash: {hash:016x}");

@@ -668,3 +668,149 @@ fn a_windowed_run_reports_the_sounds_and_state_of_the_headless_run() {
     assert_eq!(windowed["sounds"], headless["sounds"]);
     assert!(windowed["sounds"].as_array().unwrap().len() >= 3);
 }
+
+/// An X server of one test's own (`Xvfb`), so no other test's window
+/// takes the keys it types; stopped when dropped.
+struct OwnDisplay {
+    server: std::process::Child,
+    name: String,
+}
+
+impl OwnDisplay {
+    fn start() -> Self {
+        use std::io::{BufRead, BufReader};
+        let mut server = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("Xvfb (installed by .ci/setup)");
+        let mut number = String::new();
+        BufReader::new(server.stdout.take().unwrap())
+            .read_line(&mut number)
+            .unwrap();
+        let name = format!(":{}", number.trim());
+        assert!(name.len() > 1, "Xvfb named no display");
+        Self { server, name }
+    }
+
+    /// Sends `xdotool` a command on this display.
+    fn xdotool(&self, args: &[&str]) {
+        let status = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.name)
+            .status()
+            .expect("xdotool (installed by .ci/setup)");
+        assert!(status.success(), "xdotool {args:?}");
+    }
+
+    /// Presses and releases `key` in the focused window, held long enough
+    /// for a frame to see it.
+    fn press(&self, key: &str) {
+        self.xdotool(&["keydown", key]);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.xdotool(&["keyup", key]);
+    }
+}
+
+impl Drop for OwnDisplay {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    require_display();
+    let display = OwnDisplay::start();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(["play", "--menu", "--ticks", "30"])
+        .env("DISPLAY", &display.name)
+        .env("XDG_CACHE_HOME", cache_home())
+        .env("XDG_CONFIG_HOME", cache_home().join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iron3d");
+    // A game that never sees the keys would wait in its menu for ever.
+    let pid = child.id().to_string();
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let limit = std::time::Duration::from_secs(600);
+        if ended.recv_timeout(limit).is_err() {
+            let _ = Command::new("kill").arg(&pid).status();
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).unwrap();
+        text
+    });
+    // The log, line by line, until the game says what the test waits for.
+    let mut log = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut wait_for = |what: &str| {
+        for line in log.by_ref() {
+            let line = line.unwrap();
+            if line.contains(what) {
+                return line;
+            }
+        }
+        panic!("the game ended without logging `{what}`");
+    };
+    assert!(wait_for("main menu: ").ends_with("main menu: 2 missions"));
+    display.xdotool(&[
+        "search",
+        "--sync",
+        "--name",
+        "Iron3D",
+        "windowfocus",
+        "--sync",
+    ]);
+    // The second mission of the list.
+    display.press("Down");
+    display.press("Return");
+    assert!(wait_for("briefing: ").ends_with("briefing: 4 waypoints"));
+    display.press("Escape");
+    let drain = std::thread::spawn(move || log.count());
+    let status = child.wait().unwrap();
+    done.send(()).unwrap();
+    watchdog.join().unwrap();
+    drain.join().unwrap();
+    let out = reader.join().unwrap();
+    assert!(status.success(), "{out}");
+    assert!(out.contains("mission: Campaign.00/Mission.02"), "{out}");
+    // The chosen mission, briefing skipped, runs as it does headless (to
+    // the tick the window stopped at: a frame may run more than one).
+    let line = |prefix: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` in {out}"))
+    };
+    let (ticks, hash) = (line("ticks: "), line("state hash: "));
+    assert!(ticks.parse::<u64>().unwrap() >= 30, "{out}");
+    let headless = iron3d(&[
+        "play",
+        "--headless",
+        "--mission",
+        "Campaign.00/Mission.02",
+        "--ticks",
+        ticks,
+    ]);
+    assert!(
+        String::from_utf8_lossy(&headless.stdout).contains(&format!("state hash: {hash}")),
+        "{hash}"
+    );
+}

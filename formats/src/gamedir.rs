@@ -23,6 +23,11 @@ pub const FORMAT: &str = "game dir";
 pub const MISSIONS_DIR: &str = "MISSIONS";
 /// The mission description file inside a mission directory.
 pub const MISSION_FILE: &str = "data.tma";
+/// The one-line description of a mission the menu shows, in its
+/// directory (openparkan docs/04).
+pub const DESCRIPTION_FILE: &str = "descr";
+/// Bytes of a `descr` file read at most (its first line is the title).
+const DESCRIPTION_LIMIT: u64 = 4096;
 /// How deep below `MISSIONS` mission directories are searched.
 const MISSION_DEPTH: usize = 4;
 
@@ -42,6 +47,17 @@ pub struct Mission {
     pub dir: PathBuf,
     /// Its `data.tma`.
     pub tma: PathBuf,
+    /// The first non-empty line of its `descr` file (CP1251), when it has
+    /// one.
+    pub title: Option<String>,
+}
+
+impl Mission {
+    /// The group the menu lists it under: its path below `MISSIONS` but
+    /// the last component (empty for a mission directly below it).
+    pub fn campaign(&self) -> &str {
+        self.name.rsplit_once('/').map_or("", |(group, _)| group)
+    }
 }
 
 impl GameDir {
@@ -167,7 +183,15 @@ impl GameDir {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        Mission { name, dir, tma }
+        let title = self
+            .lookup(&dir, DESCRIPTION_FILE.as_bytes())
+            .and_then(|path| read_title(&path));
+        Mission {
+            name,
+            dir,
+            tma,
+            title,
+        }
     }
 
     /// Finds a mission by a path (a mission directory or its `data.tma`), by
@@ -229,6 +253,24 @@ impl GameDir {
             .in_file(self.root.display().to_string())),
         }
     }
+}
+
+/// The title a `descr` file gives: its first non-empty line, trimmed
+/// (at most [`DESCRIPTION_LIMIT`] bytes are read; an unreadable file has
+/// none).
+fn read_title(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(DESCRIPTION_LIMIT)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let text = crate::config::decode_cp1251(&bytes);
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(String::from)
 }
 
 fn missing(legacy: &[u8], at: &Path, component: &[u8]) -> FormatError {

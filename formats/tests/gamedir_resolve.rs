@@ -254,3 +254,31 @@ fn mod_layers_win_for_files_and_entries_later_ones_first() {
         iron3d_formats::error::Problem::Missing { .. }
     ));
 }
+
+#[test]
+fn a_mission_takes_its_menu_title_from_descr_and_its_campaign_from_its_path() {
+    let dir = install();
+    let r = dir.path();
+    // CP1251 "Миссия" after blank lines, CRLF; the second line is not the
+    // title.
+    fs::write(
+        r.join("Missions/Campaign/M01/DESCR"),
+        b"\r\n  \r\n  \xcc\xe8\xf1\xf1\xe8\xff one \r\nsecond line\r\n",
+    )
+    .unwrap();
+    fs::write(r.join("Missions/Tut_1/descr"), b"   \r\n").unwrap();
+    let g = GameDir::open(r).unwrap();
+    let missions = g.missions().unwrap();
+    let shown: Vec<_> = missions
+        .iter()
+        .map(|m| (m.campaign(), m.title.as_deref()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("Campaign", Some("Миссия one")),
+            ("Campaign", None),
+            ("", None),
+        ]
+    );
+}

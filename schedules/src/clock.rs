@@ -118,6 +118,15 @@ impl GameClock {
         }
     }
 
+    /// Back to tick 0, running, for a mission loaded anew (the step and
+    /// the scale stay).
+    pub fn rewind(&mut self) {
+        *self = Self {
+            scale: self.scale,
+            ..Self::new(self.timestep)
+        };
+    }
+
     /// Feeds the hash of the clock state.
     pub(crate) fn hash_into(&self, hasher: &mut crate::StateHasher) {
         hasher.write_u64(self.tick);

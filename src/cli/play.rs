@@ -5,6 +5,7 @@ use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_fx::StartEffects;
+use iron3d_hud::MainMenu;
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
@@ -41,9 +42,15 @@ pub struct PlayArgs {
     #[arg(long = "mod-dir", value_name = "DIR")]
     mod_dirs: Vec<PathBuf>,
     /// The mission to load: its name below MISSIONS, its directory or its
-    /// data.tma (default: the first mission of the install).
+    /// data.tma. Without it the windowed game opens the main menu (but
+    /// --ticks, --camera, --screenshot, --capture-frame and --bench-frames
+    /// take the first mission, as does --headless).
     #[arg(long)]
     mission: Option<String>,
+    /// Open the main menu even with --ticks, --camera, --screenshot,
+    /// --capture-frame or --bench-frames (tools that drive the menu).
+    #[arg(long, conflicts_with_all = ["mission", "headless"])]
+    menu: bool,
     /// List the missions of the install and exit.
     #[arg(long, conflicts_with_all = ["mission", "headless", "ticks"])]
     list_missions: bool,
@@ -113,7 +120,8 @@ pub struct PlayArgs {
     no_hud: bool,
     /// Start without the mission's briefing flight (it is also skipped by
     /// --camera, --screenshot, --capture-frame, --bench-frames and
-    /// --ticks, which want the world at once).
+    /// --ticks, which want the world at once, unless the mission is
+    /// chosen in the main menu).
     #[arg(long, conflicts_with = "headless")]
     skip_briefing: bool,
 }
@@ -161,8 +169,17 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if args.list_missions {
         return list_missions(game_dir);
     }
+    // Runs that want the world at once (tools, captures) take the first
+    // mission when none is named; a player gets the main menu.
+    let automated = args.ticks.is_some()
+        || args.camera.is_some()
+        || args.screenshot.is_some()
+        || args.capture_frame.is_some()
+        || args.bench_frames.is_some();
+    let main_menu = (!args.headless && args.mission.is_none() && (args.menu || !automated))
+        .then(|| MainMenu::of_install(game_dir.clone(), args.mod_dirs.clone()));
     let mission = MissionPlugin {
-        request: Some(MissionRequest {
+        request: main_menu.is_none().then_some(MissionRequest {
             game_dir,
             mission: args.mission,
             mod_dirs: args.mod_dirs,
@@ -192,12 +209,8 @@ pub fn run(args: PlayArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let briefing = !(args.skip_briefing
-        || args.camera.is_some()
-        || args.screenshot.is_some()
-        || args.capture_frame.is_some()
-        || args.bench_frames.is_some()
-        || args.ticks.is_some());
+    // A mission chosen in the menu is the player's: its briefing plays.
+    let briefing = !args.skip_briefing && (main_menu.is_some() || !automated);
     let view = app::View {
         briefing,
         camera: args.camera,
@@ -216,6 +229,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         paused: args.paused,
         inspector: args.inspector,
         hud: !args.no_hud,
+        main_menu,
         at_exit: args.report.map(|path| -> app::AtExit {
             Box::new(move |world, ticks, hash| {
                 let mission = world.resource::<LoadProgress>().mission.clone();

@@ -1,7 +1,8 @@
 //! Missions: `data.tma` (four clans with relations, zones on the nature
 //! clan only, paths, buildings and units at the build sites, scenery on
 //! walkable ground, the property names of tome IV, mineral lodes),
-//! `mission.cfg`, `briefing.cfg`, `messages.cfg`, and the campaign
+//! `mission.cfg`, `briefing.cfg`, `messages.cfg`, the menu's `descr`,
+//! and the campaign
 //! `MISSIONS/dispatcher.ini`.
 
 use super::land::Field;
@@ -92,7 +93,30 @@ pub fn write(
     install.add(format!("{dir}/mission.cfg"), mission_cfg(spec))?;
     install.add(format!("{dir}/briefing.cfg"), briefing_cfg(spec, field))?;
     install.add(format!("{dir}/messages.cfg"), messages_cfg())?;
+    install.add(format!("{dir}/descr"), descr(spec))?;
     Ok(())
+}
+
+/// Operation names of the demo's missions, in install order (numbered on
+/// from the second round).
+const OPERATIONS: [&str; 6] = [
+    "Ridge Tower",
+    "Generator Valley",
+    "Iron Ford",
+    "Quarry Watch",
+    "Burnt Crossing",
+    "Last Relay",
+];
+
+/// `descr`: the title the main menu shows, one CRLF line.
+fn descr(spec: &MissionSpec) -> Vec<u8> {
+    let round = (spec.number - 1) / OPERATIONS.len();
+    let name = OPERATIONS[(spec.number - 1) % OPERATIONS.len()];
+    let title = match round {
+        0 => format!("Operation {name}"),
+        _ => format!("Operation {name} {}", round + 1),
+    };
+    crlf(&[&title])
 }
 
 /// Positions of what the player's objectives name: objects in the TMA's

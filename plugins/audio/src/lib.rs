@@ -26,6 +26,7 @@ pub use output::{
 
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_world::mission::MissionScopeExt;
 
 /// The ambience's step inside `Phase::UpdateWorld` (the effects' step runs
 /// before it, so events keep one order).
@@ -39,9 +40,9 @@ pub struct SoundPlugin;
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
         app.configure_sets(FixedUpdate, AmbientStep.in_set(Phase::UpdateWorld))
-            .init_resource::<Sounds>()
-            .init_resource::<SoundFaults>()
-            .init_resource::<AmbientState>()
+            .init_mission_resource::<Sounds>()
+            .init_mission_resource::<SoundFaults>()
+            .init_mission_resource::<AmbientState>()
             .add_systems(FixedUpdate, ambient::play_ambience.in_set(AmbientStep))
             .add_state_hash("ambient", ambient::hash_ambient);
     }

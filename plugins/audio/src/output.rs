@@ -20,7 +20,7 @@ use crate::event::{Bus, SoundEvent, SoundKind, Sounds};
 use crate::mix::{Listener, beyond_far, decibels, heard};
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, Phase};
-use iron3d_world::mission::{MissionSounds, Volumes};
+use iron3d_world::mission::{MissionScopeExt, MissionSounds, Volumes};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use kira::backend::Backend;
 use kira::sound::PlaybackState;
@@ -114,6 +114,22 @@ impl<B: Backend> SoundOutput<B> {
             paused: false,
             muted: false,
         })
+    }
+
+    /// Stops every source and voice and forgets the mission's samples and
+    /// events (the mission was unloaded; the next one starts silent).
+    fn silence(&mut self) {
+        for source in &mut self.sources {
+            source.handle.stop(Tween::default());
+        }
+        if let Some(voice) = &mut self.voice {
+            voice.stop(Tween::default());
+        }
+        self.sources.clear();
+        self.voices.clear();
+        self.voice = None;
+        self.samples.clear();
+        self.read = 0;
     }
 
     /// The backend (tests pull a capture backend's output through it).
@@ -315,7 +331,7 @@ where
     fn build(&self, app: &mut App) {
         app.init_resource::<Listener>()
             .init_resource::<AudioControl>()
-            .init_resource::<PlayingSources>();
+            .init_mission_resource::<PlayingSources>();
         let output = AudioManager::<B>::new(AudioManagerSettings::default())
             .map_err(|e| format!("the audio device did not open: {e:?}"))
             .and_then(|m| SoundOutput::new(m).ok_or_else(|| "no mixer tracks".to_string()));
@@ -324,6 +340,7 @@ where
                 info!("sound: playing on the audio device");
                 app.insert_non_send(output)
                     .insert_resource(AudioDevice::Open)
+                    .on_unload(silence::<B>)
                     .add_systems(
                         Last,
                         (listen, present::<B>)
@@ -336,6 +353,13 @@ where
                 app.insert_resource(AudioDevice::Missing(reason));
             }
         }
+    }
+}
+
+/// An unload silences the device.
+fn silence<B: Backend + 'static>(world: &mut World) {
+    if let Some(mut output) = world.get_non_send_mut::<SoundOutput<B>>() {
+        output.silence();
     }
 }
 

@@ -54,6 +54,7 @@ use bevy::prelude::*;
 use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::QueueStep;
+use iron3d_world::mission::MissionScopeExt;
 
 /// Behavior's step inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,12 +78,12 @@ impl Plugin for BehaviorPlugin {
                 .after(ControlStep::Attach)
                 .before(ControlStep::Integrate),
         )
-        .init_resource::<BehaviorParams>()
-        .init_resource::<BehaviorDiagnostics>()
-        .init_resource::<Footprints>()
-        .init_resource::<ClanRelations>()
-        .init_resource::<TacticalAreals>()
-        .init_resource::<Seizures>()
+        .init_mission_resource::<BehaviorParams>()
+        .init_mission_resource::<BehaviorDiagnostics>()
+        .init_mission_resource::<Footprints>()
+        .init_mission_resource::<ClanRelations>()
+        .init_mission_resource::<TacticalAreals>()
+        .init_mission_resource::<Seizures>()
         .add_observer(order::give_order_list)
         .configure_sets(FixedUpdate, TakeOrders.in_set(QueueStep::Traverse))
         .add_systems(FixedUpdate, order::take_orders.in_set(TakeOrders))

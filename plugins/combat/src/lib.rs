@@ -39,6 +39,7 @@ use iron3d_behavior::TakeOrders;
 use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::QueueStep;
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{HitModel, NodeLife, PartNodes, UnitPartInfo};
 
 /// Combat's step inside `Phase::UpdateWorld`.
@@ -58,10 +59,10 @@ impl Plugin for CombatPlugin {
                 .after(ControlStep::Resolve)
                 .before(ControlStep::Publish),
         )
-        .init_resource::<CombatEvents>()
-        .init_resource::<HitQueue>()
-        .init_resource::<Rounds>()
-        .init_resource::<RoundSerial>()
+        .init_mission_resource::<CombatEvents>()
+        .init_mission_resource::<HitQueue>()
+        .init_mission_resource::<Rounds>()
+        .init_mission_resource::<RoundSerial>()
         .add_systems(
             FixedUpdate,
             damage::reap.in_set(QueueStep::Traverse).after(TakeOrders),

@@ -20,6 +20,7 @@ use bevy::prelude::*;
 use iron3d_formats::msh::{
     BATCH_DOORWAY, BATCH_TWO_SIDED, BATCH_UNTESTED, TRI_FLOOR, TRI_OPEN_DOOR, TRI_UNTESTED,
 };
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{PhysicalFace, PhysicalModel};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::collections::BTreeMap;
@@ -149,7 +150,7 @@ impl BuildingFaces {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<BuildingFaces>()
+    app.init_mission_resource::<BuildingFaces>()
         .add_systems(
             FixedUpdate,
             gather_buildings

@@ -18,6 +18,7 @@
 use crate::backend::Contacts;
 use crate::body::Body;
 use bevy::prelude::*;
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, PendingDelete, WorldOutbox};
 use std::collections::BTreeSet;
 
@@ -36,7 +37,7 @@ const FLAT_STRETCH: f32 = 4.0;
 const PUSH_RADII: f32 = 4.0;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<TouchingPairs>().add_systems(
+    app.init_mission_resource::<TouchingPairs>().add_systems(
         FixedUpdate,
         post_new_pairs.in_set(crate::ControlStep::Publish),
     );

@@ -6,7 +6,7 @@ use crate::backend;
 use crate::ground::{GroundFaces, NONE};
 use bevy::prelude::*;
 use iron3d_formats::terrain::land_msh::LandMsh;
-use iron3d_world::mission::{BodyBounds, MissionLand};
+use iron3d_world::mission::{BodyBounds, MissionLand, MissionScopeExt, MissionScoped};
 use std::sync::Arc;
 
 /// The map's extent in the world frame (Bevy axes: ground plane X/Z, up
@@ -32,7 +32,9 @@ pub(crate) fn plugin(app: &mut App) {
         build_terrain
             .run_if(resource_exists::<MissionLand>)
             .in_set(crate::ControlStep::Attach),
-    );
+    )
+    .remove_on_unload::<GroundFaces>()
+    .remove_on_unload::<MapBounds>();
 }
 
 /// The level-0 faces of a land in the world frame.
@@ -107,6 +109,7 @@ pub(crate) fn build_terrain(
     }
     commands.spawn((
         Name::new("terrain body"),
+        MissionScoped,
         TerrainBody {
             land: land.0.clone(),
             face_flags: mesh.flags,

@@ -30,6 +30,7 @@ use bevy::prelude::*;
 use iron3d_combat::{CombatStep, EffectCue};
 use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
 
 /// The effect library effects are named in.
@@ -70,9 +71,9 @@ impl Plugin for FxPlugin {
                 .after(FxStep)
                 .before(ControlStep::Publish),
         )
-        .init_resource::<FxInstances>()
-        .init_resource::<FxCursor>()
-        .init_resource::<FxFaults>()
+        .init_mission_resource::<FxInstances>()
+        .init_mission_resource::<FxCursor>()
+        .init_mission_resource::<FxFaults>()
         .add_systems(
             FixedUpdate,
             (instance::spawn, engine::run_engines, instance::update)

@@ -180,6 +180,7 @@ pub(crate) fn start(
     if !play.is_some_and(|p| p.0) || waypoints.is_empty() {
         return;
     }
+    info!("briefing: {} waypoints", waypoints.len());
     *briefing = Briefing {
         waypoints,
         title: progress.mission.clone(),

@@ -2,16 +2,19 @@
 //! (GAMEPLAY §8), scaled to the window and centred: weapons list top
 //! right, message box top, radar bottom middle, own and target panels in
 //! the bottom corners, the reticle in the middle, the objectives screen
-//! and the outcome panel over it. Plain shapes and egui's font: the
+//! and the outcome panel over it (with Restart, and Missions when the
+//! game has a main menu). Plain shapes and egui's font: the
 //! install's interface sprites and `Tfnt` fonts are not read yet.
 
 use crate::HudSettings;
 use crate::briefing::{Briefing, Shot};
+use crate::main_menu::MainMenu;
 use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
 use iron3d_script::{ObjectiveState, OutcomeResult};
+use iron3d_world::mission::{MissionChange, MissionCommand};
 
 /// The layout's size.
 const LAYOUT: egui::Vec2 = egui::Vec2::new(640.0, 480.0);
@@ -59,6 +62,8 @@ pub(crate) fn draw(
     settings: Res<HudSettings>,
     briefing: Res<Briefing>,
     time: Res<Time<Real>>,
+    mut change: ResMut<MissionChange>,
+    main_menu: Option<Res<MainMenu>>,
 ) {
     if !settings.shown && briefing.shot.is_none() {
         return;
@@ -89,6 +94,7 @@ pub(crate) fn draw(
     }
     if let Some(outcome) = model.outcome {
         outcome_panel(&painter, &l, outcome);
+        outcome_buttons(ctx, &l, &mut change, main_menu.is_some());
     }
 }
 
@@ -263,6 +269,23 @@ fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult) {
         l.font(18.0),
         colour,
     );
+}
+
+/// Under the outcome panel: play the mission again, or (when the game
+/// has a main menu) go back to it.
+fn outcome_buttons(ctx: &egui::Context, l: &Layout, change: &mut MissionChange, menu: bool) {
+    egui::Area::new(egui::Id::new("iron3d-outcome"))
+        .fixed_pos(l.at(250.0, 350.0))
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button("Restart").clicked() {
+                    change.request(MissionCommand::Restart);
+                }
+                if menu && ui.button("Missions").clicked() {
+                    change.request(MissionCommand::Unload);
+                }
+            });
+        });
 }
 
 /// The briefing's frame: its fade over the picture, black bars above

@@ -8,6 +8,7 @@
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
 //! | briefing | `OnEnter(MissionPhase::Running)`, then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
+//! | main menu | `Update` while [`MainMenu`] exists and no mission is in the slot; drawn in `EguiPrimaryContextPass` | the install's missions by campaign; Up/Down/Enter or the mouse start one ([`main_menu`]) |
 //! | objectives key | `PostUpdate`, `Phase::PublishRenderSnapshot` | F12 shows / hides the objectives screen |
 //! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]), then the pause menu's window |
 //!
@@ -16,10 +17,12 @@
 
 pub mod briefing;
 pub mod draw;
+pub mod main_menu;
 pub mod menu;
 pub mod model;
 
 pub use briefing::{Briefing, PlayBriefing};
+pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 
@@ -29,6 +32,7 @@ use iron3d_player::view::ViewSystems;
 use iron3d_player::{PlayerAction, PlayerInput, SampleInput};
 use iron3d_schedules::Phase;
 use iron3d_world::mission::MissionPhase;
+use iron3d_world::mission::MissionScopeExt;
 use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -58,8 +62,8 @@ impl Plugin for HudModelPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
-            .init_resource::<PauseMenu>()
-            .init_resource::<Briefing>()
+            .init_mission_resource::<PauseMenu>()
+            .init_mission_resource::<Briefing>()
             .add_systems(OnEnter(MissionPhase::Running), briefing::start)
             .add_systems(
                 PostUpdate,
@@ -67,9 +71,15 @@ impl Plugin for HudModelPlugin {
                     .in_set(Phase::PublishRenderSnapshot)
                     .after(ViewSystems),
             )
+            .add_systems(Update, main_menu::navigate.run_if(main_menu_shown))
+            .add_systems(
+                OnEnter(MissionPhase::Failed),
+                main_menu::back_from_failure.run_if(resource_exists::<MainMenu>),
+            )
             .add_systems(
                 PreUpdate,
                 menu::toggle_menu
+                    .run_if(in_state(MissionPhase::Running))
                     .in_set(Phase::BuildInputSnapshot)
                     .after(InputManagerSystem::Update)
                     .before(SampleInput),
@@ -99,9 +109,20 @@ impl Plugin for HudPlugin {
             })
             .add_systems(
                 EguiPrimaryContextPass,
-                (draw::draw, menu::draw_menu).chain(),
+                (
+                    (draw::draw, menu::draw_menu)
+                        .chain()
+                        .run_if(in_state(MissionPhase::Running)),
+                    main_menu::draw.run_if(main_menu_shown),
+                ),
             );
     }
+}
+
+/// The main menu is up while the game has one and no mission is in the
+/// slot.
+fn main_menu_shown(menu: Option<Res<MainMenu>>, phase: Res<State<MissionPhase>>) -> bool {
+    menu.is_some() && *phase.get() == MissionPhase::Idle
 }
 
 /// F12 shows or hides the objectives screen.

@@ -1,13 +1,16 @@
 //! The pause menu (tome VI; GAMEPLAY §1 "view modes": the game menu):
 //! Esc opens it over the game and stops the game clock; Esc again or
 //! Resume closes it and lets the clock run again (unless it was already
-//! stopped before). While it is open the hero takes no input
+//! stopped before). Restart loads the mission again from its files;
+//! Missions (when the game has a main menu) unloads it and goes back
+//! there. While it is open the hero takes no input
 //! ([`MenuOpen`]). Its settings: the mouse sensitivity, the effects and
 //! music volumes (in place of the install's), the mute, and
 //! the bindings in use (to change them, edit the bindings file, which the
 //! game re-reads); Quit ends the game.
 
 use crate::briefing::Briefing;
+use crate::main_menu::MainMenu;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -16,7 +19,7 @@ use iron3d_player::{
     Bindings, BindingsFile, MenuOpen, MouseSensitivity, PlayerAction, PlayerInput,
 };
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::MissionSounds;
+use iron3d_world::mission::{MissionChange, MissionCommand, MissionSounds};
 use leafwing_input_manager::prelude::ActionState;
 
 /// The pause menu's state.
@@ -87,6 +90,8 @@ pub(crate) fn draw_menu(
     bindings: Res<Bindings>,
     file: Option<Res<BindingsFile>>,
     mut exit: MessageWriter<AppExit>,
+    mut change: ResMut<MissionChange>,
+    main_menu: Option<Res<MainMenu>>,
 ) {
     if !menu.open {
         return;
@@ -100,6 +105,12 @@ pub(crate) fn draw_menu(
         .resizable(false)
         .show(ctx, |ui| {
             resume = ui.button("Resume").clicked();
+            if ui.button("Restart").clicked() {
+                change.request(MissionCommand::Restart);
+            }
+            if main_menu.is_some() && ui.button("Missions").clicked() {
+                change.request(MissionCommand::Unload);
+            }
             ui.separator();
             ui.label("Settings");
             let mut value = sensitivity.0;

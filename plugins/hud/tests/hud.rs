@@ -1,6 +1,8 @@
 //! The HUD's picture of the demo mission, headless: the hero's weapons
 //! list, the radar's contacts by side, the panels, the message box and
-//! the objectives and outcome from the mission's progress.
+//! the objectives and outcome from the mission's progress; the pause menu,
+//! the briefing, the main menu and the mission slot they drive (restart,
+//! back to the menu).
 
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
@@ -30,6 +32,7 @@ impl Plugin for Stack {
             ControlPlugin,
             BehaviorPlugin,
             CombatPlugin,
+            iron3d_fx::FxPlugin,
             ScriptPlugin,
             PlayerPlugin,
             InputPlugin,
@@ -361,5 +364,187 @@ mod briefing {
         app.update();
         assert!(!app.world().resource::<Briefing>().active());
         assert!(app.world().resource::<GameClock>().tick() > 0);
+    }
+}
+
+mod slot {
+    use super::*;
+    use bevy::ecs::resource::IsResource;
+    use iron3d_schedules::{GameClock, StateHash};
+    use iron3d_world::ObjectRegistry;
+    use iron3d_world::mission::{
+        MissionChange, MissionCommand, MissionPhase, MissionRequest, headless_app,
+        update_until_loaded,
+    };
+
+    /// The whole simulation with no mission asked for (the main menu's
+    /// world), one step per update.
+    fn idle_app() -> App {
+        let mut app = headless_app(None, 1);
+        app.add_plugins(Stack);
+        iron3d_schedules::deny_simulation_ambiguities(&mut app);
+        app.finish();
+        app.cleanup();
+        app.update();
+        app
+    }
+
+    fn tick(app: &App) -> u64 {
+        app.world().resource::<GameClock>().tick()
+    }
+
+    /// Runs to `ticks` and returns the state hash there.
+    fn run_to(app: &mut App, ticks: u64) -> u64 {
+        while tick(app) < ticks {
+            app.update();
+        }
+        StateHash::compute(app.world())
+    }
+
+    fn change(app: &mut App, command: MissionCommand) {
+        app.world_mut()
+            .resource_mut::<MissionChange>()
+            .request(command);
+        update_until_loaded(app).expect("the mission loads");
+    }
+
+    fn phase(app: &App) -> MissionPhase {
+        *app.world().resource::<State<MissionPhase>>().get()
+    }
+
+    #[test]
+    fn a_restarted_mission_runs_tick_for_tick_like_a_fresh_one() {
+        let tmp = demo_install();
+        let mut app = app(tmp.path());
+        let start = tick(&app);
+        let fresh = run_to(&mut app, 90);
+        // Play on, fight, spend rounds: then start again.
+        KeyCode::KeyW.press(app.world_mut());
+        run_to(&mut app, 200);
+        KeyCode::KeyW.release(app.world_mut());
+        app.update();
+        change(&mut app, MissionCommand::Restart);
+        assert_eq!(phase(&app), MissionPhase::Running);
+        assert_eq!(tick(&app), start, "the clock starts again");
+        assert!(!app.world().resource::<PauseMenu>().open);
+        assert_eq!(run_to(&mut app, 90), fresh);
+    }
+
+    #[test]
+    fn unloading_leaves_the_world_as_it_was_before_the_load() {
+        let tmp = demo_install();
+        let mut app = idle_app();
+        // Resources are entities too: they are compared by name below.
+        let entities = |app: &mut App| {
+            app.world_mut()
+                .query_filtered::<Entity, Without<IsResource>>()
+                .iter(app.world())
+                .count()
+        };
+        let resources = |app: &App| {
+            let mut names: Vec<String> = app
+                .world()
+                .iter_resources()
+                .map(|(info, _)| info.name().to_string())
+                // Bevy's record of the last transition, there once one ran.
+                .filter(|name| !name.contains("PreviousState<"))
+                .collect();
+            names.sort();
+            names
+        };
+        let (before, kinds) = (entities(&mut app), resources(&app));
+        let before_set: Vec<Entity> = app
+            .world_mut()
+            .query::<Entity>()
+            .iter(app.world())
+            .collect();
+        let request = MissionRequest::first_of(tmp.path().join("game"));
+        change(&mut app, MissionCommand::Load(request));
+        assert_eq!(phase(&app), MissionPhase::Running);
+        let loaded = app.world().resource::<ObjectRegistry>().len();
+        assert!(loaded > 0 && entities(&mut app) > before + loaded);
+        run_to(&mut app, 60);
+        change(&mut app, MissionCommand::Unload);
+        app.update();
+        assert_eq!(phase(&app), MissionPhase::Idle);
+        let left: Vec<String> = app
+            .world_mut()
+            .query_filtered::<Entity, Without<IsResource>>()
+            .iter(app.world())
+            .filter(|e| !before_set.contains(e))
+            .map(|e| {
+                let parts: Vec<String> = app
+                    .world()
+                    .inspect_entity(e)
+                    .unwrap()
+                    .map(|c| c.name().to_string())
+                    .collect();
+                format!("{e:?} {parts:?}")
+            })
+            .collect();
+        assert_eq!(
+            entities(&mut app),
+            before,
+            "every mission entity is gone: {left:#?}"
+        );
+        assert_eq!(resources(&app), kinds, "no mission resource is left");
+        assert!(app.world().resource::<ObjectRegistry>().is_empty());
+    }
+
+    #[test]
+    fn the_main_menu_lists_the_missions_by_campaign_and_starts_the_chosen_one() {
+        let tmp = demo_install();
+        let mut app = idle_app();
+        let game = tmp.path().join("game");
+        let menu = MainMenu::of_install(game.clone(), Vec::new());
+        let listed: Vec<_> = menu
+            .missions
+            .iter()
+            .map(|m| (m.campaign().to_string(), m.title.clone()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("Campaign.00".into(), Some("Operation Ridge Tower".into())),
+                (
+                    "Campaign.00".into(),
+                    Some("Operation Generator Valley".into())
+                ),
+            ]
+        );
+        app.insert_resource(menu);
+        app.update();
+        KeyCode::ArrowDown.press(app.world_mut());
+        app.update();
+        KeyCode::ArrowDown.release(app.world_mut());
+        KeyCode::Enter.press(app.world_mut());
+        app.update();
+        KeyCode::Enter.release(app.world_mut());
+        update_until_loaded(&mut app).expect("the mission loads");
+        assert_eq!(phase(&app), MissionPhase::Running);
+        let progress = app
+            .world()
+            .resource::<iron3d_world::mission::LoadProgress>();
+        assert_eq!(progress.mission, "Campaign.00/Mission.02");
+        assert_eq!(progress.registered, progress.objects_total);
+
+        // A mission that does not load comes back to the menu with its
+        // error, the world empty again.
+        std::fs::remove_file(game.join("MISSIONS/Campaign.00/Mission.01/data.tma")).unwrap();
+        app.world_mut()
+            .resource_scope(|world, mut menu: Mut<MainMenu>| {
+                menu.selected = 0;
+                menu.start(&mut world.resource_mut::<MissionChange>());
+            });
+        for _ in 0..16 {
+            app.update();
+        }
+        assert_eq!(phase(&app), MissionPhase::Idle);
+        let error = app.world().resource::<MainMenu>().error.clone();
+        assert!(
+            error.as_deref().is_some_and(|e| e.contains("Mission.01")),
+            "{error:?}"
+        );
+        assert!(app.world().resource::<ObjectRegistry>().is_empty());
     }
 }

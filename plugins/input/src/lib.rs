@@ -31,6 +31,7 @@ pub use camera::{CameraAction, CameraMode, CameraRig, CameraSettings, CameraSyst
 
 use bevy::prelude::*;
 use iron3d_world::OriginalObjectId;
+use iron3d_world::mission::MissionScopeExt;
 
 /// The object the inspector (or a click) selected: the orbit camera's
 /// target.
@@ -43,7 +44,7 @@ pub struct IronInputPlugin;
 
 impl Plugin for IronInputPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SelectedObject>();
+        app.init_mission_resource::<SelectedObject>();
         camera::plugin(app);
     }
 }

@@ -37,6 +37,7 @@ use bevy_inspector_egui::quick::WorldInspectorPlugin;
 use iron3d_input::{CameraAction, SelectedObject};
 use iron3d_player::{PlayerAction, SampleInput};
 use iron3d_schedules::Phase;
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{PartResources, UnitPartInfo};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use leafwing_input_manager::plugin::InputManagerSystem;
@@ -74,8 +75,8 @@ impl Plugin for InspectorPlugin {
                 open: self.open,
                 filter: String::new(),
             })
-            .init_resource::<SelectedObject>()
-            .init_resource::<SelectionReport>();
+            .init_mission_resource::<SelectedObject>()
+            .init_mission_resource::<SelectionReport>();
         add_phase_systems(app);
         app.add_systems(EguiPrimaryContextPass, inspector_ui.run_if(inspector_open));
     }

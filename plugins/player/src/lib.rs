@@ -31,6 +31,7 @@ use iron3d_behavior::BehaviorStep;
 use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::mission::MissionPhase;
+use iron3d_world::mission::MissionScopeExt;
 use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
 
 /// Where the frame's action state is sampled, in
@@ -48,8 +49,8 @@ pub struct PlayerPlugin;
 
 impl Plugin for PlayerPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PendingInput>()
-            .init_resource::<StepInput>()
+        app.init_mission_resource::<PendingInput>()
+            .init_mission_resource::<StepInput>()
             .init_resource::<MouseSensitivity>()
             .register_type::<Pilot>()
             .configure_sets(
@@ -81,7 +82,7 @@ impl Plugin for PlayerInputPlugin {
                 InputManagerSystem::Update.in_set(Phase::BuildInputSnapshot),
             )
             .init_resource::<Bindings>()
-            .init_resource::<MenuOpen>()
+            .init_mission_resource::<MenuOpen>()
             .add_systems(Startup, spawn_input)
             .add_plugins(view::plugin)
             .add_systems(

@@ -33,6 +33,7 @@ use camera::{CameraPose, MissionCamera, spawn_light};
 use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
 use iron3d_schedules::Phase;
 use iron3d_world::mission::MissionPhase;
+use iron3d_world::mission::MissionScopeExt;
 use material::{LegacyMaterial, embed_shader};
 use scene::{SceneSource, await_scene_assets, build_scene, drop_scene_requests, request_scene};
 use screenshot::{ScreenshotRequest, add_screenshot};
@@ -66,7 +67,10 @@ impl Plugin for IronRenderPlugin {
         }
         app.insert_resource(ClearColor(CLEAR_COLOUR))
             .add_systems(Startup, spawn_view)
-            .init_resource::<animate::MaterialBindings>()
+            .init_mission_resource::<animate::MaterialBindings>()
+            .remove_on_unload::<scene::SceneRequests>()
+            .remove_on_unload::<terrain::SceneTerrain>()
+            .remove_on_unload::<scene::SceneBuilt>()
             .add_systems(OnEnter(MissionPhase::Resources), request_scene)
             .add_systems(OnEnter(MissionPhase::Running), build_scene)
             .add_systems(OnEnter(MissionPhase::Failed), drop_scene_requests)

@@ -21,6 +21,7 @@ use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
 use iron3d_assets::terrain::{GroundLayer, Terrain as TerrainAsset, TerrainLayerMesh};
 use iron3d_schedules::GameClock;
+use iron3d_world::mission::MissionScoped;
 
 /// Marks the terrain's entities (one per ground layer mesh).
 #[derive(Component, Debug)]
@@ -103,7 +104,7 @@ pub fn spawn_terrain(world: &mut World, layers: &[TerrainLayerMesh], insertion: 
     for layer in layers {
         let components = layer_components(world, layer, *insertion);
         *insertion += 1;
-        world.spawn((Terrain, Transform::IDENTITY, components));
+        world.spawn((Terrain, MissionScoped, Transform::IDENTITY, components));
     }
 }
 

@@ -32,6 +32,7 @@ use iron3d_combat::CombatStep;
 use iron3d_control::ControlStep;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
     ObjectClan, ObjectKind, RngStreams, VOICES, effect_key,
@@ -108,9 +109,9 @@ impl Plugin for ScriptPlugin {
                 .after(AmbientStep)
                 .before(ControlStep::Publish),
         )
-        .init_resource::<Brains>()
-        .init_resource::<Progress>()
-        .init_resource::<ScriptErrors>()
+        .init_mission_resource::<Brains>()
+        .init_mission_resource::<Progress>()
+        .init_mission_resource::<ScriptErrors>()
         .add_systems(OnEnter(MissionPhase::Running), start)
         .add_systems(FixedUpdate, (watch_hero, run).chain().in_set(ScriptStep))
         .add_state_hash("script_brains", hash_brains)

@@ -32,6 +32,7 @@ mod load;
 mod mount;
 mod rng;
 mod scripts;
+mod session;
 mod sounds;
 
 pub use arms::{
@@ -53,6 +54,9 @@ pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use rng::RngStreams;
 pub use scripts::{ClanScript, MissionScripts};
+pub use session::{
+    LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,
+};
 pub use sounds::{AmbientKeys, MissionSounds, Sample, VOICES, Volumes};
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -241,12 +245,14 @@ impl Plugin for MissionPlugin {
         match &self.request {
             Some(request) => {
                 app.insert_resource(MissionLoader(Loader::new(request.clone())))
+                    .insert_resource(LoadedMission(request.clone()))
                     .insert_state(MissionPhase::Context);
             }
             None => {
                 app.init_state::<MissionPhase>();
             }
         }
+        session::plugin(app);
         for phase in MissionPhase::LOADING {
             app.add_systems(OnEnter(phase), move |world: &mut World| {
                 run_phase(world, phase)
@@ -285,12 +291,22 @@ pub fn headless_app(request: Option<MissionRequest>, seed: u64) -> App {
 /// Most frames a mission load may take (one per loader phase, plus slack).
 const MAX_LOAD_FRAMES: usize = 64;
 
-/// Updates an app until its mission runs (at once when it has none), and
-/// returns the loading progress; a failed or unfinished load is the error.
+/// Updates an app until its mission runs (at once when it has none and no
+/// change of mission waits), and returns the loading progress; a failed or
+/// unfinished load is the error.
 pub fn update_until_loaded(app: &mut App) -> Result<LoadProgress, LoadError> {
     for _ in 0..MAX_LOAD_FRAMES {
         let phase = *app.world().resource::<State<MissionPhase>>().get();
         let progress = app.world().resource::<LoadProgress>();
+        let changing = app.world().resource::<MissionChange>().pending().is_some()
+            || !matches!(
+                app.world().resource::<NextState<MissionPhase>>(),
+                NextState::Unchanged
+            );
+        if changing {
+            app.update();
+            continue;
+        }
         match phase {
             MissionPhase::Idle | MissionPhase::Running => return Ok(progress.clone()),
             MissionPhase::Failed => {
