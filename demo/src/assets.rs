@@ -9,7 +9,9 @@
 //! f32 only ([`noise`]), so one seed gives the same bytes everywhere.
 
 mod effects;
+mod glyphs;
 pub(crate) mod ground;
+mod interface;
 mod kinds;
 mod materials;
 mod models;
@@ -293,6 +295,7 @@ pub fn write(install: &mut Install, seed: u64, scale: Scale) -> Result<Catalog> 
     write_sounds(install, seed)?;
     install.add(files::FONTS, font_library(seed)?)?;
     install.add(files::SPRITES, sprite_library(seed)?)?;
+    interface::write(install)?;
     Ok(catalog)
 }
 

@@ -196,7 +196,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
 }
 
 /// Text lines joined with CRLF (every line terminated), as CP1251.
-fn crlf(lines: &[&str]) -> Vec<u8> {
+pub(crate) fn crlf(lines: &[&str]) -> Vec<u8> {
     let mut text = String::new();
     for l in lines {
         text.push_str(l);

@@ -112,7 +112,9 @@ pub struct ConfigField {
 
 impl ObjectConfig {
     /// Parses the blocks. A field outside a block, `object` inside a block,
-    /// `end` without a block or a block without `end` is an error.
+    /// `end` without a block or a block without `end` is an error. Besides
+    /// `//` comments, a line whose first word starts with `#` is a comment
+    /// (openparkan `docs/04-missions.md`).
     pub fn parse(data: &[u8], format: &'static str) -> Result<Self> {
         let text = TextConfig::parse(data, format)?;
         let mut objects = Vec::new();
@@ -120,6 +122,8 @@ impl ObjectConfig {
         for line in &text.lines {
             let (key, value) = match &line.kind {
                 LineKind::Blank => continue,
+                LineKind::Words(w) if w[0].raw.starts_with('#') => continue,
+                LineKind::KeyValue { key, .. } if key.starts_with('#') => continue,
                 LineKind::KeyValue { key, value } => (key.clone(), value.text.clone()),
                 LineKind::Words(w) => {
                     let value = match &w[1..] {

@@ -10,6 +10,7 @@
 //! | `mission.cfg` objectives, `messages.cfg` messages | [`mission_text`] |
 //! | `briefing.cfg` | [`blocks::ObjectConfig`], its waypoints typed by [`briefing::waypoints`] |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
+//! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
 
 pub mod ambient;
 pub mod blocks;
@@ -18,6 +19,7 @@ pub mod builddat;
 pub mod ini;
 pub mod mission_text;
 pub mod text;
+pub mod ui_resources;
 
 /// Decodes legacy ANSI text (CP1251, the game's code page) for display.
 pub fn decode_cp1251(bytes: &[u8]) -> String {

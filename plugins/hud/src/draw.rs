@@ -3,11 +3,13 @@
 //! right, message box top, radar bottom middle, own and target panels in
 //! the bottom corners, the reticle in the middle, the objectives screen
 //! and the outcome panel over it (with Restart, and Missions when the
-//! game has a main menu). Plain shapes and egui's font: the
-//! install's interface sprites and `Tfnt` fonts are not read yet.
+//! game has a main menu). Text in the install's `Tfnt` fonts when it has
+//! them ([`crate::fonts`]), else egui's; plain shapes: the install's
+//! interface sprites are not read yet.
 
 use crate::HudSettings;
 use crate::briefing::{Briefing, Shot};
+use crate::fonts::{HudFont, InstallFonts};
 use crate::main_menu::MainMenu;
 use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 use bevy::prelude::*;
@@ -15,6 +17,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
 use iron3d_script::{ObjectiveState, OutcomeResult};
 use iron3d_world::mission::{MissionChange, MissionCommand};
+use std::sync::Arc;
 
 /// The layout's size.
 const LAYOUT: egui::Vec2 = egui::Vec2::new(640.0, 480.0);
@@ -29,17 +32,85 @@ const AMBER: Color32 = Color32::from_rgb(240, 190, 60);
 const GLASS: Color32 = Color32::from_rgba_premultiplied(0, 20, 10, 150);
 const INK: Color32 = Color32::from_rgb(190, 240, 200);
 
-/// The layout mapped onto the screen.
+/// Text of this layout size and over is a title, in `MENU_FONT`.
+const TITLE_SIZE: f32 = 14.0;
+
+/// The layout mapped onto the screen, with the install's fonts.
 struct Layout {
     origin: Pos2,
     scale: f32,
+    ink: Ink,
+}
+
+/// The install's fonts with their atlases on the GPU.
+#[derive(Default, Clone)]
+pub(crate) struct Ink {
+    game: Option<(Arc<HudFont>, egui::TextureHandle)>,
+    menu: Option<(Arc<HudFont>, egui::TextureHandle)>,
+}
+
+impl Ink {
+    /// Uploads the atlases of `fonts` (once: the fonts are read at start).
+    fn of(ctx: &egui::Context, fonts: &InstallFonts) -> Self {
+        let upload = |font: &Option<Arc<HudFont>>| {
+            let font = font.clone()?;
+            let size = [font.atlas.width as usize, font.atlas.height as usize];
+            let image = egui::ColorImage::from_rgba_unmultiplied(size, &font.atlas.pixels);
+            let texture = ctx.load_texture(&font.name, image, egui::TextureOptions::NEAREST);
+            Some((font, texture))
+        };
+        Self {
+            game: upload(&fonts.game),
+            menu: upload(&fonts.menu),
+        }
+    }
 }
 
 impl Layout {
-    fn of(screen: Rect) -> Self {
+    fn of(screen: Rect, ink: Ink) -> Self {
         let scale = (screen.width() / LAYOUT.x).min(screen.height() / LAYOUT.y);
         let origin = screen.center() - LAYOUT * scale / 2.0;
-        Self { origin, scale }
+        Self { origin, scale, ink }
+    }
+
+    /// One line of text anchored at `at`: in the install's font (titles
+    /// in `MENU_FONT`, else `GAME_FONT`) at its own pixel size scaled with
+    /// the layout, else in egui's at `size` layout pixels.
+    fn text(
+        &self,
+        p: &egui::Painter,
+        at: Pos2,
+        align: Align2,
+        text: impl ToString,
+        size: f32,
+        colour: Color32,
+    ) {
+        let text = text.to_string();
+        let ink = match size >= TITLE_SIZE {
+            true => self.ink.menu.as_ref().or(self.ink.game.as_ref()),
+            false => self.ink.game.as_ref(),
+        };
+        let Some((font, texture)) = ink else {
+            p.text(
+                at,
+                align,
+                text,
+                FontId::monospace(size * self.scale),
+                colour,
+            );
+            return;
+        };
+        let (glyphs, width) = font.layout(&text);
+        let height = font.line_height();
+        let line = align.anchor_size(at, egui::vec2(width, height) * self.scale);
+        let mut mesh = egui::Mesh::with_texture(texture.id());
+        for g in glyphs {
+            let min = line.min + egui::vec2(g.x * self.scale, 0.0);
+            let quad = Rect::from_min_size(min, egui::vec2(g.width, height) * self.scale);
+            let uv = Rect::from_min_max(Pos2::new(g.uv[0], g.uv[1]), Pos2::new(g.uv[2], g.uv[3]));
+            mesh.add_rect_with_uv(quad, uv, colour);
+        }
+        p.add(egui::Shape::mesh(mesh));
     }
 
     fn at(&self, x: f32, y: f32) -> Pos2 {
@@ -49,13 +120,10 @@ impl Layout {
     fn rect(&self, x: f32, y: f32, w: f32, h: f32) -> Rect {
         Rect::from_min_size(self.at(x, y), egui::Vec2::new(w, h) * self.scale)
     }
-
-    fn font(&self, size: f32) -> FontId {
-        FontId::monospace(size * self.scale)
-    }
 }
 
 /// Draws the HUD of this frame.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw(
     mut contexts: EguiContexts,
     model: Res<HudModel>,
@@ -64,6 +132,8 @@ pub(crate) fn draw(
     time: Res<Time<Real>>,
     mut change: ResMut<MissionChange>,
     main_menu: Option<Res<MainMenu>>,
+    fonts: Res<InstallFonts>,
+    mut ink: Local<Option<Ink>>,
 ) {
     if !settings.shown && briefing.shot.is_none() {
         return;
@@ -73,7 +143,8 @@ pub(crate) fn draw(
         egui::Order::Background,
         egui::Id::new("iron3d-hud"),
     ));
-    let l = Layout::of(ctx.content_rect());
+    let ink = ink.get_or_insert_with(|| Ink::of(ctx, &fonts)).clone();
+    let l = Layout::of(ctx.content_rect(), ink);
     if let Some(shot) = &briefing.shot {
         letterbox(&painter, &l, ctx.content_rect(), &briefing.title, shot);
         return;
@@ -110,11 +181,12 @@ fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow]) {
                 StrokeKind::Inside,
             );
         }
-        p.text(
+        l.text(
+            p,
             l.at(476.0, y + 8.0),
             Align2::LEFT_CENTER,
             g.key,
-            l.font(11.0),
+            11.0,
             INK,
         );
         let lamp = match g.lamp {
@@ -123,12 +195,16 @@ fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow]) {
             Lamp::Empty => RED,
         };
         p.circle_filled(l.at(496.0, y + 8.0), 4.0 * l.scale, lamp);
-        let rounds = g.rounds.map_or_else(|| "∞".to_string(), |r| r.to_string());
-        p.text(
+        // Unlimited rounds read INF, as the original's list does.
+        let rounds = g
+            .rounds
+            .map_or_else(|| "INF".to_string(), |r| r.to_string());
+        l.text(
+            p,
             l.at(540.0, y + 8.0),
             Align2::RIGHT_CENTER,
             rounds,
-            l.font(11.0),
+            11.0,
             INK,
         );
         p.rect_stroke(
@@ -148,7 +224,7 @@ fn messages(p: &egui::Painter, l: &Layout, lines: &[String]) {
     p.rect_filled(l.rect(8.0, 8.0, 450.0, 6.0 * 14.0 + 6.0), 2.0, GLASS);
     for (i, line) in lines.iter().enumerate() {
         let y = 11.0 + 14.0 * i as f32;
-        p.text(l.at(14.0, y), Align2::LEFT_TOP, line, l.font(11.0), INK);
+        l.text(p, l.at(14.0, y), Align2::LEFT_TOP, line, 11.0, INK);
     }
 }
 
@@ -174,11 +250,12 @@ fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
 fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) {
     let y = 412.0;
     p.rect_filled(l.rect(x, y, 160.0, 60.0), 2.0, GLASS);
-    p.text(
+    l.text(
+        p,
         l.at(x + 6.0, y + 4.0),
         Align2::LEFT_TOP,
         &panel.name,
-        l.font(10.0),
+        10.0,
         INK,
     );
     p.rect_stroke(
@@ -225,11 +302,12 @@ fn reticle(p: &egui::Painter, l: &Layout) {
 fn objectives(p: &egui::Painter, l: &Layout, lines: &[ObjectiveLine]) {
     let h = 30.0 + 16.0 * lines.len() as f32;
     p.rect_filled(l.rect(120.0, 120.0, 400.0, h), 4.0, GLASS);
-    p.text(
+    l.text(
+        p,
         l.at(320.0, 128.0),
         Align2::CENTER_TOP,
         "OBJECTIVES",
-        l.font(12.0),
+        12.0,
         INK,
     );
     for (i, o) in lines.iter().enumerate() {
@@ -240,11 +318,12 @@ fn objectives(p: &egui::Painter, l: &Layout, lines: &[ObjectiveLine]) {
         };
         let kind = if o.primary { "" } else { " (bonus)" };
         let y = 148.0 + 16.0 * i as f32;
-        p.text(
+        l.text(
+            p,
             l.at(130.0, y),
             Align2::LEFT_TOP,
             format!("{mark} {}{kind}", o.text),
-            l.font(10.0),
+            10.0,
             colour,
         );
     }
@@ -262,11 +341,12 @@ fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult) {
         Stroke::new(2.0, colour),
         StrokeKind::Inside,
     );
-    p.text(
+    l.text(
+        p,
         l.at(320.0, 322.0),
         Align2::CENTER_CENTER,
         text,
-        l.font(18.0),
+        18.0,
         colour,
     );
 }
@@ -298,18 +378,20 @@ fn letterbox(p: &egui::Painter, l: &Layout, screen: Rect, title: &str, shot: &Sh
     let bottom = Rect::from_x_y_ranges(screen.x_range(), l.at(0.0, 405.0).y..=screen.bottom());
     p.rect_filled(top, 0.0, Color32::BLACK);
     p.rect_filled(bottom, 0.0, Color32::BLACK);
-    p.text(
+    l.text(
+        p,
         l.at(320.0, 38.0),
         Align2::CENTER_CENTER,
         title,
-        l.font(16.0),
+        16.0,
         INK,
     );
-    p.text(
+    l.text(
+        p,
         l.at(320.0, 442.0),
         Align2::CENTER_CENTER,
         &shot.text,
-        l.font(12.0),
+        12.0,
         INK,
     );
 }

@@ -17,11 +17,13 @@
 
 pub mod briefing;
 pub mod draw;
+pub mod fonts;
 pub mod main_menu;
 pub mod menu;
 pub mod model;
 
 pub use briefing::{Briefing, PlayBriefing};
+pub use fonts::{HudFont, InstallFonts};
 pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
@@ -62,6 +64,8 @@ impl Plugin for HudModelPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
+            .init_resource::<InstallFonts>()
+            .add_systems(Startup, fonts::read)
             .init_mission_resource::<PauseMenu>()
             .init_mission_resource::<Briefing>()
             .add_systems(OnEnter(MissionPhase::Running), briefing::start)

@@ -548,3 +548,49 @@ mod slot {
         assert!(app.world().resource::<ObjectRegistry>().is_empty());
     }
 }
+
+mod fonts {
+    use super::*;
+    use iron3d_assets::IronSourceHandle;
+    use iron3d_formats::source::Source;
+    use iron3d_world::mission::headless_app;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_hud_takes_the_installs_game_and_menu_fonts_and_lays_text_out_in_them() {
+        let tmp = demo_install();
+        let source = Source::new(&tmp.path().join("game"), &[]).unwrap();
+        let mut app = headless_app(None, 1);
+        app.add_plugins(Stack)
+            .insert_resource(IronSourceHandle(Arc::new(source)));
+        app.finish();
+        app.cleanup();
+        app.update();
+        let fonts = app.world().resource::<InstallFonts>().clone();
+        assert_eq!(fonts.error, None);
+        // The 640 x 480 substitutes, bound by index in ui\font.lib.
+        let game = fonts.game.expect("GAME_FONT");
+        let menu = fonts.menu.expect("MENU_FONT");
+        assert_eq!(game.name, "ui\\font.lib/gf_640.tft");
+        assert_eq!(menu.name, "ui\\font.lib/mf_640.tft");
+        assert_eq!((game.line_height(), menu.line_height()), (8.0, 16.0));
+        assert_eq!((game.atlas.width, game.atlas.height), (128, 128));
+        // A letter is drawn advance + 1 wide; the pen moves advance +
+        // spacing; a letter the font leaves undrawn (the demo draws no
+        // Cyrillic) only moves it half a line; one CP1251 lacks is `?`.
+        let (glyphs, end) = game.layout("A1 Жé");
+        let x: Vec<f32> = glyphs.iter().map(|g| g.x).collect();
+        assert_eq!(x, [0.0, 7.0, 14.0, 26.0]);
+        assert!(glyphs.iter().all(|g| g.width == 7.0));
+        assert_eq!(end, 33.0);
+        let question = game.font.glyphs[usize::from(b'?')];
+        assert_eq!(glyphs[3].uv[0], question.u0);
+        let a = game.font.glyphs[usize::from(b'A')];
+        assert_eq!(glyphs[0].uv, [a.u0, a.v0, a.u1, a.v0 + game.font.v_span]);
+        // The letter's pixels are in the atlas where its glyph says.
+        let (u, v) = ((a.u0 * 128.0) as u32, (a.v0 * 128.0) as u32);
+        let alpha = |x: u32, y: u32| game.atlas.pixels[((y * 128 + x) * 4 + 3) as usize];
+        assert_eq!(alpha(u + 2, v), 255, "the top of the A");
+        assert_eq!(alpha(u, v), 0);
+    }
+}

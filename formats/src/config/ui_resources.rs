@@ -1,0 +1,199 @@
+//! The interface's resource files, `ui/game_resources.cfg` and
+//! `ui/menu_resources.cfg` (openparkan `docs/20-resources.md`,
+//! `docs/12-rsli.md`, `docs/34-progression.md`): `object` blocks of the
+//! `mission.cfg` kind ([`ObjectConfig`]).
+//!
+//! - A resource descriptor (`desc = "resource"`) names a `library` and a
+//!   `type` (1 textures, 2 fonts, 4 sounds, 5 music, 6 text) and binds
+//!   every other key to a member of the library, by name or by 0-based
+//!   index in its directory.
+//! - A font substitute (`desc = "font-substitute"`) names, for one screen
+//!   (`dimension_x`, `dimension_y`), the font each role takes
+//!   (`GAME_FONT = "GAME_FONT_640x480"`); the `fonts` resource binds that
+//!   name to a `Tfnt` of `ui/font.lib`.
+
+use super::blocks::{ConfigObject, ObjectConfig};
+use crate::error::{FormatError, Result};
+use crate::proto::tfnt::Tfnt;
+use crate::source::Source;
+use std::path::Path;
+
+/// The game's interface resources (textures, fonts, interface sounds).
+pub const GAME_RESOURCES: &str = "ui/game_resources.cfg";
+/// The menus' resources and the font substitutes.
+pub const MENU_RESOURCES: &str = "ui/menu_resources.cfg";
+/// The descriptor of the fonts.
+pub const FONTS: &str = "fonts";
+/// The font of the HUD's text.
+pub const GAME_FONT: &str = "GAME_FONT";
+/// The font of titles (the outcome, the objectives screen).
+pub const MENU_FONT: &str = "MENU_FONT";
+/// The screen the HUD is laid out on.
+pub const LAYOUT_SCREEN: [u32; 2] = [640, 480];
+
+/// Keys of a descriptor that are not bindings.
+const DESCRIPTOR_KEYS: [&str; 4] = ["desc", "library", "libtype", "type"];
+
+/// A library member as a descriptor binds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Member {
+    /// By entry name.
+    Name(String),
+    /// By 0-based position in the library's directory.
+    Index(usize),
+}
+
+/// What a descriptor binds a name to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The library, a legacy path relative to the install root.
+    pub library: String,
+    pub member: Member,
+}
+
+/// The binding of `name` in the descriptor `resource` (the last line of
+/// that key, names ASCII case-insensitive); `None` when either is absent.
+pub fn binding(config: &ObjectConfig, resource: &str, name: &str) -> Option<Binding> {
+    let object = config.object(resource)?;
+    if DESCRIPTOR_KEYS.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+        return None;
+    }
+    let value = object
+        .fields
+        .iter()
+        .rev()
+        .find(|f| f.key.eq_ignore_ascii_case(name))?
+        .value
+        .trim();
+    let member = match value.parse::<usize>() {
+        Ok(index) => Member::Index(index),
+        Err(_) => Member::Name(value.to_string()),
+    };
+    Some(Binding {
+        library: object.field("library")?.trim().to_string(),
+        member,
+    })
+}
+
+/// The font `role` takes on `screen` by the first font substitute for that
+/// screen that names it.
+pub fn font_substitute(config: &ObjectConfig, role: &str, screen: [u32; 2]) -> Option<String> {
+    config
+        .objects
+        .iter()
+        .filter(|o| is_substitute_for(o, screen))
+        .find_map(|o| o.field(role))
+        .map(|name| name.trim().to_string())
+}
+
+fn is_substitute_for(object: &ConfigObject, screen: [u32; 2]) -> bool {
+    let number = |key: &str| object.field(key)?.trim().parse::<u32>().ok();
+    object
+        .field("desc")
+        .is_some_and(|d| d.trim().eq_ignore_ascii_case("font-substitute"))
+        && number("dimension_x") == Some(screen[0])
+        && number("dimension_y") == Some(screen[1])
+}
+
+/// The `Tfnt` the font `role` is on `screen`: its substitute in the first
+/// of `configs` that has one (else the role's own name), bound by the
+/// first of `configs` whose `fonts` descriptor binds it.
+pub fn font(configs: &[&ObjectConfig], role: &str, screen: [u32; 2]) -> Option<Binding> {
+    let name = configs
+        .iter()
+        .find_map(|c| font_substitute(c, role, screen))
+        .unwrap_or_else(|| role.to_string());
+    configs.iter().find_map(|c| binding(c, FONTS, &name))
+}
+
+/// A font as the install gives it: the entry it was read from and the
+/// font.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstallFont {
+    /// `library/entry`, for logs and errors.
+    pub name: String,
+    pub font: Tfnt,
+}
+
+/// Reads the font `role` takes on `screen` through `source`: `Ok(None)`
+/// when the install's resource files do not bind one; a bound entry that
+/// is missing or does not read is an error naming it.
+pub fn read_font(source: &Source, role: &str, screen: [u32; 2]) -> Result<Option<InstallFont>> {
+    let mut configs = Vec::new();
+    for file in [MENU_RESOURCES, GAME_RESOURCES] {
+        if let Some(found) = source.read_legacy(file.as_bytes())? {
+            let config =
+                ObjectConfig::parse(found.bytes(), "ui resources").map_err(|e| e.in_file(file))?;
+            configs.push(config);
+        }
+    }
+    let refs: Vec<&ObjectConfig> = configs.iter().collect();
+    let Some(binding) = font(&refs, role, screen) else {
+        return Ok(None);
+    };
+    let entry = match &binding.member {
+        Member::Name(name) => name.clone(),
+        Member::Index(index) => source
+            .archive_directory(Path::new(&binding.library))?
+            .and_then(|dir| dir.get(*index).map(|e| e.name.clone()))
+            .ok_or_else(|| {
+                FormatError::missing("ui resources", format!("entry #{index} for {role}"))
+                    .in_file(binding.library.clone())
+            })?,
+    };
+    let name = format!("{}/{entry}", binding.library);
+    let found = source
+        .entry(binding.library.as_bytes(), entry.as_bytes())?
+        .ok_or_else(|| {
+            FormatError::missing("ui resources", format!("font {entry:?} for {role}"))
+                .in_file(binding.library.clone())
+        })?;
+    let font = Tfnt::parse(found.bytes()).map_err(|e| e.in_file(name.clone()))?;
+    Ok(Some(InstallFont { name, font }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> ObjectConfig {
+        ObjectConfig::parse(text.as_bytes(), "ui resources").unwrap()
+    }
+
+    #[test]
+    fn a_role_resolves_through_its_substitute_to_a_member_by_index_or_name() {
+        let menu = parse(
+            "object subst_800\r\n desc = \"font-substitute\"\r\n dimension_x = \"800\"\r\n \
+             dimension_y = \"600\"\r\n GAME_FONT = \"GAME_FONT_800x600\"\r\nend\r\n\
+             object subst_640\r\n desc = \"font-substitute\"\r\n dimension_x = \"640\"\r\n \
+             dimension_y = \"480\"\r\n GAME_FONT = \"GAME_FONT_640x480\"\r\n \
+             MENU_FONT = \"MENU_FONT_640x480\"\r\nend\r\n",
+        );
+        let game = parse(
+            "# fonts\r\nobject fonts\r\n desc = \"resource\"\r\n library = \"ui\\font.lib\"\r\n \
+             libtype = \"multi\"\r\n type = 2\r\n GAME_FONT_640x480 = 6\r\n \
+             GAME_FONT_800x600 = 7\r\n MENU_FONT_640x480 = mf_640.tft\r\nend\r\n",
+        );
+        let at = |role| font(&[&menu, &game], role, LAYOUT_SCREEN);
+        assert_eq!(
+            at(GAME_FONT),
+            Some(Binding {
+                library: "ui\\font.lib".into(),
+                member: Member::Index(6),
+            })
+        );
+        assert_eq!(
+            at(MENU_FONT).map(|b| b.member),
+            Some(Member::Name("mf_640.tft".into()))
+        );
+        assert_eq!(
+            font(&[&menu, &game], GAME_FONT, [800, 600]).map(|b| b.member),
+            Some(Member::Index(7))
+        );
+        // No substitute for the screen, and no binding of the bare role.
+        assert_eq!(font(&[&menu, &game], GAME_FONT, [1024, 768]), None);
+        assert_eq!(at("TOOL_FONT"), None);
+        // The descriptor's own keys bind nothing.
+        assert_eq!(binding(&game, FONTS, "library"), None);
+    }
+}
