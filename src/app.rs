@@ -41,12 +41,18 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
     ));
 }
 
-/// A headless app: `MinimalPlugins`, no window, no renderer; once the
-/// mission runs, every `update()` runs exactly one simulation tick.
-pub fn headless(rate: SimulationRate, mission: MissionPlugin) -> App {
+/// A headless app: `MinimalPlugins`, no window, no renderer, and
+/// `plugins` beside the engine's; once the mission runs, every `update()`
+/// runs exactly one simulation tick.
+pub fn headless<M>(
+    rate: SimulationRate,
+    mission: MissionPlugin,
+    plugins: impl bevy::app::Plugins<M>,
+) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);
     add_engine(&mut app, rate, mission);
+    app.add_plugins(plugins);
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.finish();
     app.cleanup();

@@ -759,3 +759,60 @@ fn the_report_lists_the_ambience_and_sounds_that_played_nothing() {
     // The same run gives the same list.
     assert_eq!(run("second.json")["sounds"], report["sounds"]);
 }
+
+/// The replays kept as regression tests (`tests/replays/`): each plays
+/// back on the demo install to every checkpoint it recorded. A change to
+/// the simulation shows here; re-record the replay (README, "Replays")
+/// when the change is meant, and say why in the commit.
+#[test]
+fn the_kept_replays_verify_on_the_demo_install() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+    let mut kept: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    kept.sort();
+    assert!(!kept.is_empty());
+    for replay in kept {
+        let o = iron3d(&["replay", replay.to_str().unwrap(), "--headless", "--verify"]);
+        let out = stdout(&o);
+        assert!(
+            o.status.success(),
+            "{}: {out}{}",
+            replay.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let line = out.lines().find(|l| l.starts_with("replay: ")).unwrap();
+        let (reached, of) = line["replay: ".len()..]
+            .trim_end_matches(" reached")
+            .split_once(" checkpoints of ")
+            .unwrap();
+        assert_eq!(reached, of, "{}", replay.display());
+    }
+}
+
+#[test]
+fn a_broken_newer_or_foreign_replay_is_refused_with_its_reason() {
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
+    let text = std::fs::read_to_string(kept).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        let o = iron3d(&["replay", path.to_str().unwrap(), "--headless", "--verify"]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = refused("cut.ron", &text[..text.len() / 3]);
+    assert!(err.contains("not a replay"), "{err}");
+    let err = refused("newer.ron", &text.replacen("version: 1", "version: 9", 1));
+    assert!(err.contains("replay layout version 9"), "{err}");
+    let (head, _) = text.split_once("install: \"").unwrap();
+    let foreign = format!(
+        "{head}install: \"0000000000000000{}",
+        &text[head.len() + 26..]
+    );
+    let err = refused("foreign.ron", &foreign);
+    assert!(err.contains("recorded on another install"), "{err}");
+}

@@ -702,6 +702,32 @@ impl OwnDisplay {
         Self { server, name }
     }
 
+    /// `iron3d` with `args` on this display (the test's cache and
+    /// config), its log piped and its stdout as `stdout` says.
+    fn game(&self, args: &[&std::ffi::OsStr], stdout: std::process::Stdio) -> std::process::Child {
+        Command::new(env!("CARGO_BIN_EXE_iron3d"))
+            .args(args)
+            .env("DISPLAY", &self.name)
+            .env("XDG_CACHE_HOME", cache_home())
+            .env("XDG_CONFIG_HOME", cache_home().join("config"))
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run iron3d")
+    }
+
+    /// Gives the game's window the keyboard (waiting for it to map).
+    fn focus_game(&self) {
+        self.xdotool(&[
+            "search",
+            "--sync",
+            "--name",
+            "Iron3D",
+            "windowfocus",
+            "--sync",
+        ]);
+    }
+
     /// Sends `xdotool` a command on this display.
     fn xdotool(&self, args: &[&str]) {
         let status = Command::new("xdotool")
@@ -735,15 +761,8 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
     use std::process::Stdio;
     require_display();
     let display = OwnDisplay::start();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iron3d"))
-        .args(["play", "--menu", "--ticks", "30"])
-        .env("DISPLAY", &display.name)
-        .env("XDG_CACHE_HOME", cache_home())
-        .env("XDG_CONFIG_HOME", cache_home().join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run iron3d");
+    let args = ["play", "--menu", "--ticks", "30"].map(std::ffi::OsStr::new);
+    let mut child = display.game(&args, Stdio::piped());
     // A game that never sees the keys would wait in its menu for ever.
     let pid = child.id().to_string();
     let (done, ended) = std::sync::mpsc::channel::<()>();
@@ -771,14 +790,7 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
         panic!("the game ended without logging `{what}`");
     };
     assert!(wait_for("main menu: ").ends_with("main menu: 2 missions"));
-    display.xdotool(&[
-        "search",
-        "--sync",
-        "--name",
-        "Iron3D",
-        "windowfocus",
-        "--sync",
-    ]);
+    display.focus_game();
     // The second mission of the list.
     display.press("Down");
     display.press("Return");
@@ -813,4 +825,71 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
         String::from_utf8_lossy(&headless.stdout).contains(&format!("state hash: {hash}")),
         "{hash}"
     );
+}
+
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_recorded_window_session_replays_headless_and_a_changed_step_is_reported() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    require_display();
+    let display = OwnDisplay::start();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("session.ron");
+    let args = [
+        "play",
+        "--mission",
+        "Campaign.00/Mission.01",
+        "--ticks",
+        "120",
+        "--record",
+    ]
+    .map(std::ffi::OsStr::new);
+    let mut child = display.game(&[&args[..], &[file.as_os_str()]].concat(), Stdio::null());
+    let mut log = BufReader::new(child.stderr.take().unwrap()).lines();
+    let started = log
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|l| l.contains("replay: recording"));
+    assert!(started, "the recording starts with the mission");
+    display.focus_game();
+    // The hero walks until the run ends.
+    display.xdotool(&["keydown", "w"]);
+    let drain = std::thread::spawn(move || log.map_while(Result::ok).collect::<Vec<_>>());
+    let status = child.wait().unwrap();
+    display.xdotool(&["keyup", "w"]);
+    let lines = drain.join().unwrap();
+    assert!(status.success(), "{lines:#?}");
+    let text = std::fs::read_to_string(&file).expect("the replay was written");
+    assert!(text.contains("held: 1,"), "the walk was recorded: {text}");
+
+    let replay =
+        |path: &Path| iron3d(&["replay", path.to_str().unwrap(), "--headless", "--verify"]);
+    let out = replay(&file);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reached = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: "))
+        .expect("the checkpoint line");
+    let (got, of) = reached
+        .strip_suffix(" reached")
+        .and_then(|r| r.split_once(" checkpoints of "))
+        .expect("N checkpoints of M reached");
+    assert_eq!(got, of, "{stdout}");
+    assert!(got.parse::<u32>().unwrap() >= 3, "{stdout}");
+
+    // The walk released at its first step: the run parts by the first
+    // checkpoint after it.
+    let changed = dir.path().join("changed.ron");
+    std::fs::write(&changed, text.replacen("held: 1,", "held: 0,", 1)).unwrap();
+    let out = replay(&changed);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("parts from the recording by tick"), "{err}");
+    assert!(err.contains("world_objects"), "{err}");
 }

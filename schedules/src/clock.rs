@@ -25,6 +25,12 @@ impl Default for SimulationRate {
     }
 }
 
+/// The system that counts the step's tick, inside
+/// `Phase::AdvanceGameClock`: what runs after it there sees the tick of the
+/// step under way.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AdvanceClock;
+
 /// Game time, pause, scale and single-step requests.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct GameClock {
@@ -143,7 +149,9 @@ pub(crate) fn plugin(app: &mut App, rate: crate::SimulationRate) {
         .add_systems(First, apply_clock_to_time.before(TimeSystems))
         .add_systems(
             FixedUpdate,
-            advance_game_clock.in_set(Phase::AdvanceGameClock),
+            advance_game_clock
+                .in_set(AdvanceClock)
+                .in_set(Phase::AdvanceGameClock),
         );
 }
 

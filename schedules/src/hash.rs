@@ -70,6 +70,23 @@ impl StateHash {
         }
         hasher.finish()
     }
+
+    /// Each contributor's own hash, by name in registration order: which
+    /// subsystem's state differs when two whole hashes do.
+    pub fn sections(world: &World) -> Vec<(&'static str, u64)> {
+        let Some(registry) = world.get_resource::<StateHash>() else {
+            return Vec::new();
+        };
+        registry
+            .contributors
+            .iter()
+            .map(|(name, contribute)| {
+                let mut hasher = StateHasher::default();
+                contribute(world, &mut hasher);
+                (*name, hasher.finish())
+            })
+            .collect()
+    }
 }
 
 /// Registration of hash contributors on an [`App`].

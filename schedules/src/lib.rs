@@ -10,7 +10,7 @@ mod clock;
 mod hash;
 mod phase;
 
-pub use clock::{GameClock, SimulationRate};
+pub use clock::{AdvanceClock, GameClock, SimulationRate};
 pub use hash::{AppStateHashExt, StateHash, StateHasher};
 pub use phase::{Phase, deny_simulation_ambiguities};
 

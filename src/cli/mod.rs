@@ -15,6 +15,7 @@ mod mission;
 mod model;
 mod output;
 mod play;
+mod replay;
 mod report;
 mod script;
 mod sound;
@@ -33,7 +34,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Start the game (a window, or headless with --headless).
-    Play(play::PlayArgs),
+    Play(Box<play::PlayArgs>),
+    /// Play back a recorded session (`replay FILE [--headless] [--verify] [--report FILE.json]`).
+    Replay(replay::ReplayArgs),
     /// Build the deterministic synthetic demo install (`demo build <DIR> [--seed N] [--scale demo|retail]`).
     Demo(demo::DemoArgs),
     /// List, cat, extract, pack and verify NRes/RsLi archives (`archive list|cat|extract|pack|verify`).
@@ -78,7 +81,8 @@ pub fn run() -> ExitCode {
         Err(e) => e.exit(),
     };
     match cli.command {
-        Command::Play(args) => play::run(args),
+        Command::Play(args) => play::run(*args),
+        Command::Replay(args) => replay::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Archive(args) => archive::run(args),
         Command::Mission(args) => mission::run(args),

@@ -10,6 +10,7 @@ use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
+use iron3d_replay::RecordPlugin;
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
 use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
@@ -124,6 +125,11 @@ pub struct PlayArgs {
     /// chosen in the main menu).
     #[arg(long, conflicts_with = "headless")]
     skip_briefing: bool,
+    /// Record the session into a replay file (see `iron3d replay`): the
+    /// header, every step's input that changed and state-hash
+    /// checkpoints, written as the game exits or the mission ends.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["headless", "effects"])]
+    record: Option<PathBuf>,
 }
 
 fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
@@ -154,17 +160,21 @@ fn parse_rate(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The install asked for, else the embedded demo install (built in the
+/// user's cache on first use); `None` after saying why it cannot be.
+pub(super) fn install_or_demo(game_dir: Option<PathBuf>) -> Option<PathBuf> {
+    match game_dir {
+        Some(dir) => Some(dir),
+        None => demo::ensure_cached(demo::DEFAULT_SEED)
+            .inspect_err(|e| eprintln!("iron3d: cannot prepare the embedded demo install: {e}"))
+            .ok(),
+    }
+}
+
 pub fn run(args: PlayArgs) -> ExitCode {
     let rate = SimulationRate(args.rate);
-    let game_dir = match args.game_dir {
-        Some(dir) => dir,
-        None => match demo::ensure_cached(demo::DEFAULT_SEED) {
-            Ok(dir) => dir,
-            Err(e) => {
-                eprintln!("iron3d: cannot prepare the embedded demo install: {e}");
-                return ExitCode::from(1);
-            }
-        },
+    let Some(game_dir) = install_or_demo(args.game_dir) else {
+        return ExitCode::from(1);
     };
     if args.list_missions {
         return list_missions(game_dir);
@@ -238,8 +248,16 @@ pub fn run(args: PlayArgs) -> ExitCode {
             })
         }),
     };
+    let seed = args.seed;
     let mut app = app::windowed(rate, args.ticks, mission, view);
     app.insert_resource(StartEffects(args.effects));
+    if let Some(path) = args.record {
+        app.add_plugins(RecordPlugin {
+            path,
+            seed,
+            rate: rate.0,
+        });
+    }
     match app.run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,
         bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
@@ -259,7 +277,7 @@ fn run_headless(
     effects: Vec<(String, [f32; 3])>,
 ) -> ExitCode {
     let has_mission = mission.request.is_some();
-    let mut app = app::headless(rate, mission);
+    let mut app = app::headless(rate, mission, ());
     app.insert_resource(StartEffects(effects));
     let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,

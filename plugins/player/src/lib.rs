@@ -39,6 +39,11 @@ use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SampleInput;
 
+/// Where each fixed step takes its input from the snapshot, inside
+/// `Phase::AdvanceGameClock` (a replay's playback overrides it after).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TakeInput;
+
 /// Where the hero is driven inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PilotStep;
@@ -60,7 +65,12 @@ impl Plugin for PlayerPlugin {
                     .after(BehaviorStep)
                     .before(ControlStep::Integrate),
             )
-            .add_systems(FixedUpdate, snapshot::take.in_set(Phase::AdvanceGameClock))
+            .add_systems(
+                FixedUpdate,
+                snapshot::take
+                    .in_set(TakeInput)
+                    .in_set(Phase::AdvanceGameClock),
+            )
             .add_systems(OnEnter(MissionPhase::Running), pilot::adopt_hero)
             .add_systems(FixedUpdate, pilot::drive.in_set(PilotStep))
             .add_state_hash("player", pilot::hash_pilots);

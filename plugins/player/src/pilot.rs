@@ -104,17 +104,10 @@ impl Pilot {
 
     /// One step of input: the body's request and turn, the turret's aim
     /// and the trigger.
-    pub fn step(
-        &mut self,
-        input: &StepInput,
-        sensitivity: f32,
-        turn_step: f32,
-        guns: usize,
-        dt: f32,
-    ) -> (Vec3, f32) {
+    pub fn step(&mut self, input: &StepInput, turn_step: f32, guns: usize, dt: f32) -> (Vec3, f32) {
         let held = |a| input.held.has(a);
         let pressed = |a| input.pressed.has(a);
-        let mouse = self.mouse(input.mouse, sensitivity);
+        let mouse = self.mouse(input.mouse, input.sensitivity);
         // Mouse right turns the nose right (−); mouse up pitches up.
         self.pending_turn = wrap(self.pending_turn - mouse.x * TAU);
         self.pitch = (self.pitch - mouse.y).clamp(0.0, 1.0);
@@ -239,7 +232,6 @@ type Driven<'a> = (
 pub(crate) fn drive(
     clock: Res<GameClock>,
     input: Res<StepInput>,
-    sensitivity: Res<MouseSensitivity>,
     registry: Res<ObjectRegistry>,
     mut heroes: Query<Driven>,
 ) {
@@ -254,7 +246,7 @@ pub(crate) fn drive(
         let quiet = StepInput::default();
         let input = if destroyed.is_some() { &quiet } else { &*input };
         let turn_step = body.limits.turn_rate.z * dt;
-        let (requested, turn) = pilot.step(input, sensitivity.0, turn_step, guns, dt);
+        let (requested, turn) = pilot.step(input, turn_step, guns, dt);
         state.requested = requested;
         state.turn = turn;
         let (yaw, pitch) = pilot.aim(armament);

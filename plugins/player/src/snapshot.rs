@@ -8,6 +8,7 @@
 //! nothing).
 
 use crate::action::{Buttons, PlayerAction};
+use crate::pilot::MouseSensitivity;
 use crate::view::{PlayerView, ViewMode};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
@@ -22,12 +23,27 @@ pub struct PendingInput {
     pub mouse: Vec2,
 }
 
-/// One fixed step's input.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Default)]
+/// One fixed step's input: everything from outside the simulation the
+/// step reads (a replay records and plays back exactly this).
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct StepInput {
     pub held: Buttons,
     pub pressed: Buttons,
     pub mouse: Vec2,
+    /// The player's mouse sensitivity when the step took its input.
+    pub sensitivity: f32,
+}
+
+impl Default for StepInput {
+    /// Nothing held or pressed, no mouse, sensitivity 1.
+    fn default() -> Self {
+        Self {
+            held: Buttons::default(),
+            pressed: Buttons::default(),
+            mouse: Vec2::ZERO,
+            sensitivity: 1.0,
+        }
+    }
 }
 
 impl PendingInput {
@@ -38,12 +54,14 @@ impl PendingInput {
         self.mouse += actions.axis_pair(&PlayerAction::Mouse);
     }
 
-    /// The next step's input; edges and counts are spent.
-    pub fn take(&mut self) -> StepInput {
+    /// The next step's input at `sensitivity`; edges and counts are
+    /// spent.
+    pub fn take(&mut self, sensitivity: f32) -> StepInput {
         let step = StepInput {
             held: self.held,
             pressed: self.pressed,
             mouse: self.mouse,
+            sensitivity,
         };
         self.pressed = Buttons::default();
         self.mouse = Vec2::ZERO;
@@ -77,8 +95,12 @@ pub(crate) fn sample(
 }
 
 /// The step's input, taken at the start of the step.
-pub(crate) fn take(mut pending: ResMut<PendingInput>, mut step: ResMut<StepInput>) {
-    *step = pending.take();
+pub(crate) fn take(
+    mut pending: ResMut<PendingInput>,
+    mut step: ResMut<StepInput>,
+    sensitivity: Res<MouseSensitivity>,
+) {
+    *step = pending.take(sensitivity.0);
 }
 
 /// The entity that carries the player's input map and action state.

@@ -524,7 +524,7 @@ fn pilot_step(pilot: &mut Pilot, held: &[PlayerAction], pressed: &[PlayerAction]
         input.pressed.set(a, true);
         input.held.set(a, true);
     }
-    pilot.step(&input, 1.0, 1.0, 2, dt).0
+    pilot.step(&input, 1.0, 2, dt).0
 }
 
 #[test]

@@ -1,0 +1,268 @@
+//! The replay file (our own format; the original game has none): one RON
+//! document, readable and diffable, with a versioned header, the input of
+//! every fixed step that differs from "as before" (held buttons or mouse
+//! sensitivity changed, a press, mouse counts), and state-hash checkpoints
+//! with each subsystem's own hash. RON rather than a binary: a replay of a
+//! 20-minute mission is a few thousand changed steps, and a reviewer can
+//! read a re-recorded replay's diff in a commit.
+
+use iron3d_player::{Buttons, StepInput};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The layout version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A recorded session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// [`FORMAT_VERSION`] when written.
+    pub version: u32,
+    /// The engine that recorded it (`iron3d` version).
+    pub engine: String,
+    /// The mission's name below `MISSIONS`.
+    pub mission: String,
+    /// The install's identity: FNV-1a of the mission's `data.tma` as the
+    /// loader read it, 16 hex digits.
+    pub install: String,
+    /// Seed of the named random streams.
+    pub seed: u64,
+    /// Simulation steps per second.
+    pub rate: f64,
+    /// The last tick recorded.
+    pub end_tick: u64,
+    /// The steps whose input is not "as before", in tick order.
+    pub steps: Vec<Step>,
+    /// State hashes as the recording ran, in tick order.
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+/// One step's input (`tick` is the step's own tick, counted from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub tick: u64,
+    /// `PlayerAction` bits held.
+    pub held: u32,
+    /// Bits pressed since the step before.
+    pub pressed: u32,
+    /// Mouse counts (x right, y down).
+    pub mouse: [f32; 2],
+    pub sensitivity: f32,
+}
+
+/// The state hash at a tick, and each subsystem's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub tick: u64,
+    pub hash: u64,
+    pub sections: Vec<(String, u64)>,
+}
+
+/// Why a replay file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a replay: {problem}")]
+    Parse { path: PathBuf, problem: String },
+    #[error("{path}: replay layout version {found}, this build reads {FORMAT_VERSION}")]
+    Version { path: PathBuf, found: u32 },
+}
+
+impl Step {
+    /// The record of `input` at `tick`.
+    pub fn of(tick: u64, input: &StepInput) -> Self {
+        Self {
+            tick,
+            held: input.held.0,
+            pressed: input.pressed.0,
+            mouse: input.mouse.to_array(),
+            sensitivity: input.sensitivity,
+        }
+    }
+
+    /// The step input it records.
+    pub fn input(&self) -> StepInput {
+        StepInput {
+            held: Buttons(self.held),
+            pressed: Buttons(self.pressed),
+            mouse: self.mouse.into(),
+            sensitivity: self.sensitivity,
+        }
+    }
+
+    /// Whether a step with `input` after this one must be written: what
+    /// is held or the sensitivity changed, or it has presses or mouse
+    /// counts ([`Replay::input_at`] repeats the rest).
+    pub fn differs(previous: Option<&Step>, input: &StepInput) -> bool {
+        let carried = previous.map_or_else(StepInput::default, |p| p.input());
+        input.held != carried.held
+            || input.sensitivity != carried.sensitivity
+            || input.pressed.0 != 0
+            || input.mouse != bevy::math::Vec2::ZERO
+    }
+}
+
+impl Replay {
+    /// A replay of nothing yet.
+    pub fn new(mission: String, install: String, seed: u64, rate: f64) -> Self {
+        Self {
+            version: FORMAT_VERSION,
+            engine: env!("CARGO_PKG_VERSION").to_string(),
+            mission,
+            install,
+            seed,
+            rate,
+            end_tick: 0,
+            steps: Vec::new(),
+            checkpoints: Vec::new(),
+        }
+    }
+
+    /// Adds the input of the step at `tick`.
+    pub fn record(&mut self, tick: u64, input: &StepInput) {
+        if Step::differs(self.steps.last(), input) {
+            self.steps.push(Step::of(tick, input));
+        }
+        self.end_tick = self.end_tick.max(tick);
+    }
+
+    /// The input of the step at `tick`: its record, else what the last
+    /// record before it held (no presses, no mouse counts).
+    pub fn input_at(&self, tick: u64) -> StepInput {
+        let at = self.steps.partition_point(|s| s.tick <= tick);
+        match at.checked_sub(1).map(|i| &self.steps[i]) {
+            Some(step) if step.tick == tick => step.input(),
+            Some(step) => StepInput {
+                pressed: Buttons::default(),
+                mouse: bevy::math::Vec2::ZERO,
+                ..step.input()
+            },
+            None => StepInput::default(),
+        }
+    }
+
+    /// The document.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().depth_limit(2);
+        ron::ser::to_string_pretty(self, config).expect("a replay serialises")
+    }
+
+    /// Writes it to `path` (write-then-rename).
+    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
+        iron3d_formats::fsutil::write_atomic(path, self.to_ron().as_bytes()).map_err(|e| {
+            ReplayError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(e.to_string()),
+            }
+        })
+    }
+
+    /// Reads the replay at `path`; another layout version is its own
+    /// error.
+    pub fn load(path: &Path) -> Result<Self, ReplayError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|e| match e {
+            Parse::Version(found) => ReplayError::Version {
+                path: path.to_path_buf(),
+                found,
+            },
+            Parse::Document(problem) => ReplayError::Parse {
+                path: path.to_path_buf(),
+                problem,
+            },
+        })
+    }
+
+    fn parse(text: &str) -> Result<Self, Parse> {
+        // The version first, so a newer layout says so rather than failing
+        // on a field it added.
+        let head: HeadOnly = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
+        if head.version != FORMAT_VERSION {
+            return Err(Parse::Version(head.version));
+        }
+        ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))
+    }
+}
+
+/// The header's version alone (every other field ignored).
+#[derive(Deserialize)]
+struct HeadOnly {
+    version: u32,
+}
+
+enum Parse {
+    Version(u32),
+    Document(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::math::Vec2;
+    use iron3d_player::PlayerAction;
+
+    fn held(actions: &[PlayerAction]) -> StepInput {
+        let mut input = StepInput::default();
+        for &a in actions {
+            input.held.set(a, true);
+        }
+        input
+    }
+
+    #[test]
+    fn only_changed_steps_are_written_and_the_rest_repeat_what_was_held() {
+        let mut replay = Replay::new("M".into(), "0".into(), 1, 30.0);
+        let w = held(&[PlayerAction::WalkForward]);
+        let mut pressed = w;
+        pressed.pressed.set(PlayerAction::Weapon1, true);
+        let mut mouse = w;
+        mouse.mouse = Vec2::new(3.0, -1.0);
+        let inputs = [StepInput::default(), w, w, pressed, w, mouse, w, w];
+        for (i, input) in inputs.iter().enumerate() {
+            replay.record(i as u64 + 1, input);
+        }
+        let ticks: Vec<u64> = replay.steps.iter().map(|s| s.tick).collect();
+        assert_eq!(ticks, [2, 4, 6], "the walk starts, a press, the mouse");
+        assert_eq!(replay.end_tick, 8);
+        for (i, input) in inputs.iter().enumerate() {
+            assert_eq!(replay.input_at(i as u64 + 1), *input, "step {}", i + 1);
+        }
+    }
+
+    #[test]
+    fn a_replay_reads_back_and_a_newer_or_broken_one_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.ron");
+        let mut replay = Replay::new("Campaign.00/Mission.01".into(), "ab".into(), 7, 30.0);
+        replay.record(3, &held(&[PlayerAction::StrafeLeft]));
+        replay.checkpoints.push(Checkpoint {
+            tick: 30,
+            hash: 0x1234,
+            sections: vec![("game_clock".into(), 9)],
+        });
+        replay.save(&path).unwrap();
+        assert_eq!(Replay::load(&path).unwrap(), replay);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("version: 1", "version: 2")).unwrap();
+        assert!(matches!(
+            Replay::load(&path),
+            Err(ReplayError::Version { found: 2, .. })
+        ));
+        std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+        assert!(matches!(
+            Replay::load(&path),
+            Err(ReplayError::Parse { .. })
+        ));
+        assert!(matches!(
+            Replay::load(&dir.path().join("none.ron")),
+            Err(ReplayError::Io { .. })
+        ));
+    }
+}

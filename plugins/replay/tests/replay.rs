@@ -1,0 +1,142 @@
+//! A session recorded with simulated devices plays back, headless and
+//! without them, to the same state hash at every checkpoint; a changed
+//! step shows as a divergence at the first checkpoint after it, naming
+//! the subsystems that differ.
+
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use iron3d_behavior::BehaviorPlugin;
+use iron3d_combat::CombatPlugin;
+use iron3d_control::ControlPlugin;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_player::{Buttons, PlayerAction, PlayerInputPlugin, PlayerPlugin};
+use iron3d_replay::*;
+use iron3d_schedules::GameClock;
+use iron3d_script::ScriptPlugin;
+use iron3d_world::mission::running_test_app;
+use leafwing_input_manager::prelude::*;
+use std::path::Path;
+
+fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    tmp
+}
+
+/// The simulation a session runs.
+struct Simulation;
+
+impl Plugin for Simulation {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            ScriptPlugin,
+            PlayerPlugin,
+        ));
+    }
+}
+
+fn tick(app: &App) -> u64 {
+    app.world().resource::<GameClock>().tick()
+}
+
+fn run_to(app: &mut App, ticks: u64) {
+    while tick(app) < ticks {
+        app.update();
+    }
+}
+
+/// Records 150 ticks of play: walking, a turn of the mouse, strafing, a
+/// weapon key and fire.
+fn record(game: &Path, path: &Path) -> Replay {
+    let mut app = running_test_app(
+        game.to_path_buf(),
+        (
+            Simulation,
+            InputPlugin,
+            PlayerInputPlugin,
+            RecordPlugin {
+                path: path.to_path_buf(),
+                seed: 1,
+                rate: 30.0,
+            },
+        ),
+    );
+    KeyCode::KeyW.press(app.world_mut());
+    run_to(&mut app, 40);
+    MouseMove::default().set_axis_pair(app.world_mut(), Vec2::new(60.0, -20.0));
+    app.update();
+    KeyCode::KeyW.release(app.world_mut());
+    KeyCode::KeyA.press(app.world_mut());
+    run_to(&mut app, 80);
+    KeyCode::KeyA.release(app.world_mut());
+    KeyCode::Digit2.press(app.world_mut());
+    MouseButton::Left.press(app.world_mut());
+    run_to(&mut app, 150);
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+    Replay::load(path).expect("the recording was written")
+}
+
+fn play(game: &Path, replay: Replay) -> Playback {
+    let ticks = replay.end_tick;
+    let mut app = running_test_app(game.to_path_buf(), (Simulation, PlaybackPlugin(replay)));
+    run_to(&mut app, ticks);
+    app.world().resource::<Playback>().clone()
+}
+
+#[test]
+fn a_recorded_session_replays_to_its_hashes_and_a_changed_step_is_found() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let replay = record(&game, &tmp.path().join("session.ron"));
+    assert_eq!(replay.mission, "Campaign.00/Mission.01");
+    assert_eq!(replay.install.len(), 16);
+    assert!(replay.end_tick >= 150);
+    assert!(
+        replay.checkpoints.len() >= 5,
+        "{:?}",
+        replay.checkpoints.len()
+    );
+    // Only the changes are written: far fewer records than steps.
+    assert!(replay.steps.len() < 20, "{:?}", replay.steps);
+    let held = |a: PlayerAction| replay.steps.iter().any(|s| Buttons(s.held).has(a));
+    assert!(held(PlayerAction::WalkForward) && held(PlayerAction::StrafeLeft));
+    assert!(held(PlayerAction::FirePrimary));
+    assert!(replay.steps.iter().any(|s| s.mouse != [0.0; 2]));
+
+    let played = play(&game, replay.clone());
+    assert_eq!(played.divergence, None);
+    assert_eq!(played.checked, replay.checkpoints.len());
+
+    // The walk held ten ticks longer: the run parts by the first
+    // checkpoint after the change, and the hero's subsystems say so.
+    let mut changed = replay.clone();
+    let release = changed
+        .steps
+        .iter()
+        .position(|s| !Buttons(s.held).has(PlayerAction::WalkForward) && s.tick > 1)
+        .expect("the walk ends");
+    let mut walking = Buttons(changed.steps[release].held);
+    walking.set(PlayerAction::WalkForward, true);
+    changed.steps[release].held = walking.0;
+    let at = changed.steps[release].tick;
+    let parted = play(&game, changed).divergence.expect("the change shows");
+    let first_after = replay
+        .checkpoints
+        .iter()
+        .find(|c| c.tick >= at)
+        .unwrap()
+        .tick;
+    assert_eq!(parted.tick, first_after);
+    assert!(
+        parted.sections.iter().any(|s| s == "world_objects"),
+        "{parted}"
+    );
+    assert!(
+        parted.sections.iter().all(|s| s != "rng_streams"),
+        "{parted}"
+    );
+}

@@ -1,0 +1,125 @@
+//! `iron3d replay`: plays a recorded session back (see `play --record`),
+//! headless or in a window, and with `--verify` checks every checkpoint.
+
+use crate::app;
+use iron3d_replay::{Playback, PlaybackPlugin, Replay, install_identity};
+use iron3d_schedules::SimulationRate;
+use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// The replay file `iron3d play --record` wrote.
+    file: PathBuf,
+    /// The install it was recorded on (default: the embedded demo
+    /// install).
+    #[arg(long)]
+    game_dir: Option<PathBuf>,
+    /// Mod directories, as the recording had them (repeatable).
+    #[arg(long = "mod-dir", value_name = "DIR")]
+    mod_dirs: Vec<PathBuf>,
+    /// Play without a window or renderer.
+    #[arg(long)]
+    headless: bool,
+    /// Check every checkpoint: the first that differs names its tick and
+    /// the subsystems whose state differs, and the exit code is 1.
+    #[arg(long)]
+    verify: bool,
+    /// Write the end state as the headless report (see `play --report`).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+}
+
+pub fn run(args: ReplayArgs) -> ExitCode {
+    let replay = match Replay::load(&args.file) {
+        Ok(replay) => replay,
+        Err(e) => {
+            eprintln!("iron3d: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(game_dir) = super::play::install_or_demo(args.game_dir.clone()) else {
+        return ExitCode::from(1);
+    };
+    let rate = SimulationRate(replay.rate);
+    let mission = MissionPlugin {
+        request: Some(MissionRequest {
+            game_dir,
+            mission: Some(replay.mission.clone()),
+            mod_dirs: args.mod_dirs.clone(),
+        }),
+        seed: replay.seed,
+    };
+    let ticks = replay.end_tick;
+    let checkpoints = replay.checkpoints.len();
+    let verify = args.verify;
+    let report = args.report.clone();
+    // What the end of the run prints and checks, headless or windowed.
+    let finish = move |world: &mut bevy::prelude::World, tick: u64, hash: u64| {
+        let playback = world.resource::<Playback>();
+        println!(
+            "replay: {} checkpoints of {checkpoints} reached",
+            playback.checked
+        );
+        let parted = playback.divergence.clone();
+        if let Some(path) = &report {
+            let mission = world
+                .resource::<iron3d_world::mission::LoadProgress>()
+                .mission
+                .clone();
+            super::report::write(world, path, &mission, tick, hash)
+                .map_err(|e| format!("cannot write the report {}: {e}", path.display()))?;
+        }
+        match parted {
+            Some(parted) if verify => Err(format!("replay: {parted}")),
+            Some(parted) => {
+                println!("replay: {parted}");
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    };
+    if !args.headless {
+        let view = app::View {
+            hud: true,
+            at_exit: Some(Box::new(finish)),
+            ..Default::default()
+        };
+        let mut app = app::windowed(rate, Some(ticks), mission, view);
+        app.add_plugins(PlaybackPlugin(replay));
+        return match app.run() {
+            bevy::app::AppExit::Success => ExitCode::SUCCESS,
+            bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
+        };
+    }
+    let mut app = app::headless(rate, mission, PlaybackPlugin(replay.clone()));
+    if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {
+        eprintln!("iron3d: {error}");
+        return ExitCode::from(1);
+    }
+    let here = app
+        .world()
+        .get_resource::<MissionDescription>()
+        .map(install_identity)
+        .unwrap_or_default();
+    if here != replay.install {
+        eprintln!(
+            "iron3d: {}: recorded on another install (its data.tma {}, this one {here})",
+            args.file.display(),
+            replay.install
+        );
+        return ExitCode::from(1);
+    }
+    let hash = app::run_headless(&mut app, ticks, None, |_, _| {});
+    println!("mission: {}", replay.mission);
+    println!("ticks: {ticks}");
+    println!("state hash: {hash:016x}");
+    match finish(app.world_mut(), ticks, hash) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("iron3d: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
