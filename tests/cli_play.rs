@@ -816,3 +816,57 @@ fn a_broken_newer_or_foreign_replay_is_refused_with_its_reason() {
     let err = refused("foreign.ron", &foreign);
     assert!(err.contains("recorded on another install"), "{err}");
 }
+
+#[test]
+fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        assert!(!path.with_extension("jsonl.part").exists());
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let played = dir.path().join("play.jsonl");
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "120",
+        "--trace",
+        played.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = read(&played);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["tick"].as_u64().is_some_and(|t| t <= 120))
+    );
+    assert!(lines.iter().any(|l| l["channel"] == "control"));
+    assert!(
+        lines.iter().all(|l| l["channel"] != "input"),
+        "no one played"
+    );
+
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
+    let replayed = dir.path().join("replay.jsonl");
+    let o = iron3d(&[
+        "replay",
+        kept.to_str().unwrap(),
+        "--headless",
+        "--trace",
+        replayed.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = read(&replayed);
+    let channels: std::collections::BTreeSet<&str> =
+        lines.iter().filter_map(|l| l["channel"].as_str()).collect();
+    for channel in ["input", "control", "sound"] {
+        assert!(channels.contains(channel), "{channels:?}");
+    }
+    let walked = lines.iter().find(|l| l["channel"] == "input").unwrap();
+    assert_eq!(walked["held"][0], "WalkForward");
+}

@@ -10,7 +10,7 @@ use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
-use iron3d_replay::RecordPlugin;
+use iron3d_replay::{RecordPlugin, TracePlugin, finish_trace};
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
 use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
@@ -130,6 +130,11 @@ pub struct PlayArgs {
     /// checkpoints, written as the game exits or the mission ends.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["headless", "effects"])]
     record: Option<PathBuf>,
+    /// Write the trace of the session (one JSON object a line: input,
+    /// queue, control, contact, behavior, sound and camera channels, each
+    /// with its tick; see the README, "The trace").
+    #[arg(long, value_name = "FILE.jsonl")]
+    trace: Option<PathBuf>,
 }
 
 fn parse_order(s: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
@@ -196,13 +201,18 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }),
         seed: args.seed,
     };
+    let trace = args.trace.map(|path| TracePlugin { path });
     if args.headless {
+        let outputs = Outputs {
+            every: args.hash_every,
+            report: args.report.as_deref(),
+            trace,
+        };
         return run_headless(
             rate,
             mission,
             args.ticks.unwrap_or_default(),
-            args.hash_every,
-            args.report.as_deref(),
+            outputs,
             &args.orders,
             args.effects,
         );
@@ -251,6 +261,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
     let seed = args.seed;
     let mut app = app::windowed(rate, args.ticks, mission, view);
     app.insert_resource(StartEffects(args.effects));
+    if let Some(trace) = trace {
+        app.add_plugins(trace);
+    }
     if let Some(path) = args.record {
         app.add_plugins(RecordPlugin {
             path,
@@ -264,20 +277,36 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
 }
 
+/// What a headless run writes besides its last lines: the hash every K
+/// ticks, the report, the trace.
+struct Outputs<'a> {
+    every: Option<u64>,
+    report: Option<&'a Path>,
+    trace: Option<TracePlugin>,
+}
+
 /// Loads the mission (if any), runs `ticks` fixed steps and prints the
-/// load report, the hashes and the final state hash; with `report`, writes
+/// load report, the hashes and the final state hash; with a report, writes
 /// the end state there too.
 fn run_headless(
     rate: SimulationRate,
     mission: MissionPlugin,
     ticks: u64,
-    every: Option<u64>,
-    report: Option<&Path>,
+    outputs: Outputs,
     orders: &[(OriginalObjectId, OrderPacket)],
     effects: Vec<(String, [f32; 3])>,
 ) -> ExitCode {
+    let Outputs {
+        every,
+        report,
+        trace,
+    } = outputs;
     let has_mission = mission.request.is_some();
-    let mut app = app::headless(rate, mission, ());
+    let traced = trace.is_some();
+    let mut app = match trace {
+        Some(trace) => app::headless(rate, mission, trace),
+        None => app::headless(rate, mission, ()),
+    };
     app.insert_resource(StartEffects(effects));
     let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,
@@ -296,6 +325,9 @@ fn run_headless(
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
     });
+    if traced {
+        finish_trace(app.world_mut());
+    }
     say!("{}", iron3d_script::outcome_line(app.world()));
     say!("ticks: {ticks}");
     say!("state hash: {hash:016x}");

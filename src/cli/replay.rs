@@ -2,7 +2,9 @@
 //! headless or in a window, and with `--verify` checks every checkpoint.
 
 use crate::app;
-use iron3d_replay::{Playback, PlaybackPlugin, Replay, install_identity};
+use iron3d_replay::{
+    Playback, PlaybackPlugin, Replay, TracePlugin, finish_trace, install_identity,
+};
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
 use std::path::PathBuf;
@@ -29,6 +31,9 @@ pub struct ReplayArgs {
     /// Write the end state as the headless report (see `play --report`).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Write the trace of the played-back session (see `play --trace`).
+    #[arg(long, value_name = "FILE.jsonl")]
+    trace: Option<PathBuf>,
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
@@ -88,12 +93,20 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
         app.add_plugins(PlaybackPlugin(replay));
+        if let Some(path) = args.trace {
+            app.add_plugins(TracePlugin { path });
+        }
         return match app.run() {
             bevy::app::AppExit::Success => ExitCode::SUCCESS,
             bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
         };
     }
-    let mut app = app::headless(rate, mission, PlaybackPlugin(replay.clone()));
+    let traced = args.trace.is_some();
+    let playback = PlaybackPlugin(replay.clone());
+    let mut app = match args.trace {
+        Some(path) => app::headless(rate, mission, (playback, TracePlugin { path })),
+        None => app::headless(rate, mission, playback),
+    };
     if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {
         eprintln!("iron3d: {error}");
         return ExitCode::from(1);
@@ -112,6 +125,9 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let hash = app::run_headless(&mut app, ticks, None, |_, _| {});
+    if traced {
+        finish_trace(app.world_mut());
+    }
     println!("mission: {}", replay.mission);
     println!("ticks: {ticks}");
     println!("state hash: {hash:016x}");

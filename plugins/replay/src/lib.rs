@@ -8,13 +8,18 @@
 //! | checkpoint / verify | `Last`, `Phase::Maintenance` | the state hash (and each subsystem's) every [`CHECKPOINT_EVERY`] ticks; on playback compared with the recording's at the same tick |
 //! | finish | `Last`, `Phase::Maintenance`, as the app exits or the mission leaves the slot | the recording written (write-then-rename) |
 //!
+//! The trace of a session ([`trace`]) is written beside it on the same
+//! steps.
+//!
 //! A recording covers the first mission that runs; the player's
 //! settings that reach the simulation (the mouse sensitivity) travel in
 //! the step input, so a replay needs nothing else.
 
 pub mod file;
+pub mod trace;
 
 pub use file::{Checkpoint, FORMAT_VERSION, Replay, ReplayError, Step};
+pub use trace::{Trace, TracePlugin, finish_trace};
 
 use bevy::app::AppExit;
 use bevy::prelude::*;

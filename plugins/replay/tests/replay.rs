@@ -140,3 +140,63 @@ fn a_recorded_session_replays_to_its_hashes_and_a_changed_step_is_found() {
         "{parted}"
     );
 }
+
+#[test]
+fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let replay = record(&game, &tmp.path().join("session.ron"));
+    let path = tmp.path().join("trace.jsonl");
+    let ticks = replay.end_tick;
+    let mut app = running_test_app(
+        game,
+        (
+            Simulation,
+            PlaybackPlugin(replay.clone()),
+            TracePlugin { path: path.clone() },
+        ),
+    );
+    run_to(&mut app, ticks);
+    finish_trace(app.world_mut());
+    assert!(!path.with_extension("jsonl.part").exists());
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let on = |channel: &str| -> Vec<&serde_json::Value> {
+        lines.iter().filter(|l| l["channel"] == channel).collect()
+    };
+    // The input channel is the replay's input, step by step.
+    let input = on("input");
+    assert!(!input.is_empty());
+    for line in &input {
+        let tick = line["tick"].as_u64().unwrap();
+        let step = replay.input_at(tick);
+        let held: Vec<&str> = line["held"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let expected: Vec<String> = PlayerAction::BUTTONS
+            .into_iter()
+            .filter(|a| step.held.has(*a))
+            .map(PlayerAction::name)
+            .collect();
+        assert_eq!(held, expected, "tick {tick}");
+    }
+    assert_eq!(input[0]["tick"], replay.steps[0].tick);
+    // The hero walked: its body's place is traced every step it moved.
+    assert!(on("control").len() >= 40);
+    // It fired: the shots were heard.
+    assert!(on("sound").iter().any(|l| l["kind"] == "Play"));
+    // Simulation lines come in tick order.
+    let ticks: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["channel"] != "sound")
+        .map(|l| l["tick"].as_u64().unwrap())
+        .collect();
+    assert!(ticks.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(app.world().resource::<Trace>().lines, lines.len() as u64);
+}
