@@ -6,9 +6,9 @@
 //! |---|---|---|
 //! | `input` | a step whose input is not empty | `held`, `pressed` (action names), `mouse`, `sensitivity` |
 //! | `queue` | a world message dispatched, or refused | `seq`, `message`, `object`, `payload_len`, `delivered` |
-//! | `control` | a body whose place changed in the step | `object`, `position` (world frame, Y up), `heading` (rad) |
+//! | `control` | a body whose place changed in the step (the first step: every body) | `object`, `position` (world frame, Y up), `heading` (rad) |
 //! | `contact` | a pair of objects that started touching | `objects` |
-//! | `behavior` | a unit whose target changed | `object`, `target` |
+//! | `behavior` | a unit whose target changed (from none at the start) | `object`, `target` |
 //! | `sound` | a sound event | `key`, `owner`, `position`, `kind` |
 //! | `camera` | a frame whose active 3D camera moved (windowed) | `eye`, `forward`, `fov` |
 //!
@@ -27,6 +27,7 @@ use iron3d_player::{PlayerAction, StepInput};
 use iron3d_schedules::{GameClock, Phase};
 use iron3d_world::{OriginalObjectId, QueueStep, Undeliverable, WorldMessage};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -165,7 +166,14 @@ fn trace_queue(
     }
 }
 
-/// A mover whose place changed this step.
+/// What the trace last said of each object: its place and its target.
+#[derive(Default)]
+struct Seen {
+    places: BTreeMap<OriginalObjectId, (Vec3, f32)>,
+    targets: BTreeMap<OriginalObjectId, Option<OriginalObjectId>>,
+}
+
+/// A body that may have moved this step.
 type Moved<'a> = (&'a OriginalObjectId, &'a Transform);
 
 fn trace_step(
@@ -173,6 +181,7 @@ fn trace_step(
     moved: Query<Moved, (With<Body>, Changed<Transform>)>,
     targets: Query<(&OriginalObjectId, &Target), Changed<Target>>,
     pairs: Res<TouchingPairs>,
+    mut seen: Local<Seen>,
     mut trace: ResMut<Trace>,
 ) {
     let tick = clock.tick();
@@ -180,6 +189,11 @@ fn trace_step(
     moved.sort_by_key(|(id, _)| **id);
     for (id, place) in moved {
         let (heading, _, _) = place.rotation.to_euler(EulerRot::YXZ);
+        let now = (place.translation, heading);
+        // A body written in place without moving says nothing.
+        if seen.places.insert(*id, now) == Some(now) {
+            continue;
+        }
         let fields = json!({
             "object": id.raw(),
             "position": place.translation.to_array(),
@@ -193,6 +207,9 @@ fn trace_step(
     let mut targets: Vec<_> = targets.iter().collect();
     targets.sort_by_key(|(id, _)| **id);
     for (id, target) in targets {
+        if seen.targets.insert(*id, target.0).unwrap_or(None) == target.0 {
+            continue;
+        }
         let fields = json!({ "object": id.raw(), "target": target.0.map(OriginalObjectId::raw) });
         trace.line(tick, "behavior", fields);
     }
