@@ -870,3 +870,118 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
     let walked = lines.iter().find(|l| l["channel"] == "input").unwrap();
     assert_eq!(walked["held"][0], "WalkForward");
 }
+
+/// The `tick K: hash H` lines of a run, and its last state hash.
+fn hashes(o: &Output) -> Vec<String> {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    stdout(o)
+        .lines()
+        .filter(|l| l.starts_with("tick ") || l.starts_with("state hash: "))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/fight.ron");
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (during, after) = (at("fight-2450.ron"), at("fight-2600.ron"));
+    // The fight (its input ends at 2,400; rounds still fly), saved twice
+    // on the way to 2,700.
+    let whole = iron3d(&[
+        "play",
+        "--headless",
+        "--load",
+        kept.to_str().unwrap(),
+        "--ticks",
+        "2700",
+        "--hash-every",
+        "50",
+        "--save-at",
+        "2450",
+        &during,
+        "--save-at",
+        "2600",
+        &after,
+    ]);
+    let whole = hashes(&whole);
+    for save in [&during, &after] {
+        let loaded = iron3d(&[
+            "play",
+            "--headless",
+            "--load",
+            save,
+            "--ticks",
+            "2700",
+            "--hash-every",
+            "50",
+        ]);
+        // The loaded run plays the save's steps again, then goes on: every
+        // hash it prints, before and after the save point, is the
+        // uninterrupted run's at that tick.
+        assert_eq!(hashes(&loaded), whole, "{save}");
+    }
+    // A run with no input, saved early, goes on the same way too.
+    let plain = hashes(&iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "400",
+        "--hash-every",
+        "100",
+        "--save-at",
+        "150",
+        &at("plain.ron"),
+    ]));
+    let loaded = hashes(&iron3d(&[
+        "play",
+        "--headless",
+        "--load",
+        &at("plain.ron"),
+        "--ticks",
+        "400",
+        "--hash-every",
+        "100",
+    ]));
+    assert_eq!(loaded, plain);
+}
+
+#[test]
+fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.ron");
+    // Loads `body` as a save: the exit code is 1 and stderr says why.
+    let refused = |body: &str| {
+        std::fs::write(&path, body).unwrap();
+        let o = iron3d(&[
+            "play",
+            "--headless",
+            "--load",
+            path.to_str().unwrap(),
+            "--ticks",
+            "10",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{body}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = refused("(version: 1, engine");
+    assert!(
+        err.contains("cannot load the save") && err.contains("not a replay"),
+        "{err}"
+    );
+    assert!(refused("(version: 7)").contains("replay layout version 7"));
+    let late = dir.path().join("late.ron");
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "20",
+        "--save-at",
+        "50",
+        late.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the run ended before tick 50"));
+    assert!(!late.exists());
+}

@@ -1,6 +1,7 @@
 //! `iron3d play`: the game, in a window or headless.
 
 use crate::app;
+use bevy::prelude::{App, Plugin};
 use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
@@ -10,7 +11,9 @@ use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
-use iron3d_replay::{RecordPlugin, TracePlugin, finish_trace};
+use iron3d_replay::{
+    Playback, PlaybackPlugin, RecordPlugin, Recording, Replay, TracePlugin, finish_trace,
+};
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
 use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
@@ -130,6 +133,14 @@ pub struct PlayArgs {
     /// checkpoints, written as the game exits or the mission ends.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["headless", "effects"])]
     record: Option<PathBuf>,
+    /// With --headless, save the session at tick TICK into FILE
+    /// (repeatable): the replay up to there, loaded again by --load.
+    #[arg(long = "save-at", num_args = 2, value_names = ["TICK", "FILE"], requires = "headless", conflicts_with = "effects")]
+    save_at: Vec<String>,
+    /// With --headless, load a save (its mission, seed, rate and orders):
+    /// its steps are played again, then the run goes on to --ticks.
+    #[arg(long, value_name = "FILE", requires = "headless", conflicts_with_all = ["mission", "orders", "effects"])]
+    load: Option<PathBuf>,
     /// Write the trace of the session (one JSON object a line: input,
     /// queue, control, contact, behavior, sound and camera channels, each
     /// with its tick; see the README, "The trace").
@@ -203,17 +214,60 @@ pub fn run(args: PlayArgs) -> ExitCode {
     };
     let trace = args.trace.map(|path| TracePlugin { path });
     if args.headless {
+        let saves = match parse_saves(&args.save_at) {
+            Ok(saves) => saves,
+            Err(e) => {
+                eprintln!("iron3d: --save-at: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut orders: Vec<(u32, Vec<u8>)> = args
+            .orders
+            .iter()
+            .map(|(id, packet)| (id.raw(), packet.to_bytes()))
+            .collect();
+        let mut session = Session {
+            trace,
+            record: None,
+            playback: None,
+        };
+        let (mut mission, mut rate, mut seed) = (mission, rate, args.seed);
+        if let Some(path) = &args.load {
+            let save = match Replay::load(path) {
+                Ok(save) => save,
+                Err(e) => {
+                    eprintln!("iron3d: cannot load the save: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            if let Some(request) = &mut mission.request {
+                request.mission = Some(save.mission.clone());
+            }
+            (rate, seed) = (SimulationRate(save.rate), save.seed);
+            mission.seed = seed;
+            orders = save.orders.clone();
+            session.playback = Some(PlaybackPlugin::load(save));
+        }
+        if !saves.is_empty() {
+            session.record = Some(RecordPlugin {
+                path: None,
+                seed,
+                rate: rate.0,
+                saves,
+                orders: orders.clone(),
+            });
+        }
         let outputs = Outputs {
             every: args.hash_every,
             report: args.report.as_deref(),
-            trace,
         };
         return run_headless(
             rate,
             mission,
             args.ticks.unwrap_or_default(),
             outputs,
-            &args.orders,
+            session,
+            &orders,
             args.effects,
         );
     }
@@ -266,9 +320,10 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
     if let Some(path) = args.record {
         app.add_plugins(RecordPlugin {
-            path,
+            path: Some(path),
             seed,
             rate: rate.0,
+            ..Default::default()
         });
     }
     match app.run() {
@@ -278,11 +333,46 @@ pub fn run(args: PlayArgs) -> ExitCode {
 }
 
 /// What a headless run writes besides its last lines: the hash every K
-/// ticks, the report, the trace.
+/// ticks, the report.
 struct Outputs<'a> {
     every: Option<u64>,
     report: Option<&'a Path>,
+}
+
+/// The session plugins of a headless run: its trace, its recording for
+/// saves, the save it loaded.
+struct Session {
     trace: Option<TracePlugin>,
+    record: Option<RecordPlugin>,
+    playback: Option<PlaybackPlugin>,
+}
+
+impl Plugin for Session {
+    fn build(&self, app: &mut App) {
+        if let Some(trace) = &self.trace {
+            app.add_plugins(trace.clone());
+        }
+        if let Some(record) = &self.record {
+            app.add_plugins(record.clone());
+        }
+        if let Some(playback) = &self.playback {
+            app.add_plugins(playback.clone());
+        }
+    }
+}
+
+/// `--save-at TICK FILE` pairs.
+fn parse_saves(words: &[String]) -> Result<Vec<(u64, PathBuf)>, String> {
+    words
+        .chunks(2)
+        .map(|pair| match pair {
+            [tick, file] => tick
+                .parse::<u64>()
+                .map(|t| (t, PathBuf::from(file)))
+                .map_err(|e| format!("{tick:?}: {e}")),
+            _ => Err("expected TICK FILE".into()),
+        })
+        .collect()
 }
 
 /// Loads the mission (if any), runs `ticks` fixed steps and prints the
@@ -293,20 +383,14 @@ fn run_headless(
     mission: MissionPlugin,
     ticks: u64,
     outputs: Outputs,
-    orders: &[(OriginalObjectId, OrderPacket)],
+    session: Session,
+    orders: &[(u32, Vec<u8>)],
     effects: Vec<(String, [f32; 3])>,
 ) -> ExitCode {
-    let Outputs {
-        every,
-        report,
-        trace,
-    } = outputs;
+    let Outputs { every, report } = outputs;
     let has_mission = mission.request.is_some();
-    let traced = trace.is_some();
-    let mut app = match trace {
-        Some(trace) => app::headless(rate, mission, trace),
-        None => app::headless(rate, mission, ()),
-    };
+    let traced = session.trace.is_some();
+    let mut app = app::headless(rate, mission, session);
     app.insert_resource(StartEffects(effects));
     let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,
@@ -320,7 +404,7 @@ fn run_headless(
     }
     let mut outbox = app.world_mut().resource_mut::<WorldOutbox>();
     for (id, packet) in orders {
-        outbox.post(GmsgKind::Order, Some(*id), packet.to_bytes());
+        outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
     }
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
@@ -337,7 +421,37 @@ fn run_headless(
         eprintln!("iron3d: cannot write the report {}: {e}", path.display());
         return ExitCode::from(1);
     }
-    ExitCode::SUCCESS
+    session_outcome(app.world())
+}
+
+/// A loaded save whose steps did not give its recorded state, or a save
+/// that was not written (or not reached), fails the run.
+fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
+    let mut failed = false;
+    if let Some(parted) = world
+        .get_resource::<Playback>()
+        .and_then(|p| p.divergence.as_ref())
+    {
+        eprintln!("iron3d: the save does not load as it was made: {parted}");
+        failed = true;
+    }
+    if let Some(recording) = world.get_resource::<Recording>() {
+        for e in &recording.save_errors {
+            eprintln!("iron3d: save not written: {e}");
+        }
+        for (tick, path) in &recording.saves {
+            eprintln!(
+                "iron3d: save {} not written: the run ended before tick {tick}",
+                path.display()
+            );
+        }
+        failed |= !recording.save_errors.is_empty() || !recording.saves.is_empty();
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn print_load(progress: &LoadProgress) {

@@ -92,7 +92,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             ..Default::default()
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
-        app.add_plugins(PlaybackPlugin(replay));
+        app.add_plugins(PlaybackPlugin::replay(replay));
         if let Some(path) = args.trace {
             app.add_plugins(TracePlugin { path });
         }
@@ -102,7 +102,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         };
     }
     let traced = args.trace.is_some();
-    let playback = PlaybackPlugin(replay.clone());
+    let playback = PlaybackPlugin::replay(replay.clone());
     let mut app = match args.trace {
         Some(path) => app::headless(rate, mission, (playback, TracePlugin { path })),
         None => app::headless(rate, mission, playback),

@@ -1,4 +1,5 @@
-//! The replay file (our own format; the original game has none): one RON
+//! The replay file (our own format; the original game has none), also the
+//! layout of a save (a replay that ends where the save was made): one RON
 //! document, readable and diffable, with a versioned header, the input of
 //! every fixed step that differs from "as before" (held buttons or mouse
 //! sensitivity changed, a press, mouse counts), and state-hash checkpoints
@@ -31,6 +32,10 @@ pub struct Replay {
     pub rate: f64,
     /// The last tick recorded.
     pub end_tick: u64,
+    /// Orders given before the first step (`play --order`), as
+    /// `(raw original id, order packet bytes)` posted in this order.
+    #[serde(default)]
+    pub orders: Vec<(u32, Vec<u8>)>,
     /// The steps whose input is not "as before", in tick order.
     pub steps: Vec<Step>,
     /// State hashes as the recording ran, in tick order.
@@ -117,6 +122,7 @@ impl Replay {
             seed,
             rate,
             end_tick: 0,
+            orders: Vec::new(),
             steps: Vec::new(),
             checkpoints: Vec::new(),
         }

@@ -35,6 +35,11 @@ pub const CHECKPOINT_EVERY: u64 = 30;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ReplayInput;
 
+/// Where a playback sets the step's input (a recording of a loaded save
+/// records it after).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct PlayStep;
+
 /// [`ReplayInput`] runs once the step's tick is counted and its input
 /// taken from the snapshot.
 fn configure_input(app: &mut App) {
@@ -67,21 +72,32 @@ pub fn checkpoint(world: &World) -> Checkpoint {
     }
 }
 
-/// Records the session into a file.
+/// Records the session: into a replay file as it ends (`path`), and
+/// into saves at the ticks `saves` names (a save is the replay up to
+/// there).
+#[derive(Debug, Clone, Default)]
 pub struct RecordPlugin {
-    pub path: PathBuf,
+    pub path: Option<PathBuf>,
     pub seed: u64,
     pub rate: f64,
+    pub saves: Vec<(u64, PathBuf)>,
+    /// Orders given before the first step (raw id, packet bytes).
+    pub orders: Vec<(u32, Vec<u8>)>,
 }
 
 /// The recording under way.
 #[derive(Resource, Debug)]
 pub struct Recording {
-    pub path: PathBuf,
+    pub path: Option<PathBuf>,
     /// The replay so far, from the mission's start until it is written.
     pub replay: Option<Replay>,
     seed: u64,
     rate: f64,
+    orders: Vec<(u32, Vec<u8>)>,
+    /// Saves still to make, by tick.
+    pub saves: Vec<(u64, PathBuf)>,
+    /// Saves that could not be written.
+    pub save_errors: Vec<String>,
     /// Written: nothing more is recorded.
     pub finished: bool,
 }
@@ -94,10 +110,13 @@ impl Plugin for RecordPlugin {
             replay: None,
             seed: self.seed,
             rate: self.rate,
+            orders: self.orders.clone(),
+            saves: self.saves.clone(),
+            save_errors: Vec::new(),
             finished: false,
         })
         .add_systems(OnEnter(MissionPhase::Running), start_recording)
-        .add_systems(FixedUpdate, record_step.in_set(ReplayInput))
+        .add_systems(FixedUpdate, record_step.in_set(ReplayInput).after(PlayStep))
         .add_systems(OnExit(MissionPhase::Running), finish_recording)
         .add_systems(
             Last,
@@ -126,7 +145,10 @@ fn start_recording(
         recording.rate,
     );
     info!("replay: recording {}", replay.mission);
-    recording.replay = Some(replay);
+    recording.replay = Some(Replay {
+        orders: recording.orders.clone(),
+        ..replay
+    });
 }
 
 fn record_step(clock: Res<GameClock>, input: Res<StepInput>, mut recording: ResMut<Recording>) {
@@ -136,7 +158,7 @@ fn record_step(clock: Res<GameClock>, input: Res<StepInput>, mut recording: ResM
 }
 
 /// A checkpoint each time the clock has passed another
-/// [`CHECKPOINT_EVERY`] ticks since the last one.
+/// [`CHECKPOINT_EVERY`] ticks since the last one; the saves due by now.
 fn record_checkpoint(world: &mut World) {
     let tick = world.resource::<GameClock>().tick();
     let due = world
@@ -148,6 +170,47 @@ fn record_checkpoint(world: &mut World) {
         let point = checkpoint(world);
         if let Some(replay) = &mut world.resource_mut::<Recording>().replay {
             replay.checkpoints.push(point);
+        }
+    }
+    let saves: Vec<(u64, PathBuf)> = {
+        let mut recording = world.resource_mut::<Recording>();
+        if recording.replay.is_none() {
+            return;
+        }
+        let (now, later) = recording.saves.drain(..).partition(|(at, _)| *at <= tick);
+        recording.saves = later;
+        now
+    };
+    for (_, path) in saves {
+        save(world, &path);
+    }
+}
+
+/// Writes the replay so far, ending at this tick with its checkpoint, to
+/// `path`: a save.
+fn save(world: &mut World, path: &std::path::Path) {
+    let point = checkpoint(world);
+    let mut recording = world.resource_mut::<Recording>();
+    let Some(mut replay) = recording.replay.clone() else {
+        return;
+    };
+    replay.end_tick = point.tick;
+    if replay
+        .checkpoints
+        .last()
+        .is_none_or(|c| c.tick < point.tick)
+    {
+        replay.checkpoints.push(point);
+    }
+    match replay.save(path) {
+        Ok(()) => info!(
+            "save: tick {} written to {}",
+            replay.end_tick,
+            path.display()
+        ),
+        Err(e) => {
+            error!("save: not written: {e}");
+            recording.save_errors.push(e.to_string());
         }
     }
 }
@@ -177,26 +240,54 @@ fn finish(world: &mut World) {
     if replay.checkpoints.last().is_none_or(|c| c.tick < last.tick) {
         replay.checkpoints.push(last);
     }
-    match replay.save(&recording.path) {
+    let Some(path) = recording.path.clone() else {
+        return;
+    };
+    match replay.save(&path) {
         Ok(()) => info!(
             "replay: {} ticks, {} input changes, {} checkpoints written to {}",
             replay.end_tick,
             replay.steps.len(),
             replay.checkpoints.len(),
-            recording.path.display()
+            path.display()
         ),
         Err(e) => error!("replay: not written: {e}"),
     }
 }
 
 /// Plays a replay's input in place of the devices and checks its
-/// checkpoints.
-pub struct PlaybackPlugin(pub Replay);
+/// checkpoints; a loaded save ([`PlaybackPlugin::load`]) then hands the
+/// steps after its end to the live input.
+#[derive(Debug, Clone)]
+pub struct PlaybackPlugin {
+    pub replay: Replay,
+    pub live_after_end: bool,
+}
+
+impl PlaybackPlugin {
+    /// The whole replay, its input repeated after its end.
+    pub fn replay(replay: Replay) -> Self {
+        Self {
+            replay,
+            live_after_end: false,
+        }
+    }
+
+    /// A save: its steps, then the live input.
+    pub fn load(save: Replay) -> Self {
+        Self {
+            replay: save,
+            live_after_end: true,
+        }
+    }
+}
 
 /// The replay being played and what its checkpoints showed.
 #[derive(Resource, Debug, Clone)]
 pub struct Playback {
     pub replay: Replay,
+    /// Whether the steps after the replay's end take the live input.
+    pub live_after_end: bool,
     /// Checkpoints reached and compared.
     pub checked: usize,
     /// The first checkpoint whose state differed.
@@ -230,17 +321,21 @@ impl Plugin for PlaybackPlugin {
     fn build(&self, app: &mut App) {
         configure_input(app);
         app.insert_resource(Playback {
-            replay: self.0.clone(),
+            replay: self.replay.clone(),
+            live_after_end: self.live_after_end,
             checked: 0,
             divergence: None,
         })
-        .add_systems(FixedUpdate, play_step.in_set(ReplayInput))
+        .add_systems(FixedUpdate, play_step.in_set(ReplayInput).in_set(PlayStep))
         .add_systems(Last, verify.in_set(Phase::Maintenance));
     }
 }
 
 fn play_step(clock: Res<GameClock>, playback: Res<Playback>, mut input: ResMut<StepInput>) {
-    *input = playback.replay.input_at(clock.tick());
+    let tick = clock.tick();
+    if !(playback.live_after_end && tick > playback.replay.end_tick) {
+        *input = playback.replay.input_at(tick);
+    }
 }
 
 /// Compares the state with the recording's checkpoint at this tick.

@@ -33,6 +33,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// Writes the trace of the session to `path`.
+#[derive(Debug, Clone)]
 pub struct TracePlugin {
     pub path: PathBuf,
 }

@@ -58,9 +58,10 @@ fn record(game: &Path, path: &Path) -> Replay {
             InputPlugin,
             PlayerInputPlugin,
             RecordPlugin {
-                path: path.to_path_buf(),
+                path: Some(path.to_path_buf()),
                 seed: 1,
                 rate: 30.0,
+                ..default()
             },
         ),
     );
@@ -82,7 +83,10 @@ fn record(game: &Path, path: &Path) -> Replay {
 
 fn play(game: &Path, replay: Replay) -> Playback {
     let ticks = replay.end_tick;
-    let mut app = running_test_app(game.to_path_buf(), (Simulation, PlaybackPlugin(replay)));
+    let mut app = running_test_app(
+        game.to_path_buf(),
+        (Simulation, PlaybackPlugin::replay(replay)),
+    );
     run_to(&mut app, ticks);
     app.world().resource::<Playback>().clone()
 }
@@ -152,7 +156,7 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
         game,
         (
             Simulation,
-            PlaybackPlugin(replay.clone()),
+            PlaybackPlugin::replay(replay.clone()),
             TracePlugin { path: path.clone() },
         ),
     );
