@@ -791,6 +791,39 @@ fn the_kept_replays_verify_on_the_demo_install() {
     }
 }
 
+/// `--rerecord` after a meant change: the replay's input played again
+/// gives this build's checkpoints; here the kept file with a checkpoint
+/// spoiled (as an older build would have left it) comes back as kept.
+#[test]
+fn a_rerecorded_replay_takes_this_builds_checkpoints_and_keeps_its_input() {
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
+    let text = std::fs::read_to_string(kept).unwrap();
+    let (head, rest) = text.split_once("(tick: 30, hash: ").unwrap();
+    let (_, tail) = rest.split_once(',').unwrap();
+    let spoiled = format!("{head}(tick: 30, hash: 1,{tail}");
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.ron");
+    let out = dir.path().join("new.ron");
+    std::fs::write(&old, &spoiled).unwrap();
+    let o = iron3d(&["replay", old.to_str().unwrap(), "--headless", "--verify"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("parts from the recording by tick 30"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = iron3d(&[
+        "replay",
+        old.to_str().unwrap(),
+        "--headless",
+        "--rerecord",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+}
+
 #[test]
 fn a_broken_newer_or_foreign_replay_is_refused_with_its_reason() {
     let kept =

@@ -669,6 +669,54 @@ fn a_windowed_run_reports_the_sounds_and_state_of_the_headless_run() {
     assert!(windowed["sounds"].as_array().unwrap().len() >= 3);
 }
 
+/// `play --load` in a window: the save's steps play again fast, then the
+/// run goes on; at its end it is the uninterrupted headless run.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_save_loads_in_the_window_and_goes_on_as_the_uninterrupted_run() {
+    require_display();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("save.ron");
+    let report = dir.path().join("windowed.json");
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    let out = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "240",
+        "--save-at",
+        "240",
+        &path(&save),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = iron3d(&[
+        "play",
+        "--load",
+        &path(&save),
+        "--ticks",
+        "300",
+        "--report",
+        &path(&report),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let windowed: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let ticks = windowed["ticks"].as_u64().unwrap();
+    assert!(ticks >= 300, "{ticks}");
+    let headless = iron3d(&["play", "--headless", "--ticks", &ticks.to_string()]);
+    let stdout = String::from_utf8_lossy(&headless.stdout);
+    let hash = windowed["state_hash"].as_str().unwrap();
+    assert!(stdout.contains(&format!("state hash: {hash}")), "{stdout}");
+}
+
 /// An X server of one test's own (`Xvfb`), so no other test's window
 /// takes the keys it types; stopped when dropped.
 struct OwnDisplay {

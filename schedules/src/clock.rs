@@ -133,12 +133,13 @@ impl GameClock {
         };
     }
 
-    /// Feeds the hash of the clock state.
+    /// Feeds the hash of the clock state: the tick and the step. Pause
+    /// and scale only say how fast real time turns into ticks (the pause
+    /// menu, a loaded save played again fast), not what a tick does, so
+    /// a save made while paused is the same state when it runs again.
     pub(crate) fn hash_into(&self, hasher: &mut crate::StateHasher) {
         hasher.write_u64(self.tick);
         hasher.write_u64(self.timestep.as_nanos() as u64);
-        hasher.write_u64(self.scale.to_bits());
-        hasher.write_u8(self.paused as u8);
     }
 }
 

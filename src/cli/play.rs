@@ -6,13 +6,14 @@ use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_fx::StartEffects;
-use iron3d_hud::MainMenu;
+use iron3d_hud::{MainMenu, QuickSave};
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
 use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_replay::{
-    Playback, PlaybackPlugin, RecordPlugin, Recording, Replay, TracePlugin, finish_trace,
+    LoadsPlugin, PendingLoad, Playback, PlaybackPlugin, RecordPlugin, Recording, Replay,
+    TracePlugin, finish_trace,
 };
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
@@ -137,9 +138,11 @@ pub struct PlayArgs {
     /// (repeatable): the replay up to there, loaded again by --load.
     #[arg(long = "save-at", num_args = 2, value_names = ["TICK", "FILE"], requires = "headless", conflicts_with = "effects")]
     save_at: Vec<String>,
-    /// With --headless, load a save (its mission, seed, rate and orders):
-    /// its steps are played again, then the run goes on to --ticks.
-    #[arg(long, value_name = "FILE", requires = "headless", conflicts_with_all = ["mission", "orders", "effects"])]
+    /// Load a save (its mission, seed, rate and orders; F5's quick save
+    /// or --save-at's): its steps are played again (in a window at 64
+    /// times real time), then the run goes on with the live input (to
+    /// --ticks).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["mission", "orders", "effects", "menu"])]
     load: Option<PathBuf>,
     /// Write the trace of the session (one JSON object a line: input,
     /// queue, control, contact, behavior, sound and camera channels, each
@@ -188,13 +191,23 @@ pub(super) fn install_or_demo(game_dir: Option<PathBuf>) -> Option<PathBuf> {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let rate = SimulationRate(args.rate);
     let Some(game_dir) = install_or_demo(args.game_dir) else {
         return ExitCode::from(1);
     };
     if args.list_missions {
         return list_missions(game_dir);
     }
+    let save = match args.load.as_deref().map(Replay::load).transpose() {
+        Ok(save) => save,
+        Err(e) => {
+            eprintln!("iron3d: cannot load the save: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    // A save runs in its own mission, on its rate and seed.
+    let rate = SimulationRate(save.as_ref().map_or(args.rate, |s| s.rate));
+    let seed = save.as_ref().map_or(args.seed, |s| s.seed);
+    let named = save.as_ref().map(|s| s.mission.clone()).or(args.mission);
     // Runs that want the world at once (tools, captures) take the first
     // mission when none is named; a player gets the main menu.
     let automated = args.ticks.is_some()
@@ -202,15 +215,15 @@ pub fn run(args: PlayArgs) -> ExitCode {
         || args.screenshot.is_some()
         || args.capture_frame.is_some()
         || args.bench_frames.is_some();
-    let main_menu = (!args.headless && args.mission.is_none() && (args.menu || !automated))
+    let main_menu = (!args.headless && named.is_none() && (args.menu || !automated))
         .then(|| MainMenu::of_install(game_dir.clone(), args.mod_dirs.clone()));
     let mission = MissionPlugin {
         request: main_menu.is_none().then_some(MissionRequest {
             game_dir,
-            mission: args.mission,
+            mission: named,
             mod_dirs: args.mod_dirs,
         }),
-        seed: args.seed,
+        seed,
     };
     let trace = args.trace.map(|path| TracePlugin { path });
     if args.headless {
@@ -231,27 +244,13 @@ pub fn run(args: PlayArgs) -> ExitCode {
             record: None,
             playback: None,
         };
-        let (mut mission, mut rate, mut seed) = (mission, rate, args.seed);
-        if let Some(path) = &args.load {
-            let save = match Replay::load(path) {
-                Ok(save) => save,
-                Err(e) => {
-                    eprintln!("iron3d: cannot load the save: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            if let Some(request) = &mut mission.request {
-                request.mission = Some(save.mission.clone());
-            }
-            (rate, seed) = (SimulationRate(save.rate), save.seed);
-            mission.seed = seed;
+        if let Some(save) = save {
             orders = save.orders.clone();
             session.playback = Some(PlaybackPlugin::load(save));
         }
         if !saves.is_empty() {
             session.record = Some(RecordPlugin {
                 path: None,
-                seed,
                 rate: rate.0,
                 saves,
                 orders: orders.clone(),
@@ -312,19 +311,26 @@ pub fn run(args: PlayArgs) -> ExitCode {
             })
         }),
     };
-    let seed = args.seed;
     let mut app = app::windowed(rate, args.ticks, mission, view);
     app.insert_resource(StartEffects(args.effects));
     if let Some(trace) = trace {
         app.add_plugins(trace);
     }
-    if let Some(path) = args.record {
-        app.add_plugins(RecordPlugin {
-            path: Some(path),
-            seed,
+    // The session is always recorded (F5 saves it); --record also
+    // writes the first mission's replay.
+    app.add_plugins((
+        RecordPlugin {
+            path: args.record,
             rate: rate.0,
             ..Default::default()
-        });
+        },
+        LoadsPlugin,
+    ));
+    if let Some(quick) = QuickSave::in_data_dir() {
+        app.insert_resource(quick);
+    }
+    if let Some(save) = save {
+        app.insert_resource(PendingLoad(save));
     }
     match app.run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

@@ -34,6 +34,11 @@ pub struct ReplayArgs {
     /// Write the trace of the played-back session (see `play --trace`).
     #[arg(long, value_name = "FILE.jsonl")]
     trace: Option<PathBuf>,
+    /// With --headless, record the played-back session again into OUT:
+    /// the same input with this build's checkpoints, for a replay kept as
+    /// a test after a conscious change of the simulation.
+    #[arg(long, value_name = "OUT", requires = "headless")]
+    rerecord: Option<PathBuf>,
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
@@ -128,6 +133,12 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     if traced {
         finish_trace(app.world_mut());
     }
+    if let Some(out) = &args.rerecord
+        && let Err(e) = rerecord(app.world(), &replay, out)
+    {
+        eprintln!("iron3d: --rerecord: {e}");
+        return ExitCode::from(1);
+    }
     println!("mission: {}", replay.mission);
     println!("ticks: {ticks}");
     println!("state hash: {hash:016x}");
@@ -138,4 +149,30 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Writes `replay` to `out` with the checkpoints the playback reached in
+/// place of its own: the same header, input and checkpoint ticks.
+fn rerecord(
+    world: &bevy::prelude::World,
+    replay: &Replay,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let reached = &world.resource::<Playback>().reached;
+    if reached.len() != replay.checkpoints.len() {
+        return Err(format!(
+            "{} checkpoints of {} reached; nothing written",
+            reached.len(),
+            replay.checkpoints.len()
+        ));
+    }
+    let again = Replay {
+        checkpoints: reached.clone(),
+        ..replay.clone()
+    };
+    again
+        .save(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("replay: rerecorded into {}", out.display());
+    Ok(())
 }

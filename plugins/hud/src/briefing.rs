@@ -170,6 +170,7 @@ pub struct PlayBriefing(pub bool);
 /// briefing's.
 pub(crate) fn start(
     play: Option<Res<PlayBriefing>>,
+    playback: Option<Res<iron3d_replay::Playback>>,
     scripts: Option<Res<MissionScripts>>,
     progress: Res<iron3d_world::mission::LoadProgress>,
     mut briefing: ResMut<Briefing>,
@@ -177,7 +178,9 @@ pub(crate) fn start(
     mut captured: ResMut<MenuOpen>,
 ) {
     let waypoints = scripts.map(|s| s.briefing.clone()).unwrap_or_default();
-    if !play.is_some_and(|p| p.0) || waypoints.is_empty() {
+    // A loaded save goes on where it was made, past its briefing.
+    let loading = playback.is_some_and(|p| p.live_after_end);
+    if !play.is_some_and(|p| p.0) || waypoints.is_empty() || loading {
         return;
     }
     info!("briefing: {} waypoints", waypoints.len());

@@ -21,12 +21,14 @@ pub mod fonts;
 pub mod main_menu;
 pub mod menu;
 pub mod model;
+pub mod saves;
 
 pub use briefing::{Briefing, PlayBriefing};
 pub use fonts::{HudFont, InstallFonts};
 pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+pub use saves::{QuickSave, SaveRequest};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
@@ -65,6 +67,9 @@ impl Plugin for HudModelPlugin {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
             .init_resource::<InstallFonts>()
+            .init_resource::<SaveRequest>()
+            .add_systems(Update, saves::keys.run_if(in_state(MissionPhase::Running)))
+            .add_systems(Last, saves::apply.in_set(Phase::Maintenance))
             .add_systems(Startup, fonts::read)
             .init_mission_resource::<PauseMenu>()
             .init_mission_resource::<Briefing>()

@@ -3,7 +3,7 @@
 //! Resume closes it and lets the clock run again (unless it was already
 //! stopped before). Restart loads the mission again from its files;
 //! Missions (when the game has a main menu) unloads it and goes back
-//! there. While it is open the hero takes no input
+//! there; Save and Load are the quicksave's ([`crate::saves`]). While it is open the hero takes no input
 //! ([`MenuOpen`]). Its settings: the mouse sensitivity, the effects and
 //! music volumes (in place of the install's), the mute, and
 //! the bindings in use (to change them, edit the bindings file, which the
@@ -11,6 +11,7 @@
 
 use crate::briefing::Briefing;
 use crate::main_menu::MainMenu;
+use crate::saves::{QuickSave, SaveRequest};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -92,6 +93,7 @@ pub(crate) fn draw_menu(
     mut exit: MessageWriter<AppExit>,
     mut change: ResMut<MissionChange>,
     main_menu: Option<Res<MainMenu>>,
+    (quick, mut request): (Option<Res<QuickSave>>, ResMut<SaveRequest>),
 ) {
     if !menu.open {
         return;
@@ -110,6 +112,15 @@ pub(crate) fn draw_menu(
             }
             if main_menu.is_some() && ui.button("Missions").clicked() {
                 change.request(MissionCommand::Unload);
+            }
+            if let Some(quick) = &quick {
+                ui.horizontal(|ui| {
+                    request.save |= ui.button("Save (F5)").clicked();
+                    request.load |= ui.button("Load (F9)").clicked();
+                });
+                if let Some(status) = &quick.status {
+                    ui.label(status);
+                }
             }
             ui.separator();
             ui.label("Settings");

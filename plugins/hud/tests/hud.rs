@@ -594,3 +594,121 @@ mod fonts {
         assert_eq!(alpha(u, v), 0);
     }
 }
+
+mod quick {
+    use super::*;
+    use iron3d_replay::{LoadsPlugin, Playback, RecordPlugin, Replay};
+    use iron3d_schedules::{GameClock, StateHash};
+    use iron3d_world::mission::{MissionPhase, MissionRequest, headless_app, update_until_loaded};
+
+    fn tick(app: &App) -> u64 {
+        app.world().resource::<GameClock>().tick()
+    }
+
+    fn tap(app: &mut App, key: KeyCode) {
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+    }
+
+    fn status(app: &App) -> String {
+        let quick = app.world().resource::<QuickSave>();
+        quick.status.clone().unwrap_or_default()
+    }
+
+    #[test]
+    fn f5_saves_the_session_and_f9_loads_it_back_to_the_saved_state() {
+        let tmp = demo_install();
+        let path = tmp.path().join("saves").join("quick.ron");
+        let mut app = headless_app(Some(MissionRequest::first_of(tmp.path().join("game"))), 1);
+        app.add_plugins((
+            Stack,
+            RecordPlugin {
+                rate: 30.0,
+                ..default()
+            },
+            LoadsPlugin,
+        ))
+        .insert_resource(QuickSave {
+            path: path.clone(),
+            status: None,
+        });
+        iron3d_schedules::deny_simulation_ambiguities(&mut app);
+        app.finish();
+        app.cleanup();
+        update_until_loaded(&mut app).expect("the mission loads");
+        KeyCode::KeyW.press(app.world_mut());
+        while tick(&app) < 90 {
+            app.update();
+        }
+        // Saved from a stopped clock (the pause menu's Save): the same
+        // state as running.
+        app.world_mut().resource_mut::<GameClock>().pause();
+        tap(&mut app, KeyCode::F5);
+        app.world_mut().resource_mut::<GameClock>().resume();
+        let saved = Replay::load(&path).expect("F5 wrote the quick save");
+        assert_eq!(saved.end_tick, tick(&app));
+        assert_eq!(status(&app), format!("saved at tick {}", saved.end_tick));
+        let saved_hash = saved.checkpoints.last().unwrap().hash;
+        assert_eq!(saved_hash, StateHash::compute(app.world()));
+        // Play on, then load: the mission loads anew and its steps play
+        // again up to the save's tick, where the state is the saved one.
+        while tick(&app) < 150 {
+            app.update();
+        }
+        KeyCode::KeyW.release(app.world_mut());
+        tap(&mut app, KeyCode::F9);
+        update_until_loaded(&mut app).expect("the save's mission loads");
+        assert!(tick(&app) < saved.end_tick, "from the start");
+        let mut frames = 0;
+        while app.world().resource::<Playback>().loading(tick(&app)) {
+            app.update();
+            frames += 1;
+        }
+        assert!(
+            frames * 3 < saved.end_tick,
+            "played again fast: {frames} frames"
+        );
+        let playback = app.world().resource::<Playback>();
+        assert_eq!(playback.divergence, None);
+        assert_eq!(playback.checked, saved.checkpoints.len());
+        let at_save = playback.reached.last().unwrap();
+        assert_eq!((at_save.tick, at_save.hash), (saved.end_tick, saved_hash));
+        // Then the live input at the clock's own pace.
+        let before = tick(&app);
+        app.update();
+        assert_eq!(tick(&app), before + 1);
+        assert_eq!(app.world().resource::<GameClock>().scale(), 1.0);
+
+        // A broken save, or one made at another rate, leaves the running
+        // game as it is.
+        let broken = tmp.path().join("broken.ron");
+        std::fs::write(&broken, "(version: 1, broken").unwrap();
+        let other_rate = tmp.path().join("rate.ron");
+        Replay {
+            rate: 60.0,
+            ..saved
+        }
+        .save(&other_rate)
+        .unwrap();
+        for (file, said) in [
+            (broken, "not a replay"),
+            (other_rate, "made at 60 steps a second, the game runs at 30"),
+        ] {
+            std::fs::copy(&file, &path).unwrap();
+            let before = tick(&app);
+            tap(&mut app, KeyCode::F9);
+            app.update();
+            let status = status(&app);
+            assert!(
+                status.starts_with("not loaded:") && status.contains(said),
+                "{status}"
+            );
+            assert_eq!(
+                *app.world().resource::<State<MissionPhase>>().get(),
+                MissionPhase::Running
+            );
+            assert!(tick(&app) > before, "the game went on");
+        }
+    }
+}

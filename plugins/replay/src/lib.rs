@@ -25,7 +25,10 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_player::{StepInput, TakeInput};
 use iron3d_schedules::{AdvanceClock, GameClock, Phase, StateHash, StateHasher};
-use iron3d_world::mission::{LoadProgress, MissionDescription, MissionPhase};
+use iron3d_world::mission::{
+    LoadProgress, MissionDescription, MissionPhase, MissionScopeExt, RngStreams,
+};
+use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
 use std::path::PathBuf;
 
 /// Ticks between checkpoints (one a second at 30 Hz).
@@ -78,7 +81,6 @@ pub fn checkpoint(world: &World) -> Checkpoint {
 #[derive(Debug, Clone, Default)]
 pub struct RecordPlugin {
     pub path: Option<PathBuf>,
-    pub seed: u64,
     pub rate: f64,
     pub saves: Vec<(u64, PathBuf)>,
     /// Orders given before the first step (raw id, packet bytes).
@@ -91,15 +93,12 @@ pub struct Recording {
     pub path: Option<PathBuf>,
     /// The replay so far, from the mission's start until it is written.
     pub replay: Option<Replay>,
-    seed: u64,
     rate: f64,
     orders: Vec<(u32, Vec<u8>)>,
     /// Saves still to make, by tick.
     pub saves: Vec<(u64, PathBuf)>,
     /// Saves that could not be written.
     pub save_errors: Vec<String>,
-    /// Written: nothing more is recorded.
-    pub finished: bool,
 }
 
 impl Plugin for RecordPlugin {
@@ -108,12 +107,10 @@ impl Plugin for RecordPlugin {
         app.insert_resource(Recording {
             path: self.path.clone(),
             replay: None,
-            seed: self.seed,
             rate: self.rate,
             orders: self.orders.clone(),
             saves: self.saves.clone(),
             save_errors: Vec::new(),
-            finished: false,
         })
         .add_systems(OnEnter(MissionPhase::Running), start_recording)
         .add_systems(FixedUpdate, record_step.in_set(ReplayInput).after(PlayStep))
@@ -127,12 +124,16 @@ impl Plugin for RecordPlugin {
     }
 }
 
+/// A mission runs: its recording starts, with the game seed and the
+/// start orders (a loaded save's, when one plays again).
 fn start_recording(
     mut recording: ResMut<Recording>,
     progress: Res<LoadProgress>,
+    rng: Res<RngStreams>,
+    playback: Option<Res<Playback>>,
     description: Option<Res<MissionDescription>>,
 ) {
-    if recording.finished || recording.replay.is_some() {
+    if recording.replay.is_some() {
         return;
     }
     let install = description
@@ -141,14 +142,15 @@ fn start_recording(
     let replay = Replay::new(
         progress.mission.clone(),
         install,
-        recording.seed,
+        rng.seed(),
         recording.rate,
     );
     info!("replay: recording {}", replay.mission);
-    recording.replay = Some(Replay {
-        orders: recording.orders.clone(),
-        ..replay
-    });
+    let orders = match playback.filter(|p| p.live_after_end) {
+        Some(save) => save.replay.orders.clone(),
+        None => recording.orders.clone(),
+    };
+    recording.replay = Some(Replay { orders, ..replay });
 }
 
 fn record_step(clock: Res<GameClock>, input: Res<StepInput>, mut recording: ResMut<Recording>) {
@@ -189,11 +191,20 @@ fn record_checkpoint(world: &mut World) {
 /// Writes the replay so far, ending at this tick with its checkpoint, to
 /// `path`: a save.
 fn save(world: &mut World, path: &std::path::Path) {
+    if let Err(e) = save_now(world, path) {
+        error!("save: not written: {e}");
+        world.resource_mut::<Recording>().save_errors.push(e);
+    }
+}
+
+/// Saves the running mission's session to `path` now; its tick, or why
+/// not (no mission recorded, the file not written).
+pub fn save_now(world: &mut World, path: &std::path::Path) -> Result<u64, String> {
     let point = checkpoint(world);
-    let mut recording = world.resource_mut::<Recording>();
-    let Some(mut replay) = recording.replay.clone() else {
-        return;
-    };
+    let recording = world
+        .get_resource::<Recording>()
+        .ok_or("the session is not recorded")?;
+    let mut replay = recording.replay.clone().ok_or("no mission is running")?;
     replay.end_tick = point.tick;
     if replay
         .checkpoints
@@ -202,37 +213,32 @@ fn save(world: &mut World, path: &std::path::Path) {
     {
         replay.checkpoints.push(point);
     }
-    match replay.save(path) {
-        Ok(()) => info!(
-            "save: tick {} written to {}",
-            replay.end_tick,
-            path.display()
-        ),
-        Err(e) => {
-            error!("save: not written: {e}");
-            recording.save_errors.push(e.to_string());
-        }
-    }
+    replay.save(path).map_err(|e| e.to_string())?;
+    info!(
+        "save: tick {} written to {}",
+        replay.end_tick,
+        path.display()
+    );
+    Ok(replay.end_tick)
 }
 
 fn finish_on_exit(world: &mut World) {
     if !world.resource::<Messages<AppExit>>().is_empty() {
-        finish(world);
+        finish_recording(world);
     }
 }
 
+/// Ends the recording with a checkpoint at its last tick and writes it
+/// (the first mission's, when a file was asked for; a failure goes to
+/// [`Recording::save_errors`]); the next mission that runs starts
+/// another (for the saves), without the start orders.
 fn finish_recording(world: &mut World) {
-    finish(world);
-}
-
-/// Ends the recording with a checkpoint at its last tick and writes it.
-fn finish(world: &mut World) {
     if world.resource::<Recording>().replay.is_none() {
         return;
     }
     let last = checkpoint(world);
     let mut recording = world.resource_mut::<Recording>();
-    recording.finished = true;
+    recording.orders.clear();
     let Some(mut replay) = recording.replay.take() else {
         return;
     };
@@ -240,7 +246,7 @@ fn finish(world: &mut World) {
     if replay.checkpoints.last().is_none_or(|c| c.tick < last.tick) {
         replay.checkpoints.push(last);
     }
-    let Some(path) = recording.path.clone() else {
+    let Some(path) = recording.path.take() else {
         return;
     };
     match replay.save(&path) {
@@ -251,7 +257,10 @@ fn finish(world: &mut World) {
             replay.checkpoints.len(),
             path.display()
         ),
-        Err(e) => error!("replay: not written: {e}"),
+        Err(e) => {
+            error!("replay: not written: {e}");
+            recording.save_errors.push(e.to_string());
+        }
     }
 }
 
@@ -292,6 +301,14 @@ pub struct Playback {
     pub checked: usize,
     /// The first checkpoint whose state differed.
     pub divergence: Option<Divergence>,
+    /// The played-back state at each checkpoint reached (this build's
+    /// checkpoints for the same input: `replay --rerecord`).
+    pub reached: Vec<Checkpoint>,
+    /// The clock's scale to go back to when a loaded save has played
+    /// again ([`FAST_FORWARD`]).
+    resume_scale: Option<f64>,
+    /// The clock was stopped at a checkpoint for the frame to end there.
+    held: bool,
 }
 
 /// Where a played-back run parted from its recording.
@@ -317,17 +334,158 @@ impl std::fmt::Display for Divergence {
     }
 }
 
-impl Plugin for PlaybackPlugin {
-    fn build(&self, app: &mut App) {
-        configure_input(app);
-        app.insert_resource(Playback {
-            replay: self.replay.clone(),
-            live_after_end: self.live_after_end,
+impl Playback {
+    fn new(replay: Replay, live_after_end: bool) -> Self {
+        Self {
+            replay,
+            live_after_end,
             checked: 0,
             divergence: None,
-        })
-        .add_systems(FixedUpdate, play_step.in_set(ReplayInput).in_set(PlayStep))
-        .add_systems(Last, verify.in_set(Phase::Maintenance));
+            reached: Vec::new(),
+            resume_scale: None,
+            held: false,
+        }
+    }
+
+    /// Whether a loaded save's steps are still being played again.
+    pub fn loading(&self, tick: u64) -> bool {
+        self.live_after_end && tick < self.replay.end_tick
+    }
+}
+
+impl Plugin for PlaybackPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Playback::new(self.replay.clone(), self.live_after_end));
+        playback_systems(app);
+    }
+}
+
+/// A save to load as the next mission starts ([`LoadsPlugin`]).
+#[derive(Resource, Debug, Clone)]
+pub struct PendingLoad(pub Replay);
+
+/// Game time per real time while a loaded save's steps play again.
+pub const FAST_FORWARD: f64 = 64.0;
+
+/// Loads in a running game: a [`PendingLoad`] becomes the [`Playback`]
+/// of the mission that loads next, played again at [`FAST_FORWARD`] times
+/// real time until its end, then the live input goes on.
+pub struct LoadsPlugin;
+
+impl Plugin for LoadsPlugin {
+    fn build(&self, app: &mut App) {
+        playback_systems(app);
+        app.add_systems(OnEnter(MissionPhase::Context), take_pending_load)
+            .add_systems(
+                OnEnter(MissionPhase::Running),
+                post_save_orders.run_if(resource_exists::<Playback>),
+            )
+            .add_systems(
+                Last,
+                fast_forward
+                    .after(Phase::Maintenance)
+                    .run_if(resource_exists::<Playback>),
+            )
+            .add_systems(
+                FixedLast,
+                hold_at_checkpoint.run_if(resource_exists::<Playback>),
+            );
+    }
+}
+
+/// The playback systems, once however many plugins need them.
+fn playback_systems(app: &mut App) {
+    #[derive(Resource)]
+    struct Added;
+    if app.world().contains_resource::<Added>() {
+        return;
+    }
+    configure_input(app);
+    app.insert_resource(Added)
+        .add_systems(
+            FixedUpdate,
+            play_step
+                .in_set(ReplayInput)
+                .in_set(PlayStep)
+                .run_if(resource_exists::<Playback>),
+        )
+        .add_systems(
+            Last,
+            verify
+                .in_set(Phase::Maintenance)
+                .run_if(resource_exists::<Playback>),
+        )
+        .on_unload(end_fast_forward)
+        .remove_on_unload::<Playback>();
+}
+
+/// The mission the save was made in starts loading: the save plays
+/// again on its seed.
+fn take_pending_load(mut commands: Commands, pending: Option<Res<PendingLoad>>) {
+    if let Some(pending) = pending {
+        commands.insert_resource(RngStreams::new(pending.0.seed));
+        commands.insert_resource(Playback::new(pending.0.clone(), true));
+        commands.remove_resource::<PendingLoad>();
+    }
+}
+
+/// The loaded save's start orders, given before its first step as they
+/// were when it was made.
+fn post_save_orders(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
+    if !playback.live_after_end {
+        return;
+    }
+    for (id, packet) in &playback.replay.orders {
+        outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
+    }
+}
+
+/// As a frame ends (its checkpoint checked): the clock runs fast while a
+/// loaded save plays again, then at the scale it had before.
+fn fast_forward(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
+    if std::mem::take(&mut playback.held) {
+        clock.resume();
+    }
+    let loading = playback.loading(clock.tick());
+    match playback.resume_scale {
+        None if loading => {
+            playback.resume_scale = Some(clock.scale());
+            clock.set_scale(FAST_FORWARD);
+        }
+        Some(scale) if !loading => {
+            clock.set_scale(scale);
+            playback.resume_scale = None;
+        }
+        _ => {}
+    }
+}
+
+/// A frame of fast steps ends at each of the save's checkpoints (the
+/// clock stops there until the next frame), so that each is checked at
+/// its tick.
+fn hold_at_checkpoint(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
+    let tick = clock.tick();
+    let due = playback.live_after_end
+        && !clock.is_paused()
+        && playback
+            .replay
+            .checkpoints
+            .binary_search_by_key(&tick, |c| c.tick)
+            .is_ok();
+    if due {
+        clock.pause();
+        playback.held = true;
+    }
+}
+
+/// A mission unloaded while its save was still playing again leaves the
+/// clock at its scale from before.
+fn end_fast_forward(world: &mut World) {
+    let resume = world
+        .get_resource_mut::<Playback>()
+        .and_then(|mut playback| playback.resume_scale.take());
+    if let Some(scale) = resume {
+        world.resource_mut::<GameClock>().set_scale(scale);
     }
 }
 
@@ -353,6 +511,7 @@ fn verify(world: &mut World) {
     let now = checkpoint(world);
     let mut playback = world.resource_mut::<Playback>();
     playback.checked = at + 1;
+    playback.reached.push(now.clone());
     if now.hash != recorded.hash && playback.divergence.is_none() {
         let sections = now
             .sections

@@ -59,7 +59,6 @@ fn record(game: &Path, path: &Path) -> Replay {
             PlayerInputPlugin,
             RecordPlugin {
                 path: Some(path.to_path_buf()),
-                seed: 1,
                 rate: 30.0,
                 ..default()
             },
