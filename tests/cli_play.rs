@@ -1018,3 +1018,87 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("the run ended before tick 50"));
     assert!(!late.exists());
 }
+
+/// A headless run of `ticks` ticks with a report: the report and the
+/// peak resident memory of the process in KiB (`VmHWM`, read from /proc
+/// while it runs; its output goes to files, so nothing blocks it).
+fn run_with_peak_memory(dir: &std::path::Path, ticks: &str) -> (serde_json::Value, u64) {
+    let report = dir.join(format!("{ticks}.json"));
+    let log = |name: &str| std::fs::File::create(dir.join(format!("{ticks}.{name}"))).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(["play", "--headless", "--ticks", ticks, "--report"])
+        .arg(&report)
+        .env("XDG_CACHE_HOME", cache_home())
+        .env_remove("DISPLAY")
+        .stdout(log("out"))
+        .stderr(log("err"))
+        .spawn()
+        .expect("run iron3d");
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let exit = loop {
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        });
+        peak = peak.max(hwm.unwrap_or(0));
+        if let Some(exit) = child.try_wait().unwrap() {
+            break exit;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{ticks} ticks: {exit}");
+    let report = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    (report, peak)
+}
+
+/// 36,000 ticks (20 minutes of game time) of the demo mission hold no
+/// more entities, objects, rounds or effect instances than its first
+/// 3,600, and take no more memory beyond what the logs the report keeps
+/// (every combat event and sound) add.
+#[test]
+fn a_long_run_keeps_the_missions_footprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let (short, short_peak) = run_with_peak_memory(dir.path(), "3600");
+    let (long, long_peak) = run_with_peak_memory(dir.path(), "36000");
+    let count = |r: &serde_json::Value, field: &str| match &r[field] {
+        serde_json::Value::Array(list) => list.len() as u64,
+        n => n.as_u64().unwrap(),
+    };
+    println!(
+        "3,600 ticks: {} entities, {} objects, {} rounds, {} effects, {} events, {} sounds, {short_peak} KiB",
+        count(&short, "entities"),
+        count(&short, "objects"),
+        count(&short, "rounds"),
+        count(&short, "effects"),
+        count(&short, "events"),
+        count(&short, "sounds"),
+    );
+    println!(
+        "36,000 ticks: {} entities, {} objects, {} rounds, {} effects, {} events, {} sounds, {long_peak} KiB",
+        count(&long, "entities"),
+        count(&long, "objects"),
+        count(&long, "rounds"),
+        count(&long, "effects"),
+        count(&long, "events"),
+        count(&long, "sounds"),
+    );
+    assert_eq!(long["ticks"], 36000);
+    for field in ["entities", "objects", "rounds", "effects"] {
+        assert!(
+            count(&long, field) <= count(&short, field),
+            "{field}: {} after 36,000 ticks, {} after 3,600",
+            count(&long, field),
+            count(&short, field)
+        );
+    }
+    assert!(count(&short, "entities") > count(&short, "objects"));
+    // The report's logs, at a generous 1 KiB an entry, and a tenth for
+    // the allocator's own slack.
+    let logs = count(&long, "events") + count(&long, "sounds");
+    assert!(
+        long_peak <= short_peak + short_peak / 10 + logs,
+        "{long_peak} KiB after 36,000 ticks, {short_peak} KiB after 3,600, {logs} log entries"
+    );
+}

@@ -57,6 +57,10 @@ struct Report {
     messages: Vec<MessageEntry>,
     /// Script faults and unimplemented slots reached, each with its chain.
     script_errors: Vec<ScriptError>,
+    /// Entities in the ECS world at the end: the objects, their parts and
+    /// nodes, and the engine's own (in a window also the camera's, the
+    /// HUD's and the renderer's).
+    entities: u32,
 }
 
 /// The outcome: `complete`, `failed` or `running`, and its tick.
@@ -214,6 +218,7 @@ pub fn write(
             .get_resource::<ScriptErrors>()
             .map(|e| e.list.clone())
             .unwrap_or_default(),
+        entities: world.entities().count_spawned(),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
