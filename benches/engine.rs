@@ -22,7 +22,11 @@
 //!   waypoints);
 //! - headless run speed: game seconds simulated per wall second over a run
 //!   of the demo mission at the default rate (the figure a replay verifier
-//!   or a batch of headless runs cares about), as a multiple of real time.
+//!   or a batch of headless runs cares about), as a multiple of real time,
+//!   with Control alone and with every simulation plugin (the game as
+//!   `iron3d play --headless` runs it);
+//! - the replay verifier: `tests/replays/fight.ron` played back on the
+//!   demo install with every checkpoint checked.
 //!
 //! `cargo bench --bench engine`
 
@@ -33,7 +37,11 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
 use iron3d_render::scene::SceneBuilt;
-use iron3d_world::mission::{LoadProgress, MissionPhase, MissionRequest, headless_app};
+use iron3d_replay::{Playback, PlaybackPlugin, Replay};
+use iron3d_schedules::SimulationRate;
+use iron3d_world::mission::{
+    LoadProgress, MissionPhase, MissionPlugin, MissionRequest, headless_app,
+};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -558,8 +566,17 @@ fn benches(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("headless_run");
     group.sample_size(10);
-    for (name, mission) in [("demo_mission", &demo_mission), ("objects_900", &large)] {
-        let mut app = app(&installs.demo, mission);
+    // Control alone on the demo mission and on 900 objects, then the game
+    // as `iron3d play --headless` runs it: every simulation plugin.
+    let runs = [
+        ("demo_mission", app(&installs.demo, &demo_mission)),
+        ("objects_900", app(&installs.demo, &large)),
+        (
+            "demo_mission_every_system",
+            engine_app(&installs.demo, &demo_mission),
+        ),
+    ];
+    for (name, mut app) in runs {
         load(&mut app);
         let start = std::time::Instant::now();
         run(&mut app);
@@ -576,6 +593,68 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The replay verifier on the kept fight: the mission loaded, its
+    // ticks played back with the recorded input, every checkpoint checked.
+    let fight = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/fight.ron");
+    let fight = Replay::load(&fight).unwrap();
+    let mut group = c.benchmark_group("replay_verify");
+    group.sample_size(10);
+    let start = std::time::Instant::now();
+    let checked = verify(&installs.demo, &fight);
+    let wall = start.elapsed().as_secs_f64();
+    let game = fight.end_tick as f64 / fight.rate;
+    println!(
+        "replay verify fight: {} ticks ({game:.1} s of game time, {checked} checkpoints) \
+         in {:.1} ms = {:.0}x real time",
+        fight.end_tick,
+        wall * 1e3,
+        game / wall.max(1e-9)
+    );
+    group.bench_function(format!("fight_{}_ticks", fight.end_tick), |b| {
+        b.iter(|| verify(&installs.demo, &fight))
+    });
+    group.finish();
+}
+
+/// The game as `iron3d play --headless` runs it (every simulation plugin)
+/// asked to load `mission` of the install at `dir`.
+fn engine_app(dir: &Path, mission: &str) -> App {
+    let request = MissionRequest {
+        game_dir: dir.to_path_buf(),
+        mission: Some(mission.into()),
+        mod_dirs: Vec::new(),
+    };
+    iron3d::app::headless(
+        SimulationRate(RATE_HZ),
+        MissionPlugin {
+            request: Some(request),
+            seed: 1,
+        },
+        (),
+    )
+}
+
+/// `iron3d replay FILE --headless --verify` on the install at `dir`: the
+/// checkpoints it checked (all, or it panics with the divergence).
+fn verify(dir: &Path, replay: &Replay) -> usize {
+    let request = MissionRequest {
+        game_dir: dir.to_path_buf(),
+        mission: Some(replay.mission.clone()),
+        mod_dirs: Vec::new(),
+    };
+    let mission = MissionPlugin {
+        request: Some(request),
+        seed: replay.seed,
+    };
+    let playback = PlaybackPlugin::replay(replay.clone());
+    let mut app = iron3d::app::headless(SimulationRate(replay.rate), mission, playback);
+    load(&mut app);
+    iron3d::app::run_headless(&mut app, replay.end_tick, None, |_, _| {});
+    let playback = app.world().resource::<Playback>();
+    assert_eq!(playback.divergence, None);
+    assert_eq!(playback.checked, replay.checkpoints.len());
+    playback.checked
 }
 
 /// Prints how far the 200-unit battle has gone: rounds in flight, effect

@@ -2,7 +2,6 @@
 //! logic; subsystems live in `plugins/`, the frame spine in `schedules/` and
 //! the data layer in `formats/`.
 
-mod app;
 mod cli;
 
 fn main() -> std::process::ExitCode {

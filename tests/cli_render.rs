@@ -717,6 +717,56 @@ fn a_save_loads_in_the_window_and_goes_on_as_the_uninterrupted_run() {
     assert!(stdout.contains(&format!("state hash: {hash}")), "{stdout}");
 }
 
+/// The watched replay seeks with its keys: the kept fight (80 s of game
+/// time) seeks on, back (the mission loads anew) and on to its end, and
+/// every checkpoint is checked on the way.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    require_display();
+    let display = OwnDisplay::start();
+    let fight = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/fight.ron");
+    let args = [std::ffi::OsStr::new("replay"), fight.as_os_str()];
+    let mut child = display.game(&args, Stdio::piped());
+    let mut log = BufReader::new(child.stderr.take().unwrap()).lines();
+    let playing = log
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|l| l.contains("replay: playing"));
+    assert!(playing, "the replay starts");
+    let drain = std::thread::spawn(move || log.map_while(Result::ok).collect::<Vec<_>>());
+    display.focus_game();
+    let presses = |key: &str, times: usize| {
+        for _ in 0..times {
+            display.press(key);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    };
+    presses("Next", 3);
+    presses("Prior", 1);
+    presses("Next", 9);
+    let status = child.wait().unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let lines = drain.join().unwrap();
+    assert!(status.success(), "{stdout}{lines:#?}");
+    let said = |what: &str| lines.iter().any(|l| l.contains(what));
+    assert!(said("replay: seeking on to tick"), "{lines:#?}");
+    assert!(said("replay: seeking back to tick"), "{lines:#?}");
+    assert!(
+        stdout.contains("replay: 78 checkpoints of 78 reached"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("parts from the recording"), "{stdout}");
+}
+
 /// An X server of one test's own (`Xvfb`), so no other test's window
 /// takes the keys it types; stopped when dropped.
 struct OwnDisplay {

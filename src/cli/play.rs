@@ -1,7 +1,7 @@
 //! `iron3d play`: the game, in a window or headless.
 
-use crate::app;
 use bevy::prelude::{App, Plugin};
+use iron3d::app;
 use iron3d_behavior::{OrderPacket, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
@@ -330,7 +330,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         app.insert_resource(quick);
     }
     if let Some(save) = save {
-        app.insert_resource(PendingLoad(save));
+        app.insert_resource(PendingLoad::save(save));
     }
     match app.run() {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

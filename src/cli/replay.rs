@@ -1,9 +1,9 @@
 //! `iron3d replay`: plays a recorded session back (see `play --record`),
 //! headless or in a window, and with `--verify` checks every checkpoint.
 
-use crate::app;
+use iron3d::app;
 use iron3d_replay::{
-    Playback, PlaybackPlugin, Replay, TracePlugin, finish_trace, install_identity,
+    LoadsPlugin, Playback, PlaybackPlugin, Replay, TracePlugin, finish_trace, install_identity,
 };
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
@@ -97,7 +97,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             ..Default::default()
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
-        app.add_plugins(PlaybackPlugin::replay(replay));
+        app.add_plugins((PlaybackPlugin::replay(replay), LoadsPlugin));
         if let Some(path) = args.trace {
             app.add_plugins(TracePlugin { path });
         }
@@ -107,7 +107,8 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         };
     }
     let traced = args.trace.is_some();
-    let playback = PlaybackPlugin::replay(replay.clone());
+    // The replay's input, and its start orders (LoadsPlugin).
+    let playback = (PlaybackPlugin::replay(replay.clone()), LoadsPlugin);
     let mut app = match args.trace {
         Some(path) => app::headless(rate, mission, (playback, TracePlugin { path })),
         None => app::headless(rate, mission, playback),

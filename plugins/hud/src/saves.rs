@@ -100,7 +100,7 @@ fn load(world: &mut World, path: &std::path::Path) -> Result<u64, String> {
         mission: Some(save.mission.clone()),
         ..loaded
     };
-    world.insert_resource(PendingLoad(save));
+    world.insert_resource(PendingLoad::save(save));
     world
         .resource_mut::<MissionChange>()
         .request(MissionCommand::Load(request));

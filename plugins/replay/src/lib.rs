@@ -5,13 +5,15 @@
 //! | step | where | what |
 //! |---|---|---|
 //! | record / play a step | `FixedUpdate`, `Phase::AdvanceGameClock`, after the clock counts the step and the player's snapshot is taken | [`Recording`] adds the step's `StepInput`; [`Playback`] replaces it with the recorded one |
-//! | checkpoint / verify | `Last`, `Phase::Maintenance` | the state hash (and each subsystem's) every [`CHECKPOINT_EVERY`] ticks; on playback compared with the recording's at the same tick |
+//! | checkpoint | `Last`, `Phase::Maintenance` | the state hash (and each subsystem's) every [`CHECKPOINT_EVERY`] ticks, at the frame that passes them |
+//! | verify | `FixedLast`, after each step | on playback, the state at each checkpoint's tick compared with the recording's (however many steps a frame runs: loads and seeks run fast) |
 //! | finish | `Last`, `Phase::Maintenance`, as the app exits or the mission leaves the slot | the recording written (write-then-rename) |
 //!
 //! The trace of a session ([`trace`]) is written beside it on the same
 //! steps.
 //!
-//! A recording covers the first mission that runs; the player's
+//! A recording covers the first mission that runs (the next ones start
+//! their own, for the saves); the player's
 //! settings that reach the simulation (the mouse sensitivity) travel in
 //! the step input, so a replay needs nothing else.
 
@@ -26,7 +28,8 @@ use bevy::prelude::*;
 use iron3d_player::{StepInput, TakeInput};
 use iron3d_schedules::{AdvanceClock, GameClock, Phase, StateHash, StateHasher};
 use iron3d_world::mission::{
-    LoadProgress, MissionDescription, MissionPhase, MissionScopeExt, RngStreams,
+    LoadProgress, MissionChange, MissionCommand, MissionDescription, MissionPhase, MissionScopeExt,
+    RngStreams,
 };
 use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
 use std::path::PathBuf;
@@ -304,10 +307,12 @@ pub struct Playback {
     /// The played-back state at each checkpoint reached (this build's
     /// checkpoints for the same input: `replay --rerecord`).
     pub reached: Vec<Checkpoint>,
+    /// The tick a seek in the watched replay runs fast to.
+    pub seek_to: Option<u64>,
     /// The clock's scale to go back to when a loaded save has played
-    /// again ([`FAST_FORWARD`]).
+    /// again or a seek arrived ([`FAST_FORWARD`]).
     resume_scale: Option<f64>,
-    /// The clock was stopped at a checkpoint for the frame to end there.
+    /// The clock was stopped where the fast steps were going.
     held: bool,
 }
 
@@ -342,6 +347,7 @@ impl Playback {
             checked: 0,
             divergence: None,
             reached: Vec::new(),
+            seek_to: None,
             resume_scale: None,
             held: false,
         }
@@ -350,6 +356,13 @@ impl Playback {
     /// Whether a loaded save's steps are still being played again.
     pub fn loading(&self, tick: u64) -> bool {
         self.live_after_end && tick < self.replay.end_tick
+    }
+
+    /// The tick up to which the clock runs fast: a loaded save's end, or
+    /// a seek's target.
+    fn fast_until(&self) -> Option<u64> {
+        let save_end = self.live_after_end.then_some(self.replay.end_tick);
+        save_end.max(self.seek_to)
     }
 }
 
@@ -360,26 +373,64 @@ impl Plugin for PlaybackPlugin {
     }
 }
 
-/// A save to load as the next mission starts ([`LoadsPlugin`]).
+/// A replay to play as the next mission starts ([`LoadsPlugin`]).
 #[derive(Resource, Debug, Clone)]
-pub struct PendingLoad(pub Replay);
+pub struct PendingLoad {
+    pub replay: Replay,
+    /// A save: the live input after its end.
+    pub live_after_end: bool,
+    /// Run fast to this tick.
+    pub seek_to: Option<u64>,
+}
 
-/// Game time per real time while a loaded save's steps play again.
+impl PendingLoad {
+    /// A save to load: its steps again, then the live input.
+    pub fn save(save: Replay) -> Self {
+        Self {
+            replay: save,
+            live_after_end: true,
+            seek_to: None,
+        }
+    }
+}
+
+/// Game time per real time while a loaded save's steps play again or a
+/// seek runs.
 pub const FAST_FORWARD: f64 = 64.0;
 
-/// Loads in a running game: a [`PendingLoad`] becomes the [`Playback`]
-/// of the mission that loads next, played again at [`FAST_FORWARD`] times
-/// real time until its end, then the live input goes on.
+/// Game seconds a seek key moves the watched replay.
+pub const SEEK_STEP_S: f64 = 10.0;
+
+/// A seek asked for in the watched replay: to this tick (kept within the
+/// replay).
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct SeekRequest(pub Option<u64>);
+
+/// Loads and seeks in a running game. A [`PendingLoad`] becomes the
+/// [`Playback`] of the mission that loads next, played at
+/// [`FAST_FORWARD`] times real time up to a save's end (then the live
+/// input goes on) or a seek's target. A [`SeekRequest`] in a watched
+/// replay (PageDown / PageUp: [`SEEK_STEP_S`] on / back, Home: the start)
+/// runs fast to a later tick, or loads the mission anew and runs fast to
+/// an earlier one. Every checkpoint on the way is checked.
 pub struct LoadsPlugin;
 
 impl Plugin for LoadsPlugin {
     fn build(&self, app: &mut App) {
         playback_systems(app);
-        app.add_systems(OnEnter(MissionPhase::Context), take_pending_load)
+        app.init_resource::<SeekRequest>()
+            .add_systems(OnEnter(MissionPhase::Context), take_pending_load)
             .add_systems(
                 OnEnter(MissionPhase::Running),
-                post_save_orders.run_if(resource_exists::<Playback>),
+                start_playback.run_if(resource_exists::<Playback>),
             )
+            .add_systems(
+                Update,
+                seek_keys
+                    .run_if(resource_exists::<Playback>)
+                    .run_if(resource_exists::<ButtonInput<KeyCode>>),
+            )
+            .add_systems(Last, apply_seek.in_set(Phase::Maintenance))
             .add_systems(
                 Last,
                 fast_forward
@@ -388,7 +439,9 @@ impl Plugin for LoadsPlugin {
             )
             .add_systems(
                 FixedLast,
-                hold_at_checkpoint.run_if(resource_exists::<Playback>),
+                hold_at_target
+                    .run_if(resource_exists::<Playback>)
+                    .after(verify),
             );
     }
 }
@@ -409,50 +462,55 @@ fn playback_systems(app: &mut App) {
                 .in_set(PlayStep)
                 .run_if(resource_exists::<Playback>),
         )
-        .add_systems(
-            Last,
-            verify
-                .in_set(Phase::Maintenance)
-                .run_if(resource_exists::<Playback>),
-        )
+        .add_systems(FixedLast, verify.run_if(resource_exists::<Playback>))
         .on_unload(end_fast_forward)
         .remove_on_unload::<Playback>();
 }
 
-/// The mission the save was made in starts loading: the save plays
-/// again on its seed.
+/// The mission the replay was made in starts loading: it plays again on
+/// its seed.
 fn take_pending_load(mut commands: Commands, pending: Option<Res<PendingLoad>>) {
     if let Some(pending) = pending {
-        commands.insert_resource(RngStreams::new(pending.0.seed));
-        commands.insert_resource(Playback::new(pending.0.clone(), true));
+        let mut playback = Playback::new(pending.replay.clone(), pending.live_after_end);
+        playback.seek_to = pending.seek_to;
+        commands.insert_resource(RngStreams::new(pending.replay.seed));
+        commands.insert_resource(playback);
         commands.remove_resource::<PendingLoad>();
     }
 }
 
-/// The loaded save's start orders, given before its first step as they
-/// were when it was made.
-fn post_save_orders(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
-    if !playback.live_after_end {
-        return;
-    }
+/// The mission runs: the replay's start orders are given before its
+/// first step, as they were when it was made.
+fn start_playback(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
+    info!(
+        "replay: playing {} ({} ticks, {} checkpoints)",
+        playback.replay.mission,
+        playback.replay.end_tick,
+        playback.replay.checkpoints.len()
+    );
     for (id, packet) in &playback.replay.orders {
         outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
     }
 }
 
 /// As a frame ends (its checkpoint checked): the clock runs fast while a
-/// loaded save plays again, then at the scale it had before.
+/// loaded save plays again or a seek runs, then at the scale it had
+/// before.
 fn fast_forward(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
     if std::mem::take(&mut playback.held) {
         clock.resume();
     }
-    let loading = playback.loading(clock.tick());
+    let tick = clock.tick();
+    let fast = playback.fast_until().is_some_and(|until| tick < until);
+    if !fast {
+        playback.seek_to = None;
+    }
     match playback.resume_scale {
-        None if loading => {
+        None if fast => {
             playback.resume_scale = Some(clock.scale());
             clock.set_scale(FAST_FORWARD);
         }
-        Some(scale) if !loading => {
+        Some(scale) if !fast => {
             clock.set_scale(scale);
             playback.resume_scale = None;
         }
@@ -460,22 +518,70 @@ fn fast_forward(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
     }
 }
 
-/// A frame of fast steps ends at each of the save's checkpoints (the
-/// clock stops there until the next frame), so that each is checked at
-/// its tick.
-fn hold_at_checkpoint(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
-    let tick = clock.tick();
-    let due = playback.live_after_end
-        && !clock.is_paused()
-        && playback
-            .replay
-            .checkpoints
-            .binary_search_by_key(&tick, |c| c.tick)
-            .is_ok();
-    if due {
+/// The fast steps stop where they were going (a save's end, a seek's
+/// target): the clock stands there until the next frame, so that the
+/// live input or the replay's own pace takes over exactly at that tick.
+fn hold_at_target(mut playback: ResMut<Playback>, mut clock: ResMut<GameClock>) {
+    if !clock.is_paused() && playback.fast_until() == Some(clock.tick()) {
         clock.pause();
         playback.held = true;
     }
+}
+
+/// PageDown / PageUp seek the watched replay [`SEEK_STEP_S`] on / back
+/// (from where a seek under way goes), Home to its start.
+fn seek_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    playback: Res<Playback>,
+    clock: Res<GameClock>,
+    mut seek: ResMut<SeekRequest>,
+) {
+    if playback.live_after_end {
+        return;
+    }
+    let step = (SEEK_STEP_S * playback.replay.rate) as u64;
+    let from = playback.seek_to.unwrap_or(clock.tick());
+    if keys.just_pressed(KeyCode::PageDown) {
+        seek.0 = Some(from + step);
+    }
+    if keys.just_pressed(KeyCode::PageUp) {
+        seek.0 = Some(from.saturating_sub(step));
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        seek.0 = Some(0);
+    }
+}
+
+/// Carries out a [`SeekRequest`] in a watched replay: a later tick runs
+/// fast to it; an earlier one loads the mission anew and runs fast from
+/// its start (the state of a tick is only reached by playing up to it).
+fn apply_seek(world: &mut World) {
+    let Some(to) = world.resource_mut::<SeekRequest>().0.take() else {
+        return;
+    };
+    let tick = world.resource::<GameClock>().tick();
+    let Some(mut playback) = world.get_resource_mut::<Playback>() else {
+        return;
+    };
+    if playback.live_after_end {
+        return;
+    }
+    let to = to.min(playback.replay.end_tick);
+    if to >= tick {
+        info!("replay: seeking on to tick {to}");
+        playback.seek_to = Some(to).filter(|&to| to > tick);
+        return;
+    }
+    info!("replay: seeking back to tick {to}: the mission loads anew");
+    let pending = PendingLoad {
+        replay: playback.replay.clone(),
+        live_after_end: false,
+        seek_to: Some(to).filter(|&to| to > 0),
+    };
+    world.insert_resource(pending);
+    world
+        .resource_mut::<MissionChange>()
+        .request(MissionCommand::Restart);
 }
 
 /// A mission unloaded while its save was still playing again leaves the

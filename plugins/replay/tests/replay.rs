@@ -203,3 +203,58 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
     assert!(ticks.windows(2).all(|w| w[0] <= w[1]));
     assert_eq!(app.world().resource::<Trace>().lines, lines.len() as u64);
 }
+
+/// A watched replay seeks on by running fast to the tick, and back by
+/// loading the mission anew and running fast from its start; either way
+/// every checkpoint on the way is checked and the seek ends exactly at
+/// its tick, where the state is the recorded one.
+#[test]
+fn a_watched_replay_seeks_on_fast_and_back_by_loading_again() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let replay = record(&game, &tmp.path().join("session.ron"));
+    let mut app = running_test_app(
+        game,
+        (
+            Simulation,
+            PlaybackPlugin::replay(replay.clone()),
+            LoadsPlugin,
+        ),
+    );
+    let checkpoints_to = |to: u64| replay.checkpoints.iter().filter(|c| c.tick <= to).count();
+    let seek = |app: &mut App, to: u64| -> u64 {
+        app.world_mut().resource_mut::<SeekRequest>().0 = Some(to);
+        app.update();
+        iron3d_world::mission::update_until_loaded(app).expect("the mission loads");
+        let mut frames = 1;
+        while app.world().resource::<Playback>().seek_to.is_some() {
+            app.update();
+            frames += 1;
+        }
+        frames
+    };
+
+    let frames = seek(&mut app, 120);
+    assert_eq!(tick(&app), 120);
+    assert!(frames * 3 < 120, "fast: {frames} frames");
+    let playback = app.world().resource::<Playback>();
+    assert_eq!(playback.divergence, None);
+    assert_eq!(playback.checked, checkpoints_to(120));
+
+    let frames = seek(&mut app, 60);
+    assert_eq!(tick(&app), 60);
+    assert!(frames * 2 < 60, "fast: {frames} frames");
+    let playback = app.world().resource::<Playback>();
+    assert_eq!(playback.divergence, None);
+    assert_eq!(playback.checked, checkpoints_to(60));
+    let recorded = replay.checkpoints.iter().find(|c| c.tick == 60).unwrap();
+    assert_eq!(playback.reached.last().unwrap(), recorded);
+
+    // Then the replay plays on at its own pace, to its end.
+    app.update();
+    assert_eq!(tick(&app), 61);
+    run_to(&mut app, replay.end_tick);
+    let playback = app.world().resource::<Playback>();
+    assert_eq!(playback.divergence, None);
+    assert_eq!(playback.checked, replay.checkpoints.len());
+}
