@@ -567,7 +567,8 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("headless_run");
     group.sample_size(10);
     // Control alone on the demo mission and on 900 objects, then the game
-    // as `iron3d play --headless` runs it: every simulation plugin.
+    // as `iron3d play --headless` runs it: every simulation plugin, every
+    // schedule on one thread.
     let runs = [
         ("demo_mission", app(&installs.demo, &demo_mission)),
         ("objects_900", app(&installs.demo, &large)),
@@ -575,6 +576,14 @@ fn benches(c: &mut Criterion) {
             "demo_mission_every_system",
             engine_app(&installs.demo, &demo_mission),
         ),
+        // The reference: the same on Bevy's multi-threaded executor.
+        ("demo_mission_every_system_multi_threaded", {
+            let mut app = engine_app(&installs.demo, &demo_mission);
+            for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+                schedule.set_executor(bevy::ecs::schedule::MultiThreadedExecutor::new());
+            }
+            app
+        }),
     ];
     for (name, mut app) in runs {
         load(&mut app);

@@ -42,8 +42,8 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
 }
 
 /// A headless app: `MinimalPlugins`, no window, no renderer, and
-/// `plugins` beside the engine's; once the mission runs, every `update()`
-/// runs exactly one simulation tick.
+/// `plugins` beside the engine's, every schedule on one thread; once the
+/// mission runs, every `update()` runs exactly one simulation tick.
 pub fn headless<M>(
     rate: SimulationRate,
     mission: MissionPlugin,
@@ -56,6 +56,7 @@ pub fn headless<M>(
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.finish();
     app.cleanup();
+    iron3d_schedules::run_on_one_thread(&mut app);
     app
 }
 

@@ -12,7 +12,7 @@ mod phase;
 
 pub use clock::{AdvanceClock, GameClock, SimulationRate};
 pub use hash::{AppStateHashExt, StateHash, StateHasher};
-pub use phase::{Phase, deny_simulation_ambiguities};
+pub use phase::{Phase, deny_simulation_ambiguities, run_on_one_thread};
 
 use bevy::prelude::*;
 

@@ -13,7 +13,7 @@
 //! it, so the sets of different schedules are ordered by the main schedule
 //! itself; the sets sharing a schedule are chained here.
 
-use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel};
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
@@ -108,6 +108,20 @@ pub(crate) fn plugin(app: &mut App) {
 /// explicit.
 pub fn deny_simulation_ambiguities(app: &mut App) {
     deny_ambiguities(app, FixedUpdate);
+}
+
+/// Runs every schedule of `app` made so far on the calling thread. A
+/// headless run's frames are small (one fixed step each): on a machine
+/// with few cores, waking the task pool's threads for each schedule costs
+/// far more than running its systems one after another (about 12 times
+/// the whole frame on a 2-core machine: docs/benchmarks.md, "Headless
+/// runs on one thread"). System order is explicit where it matters, so
+/// the state is the same on either executor.
+pub fn run_on_one_thread(app: &mut App) {
+    let mut schedules = app.world_mut().resource_mut::<Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
 }
 
 fn deny_ambiguities(app: &mut App, label: impl ScheduleLabel) {

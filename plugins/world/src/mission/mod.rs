@@ -333,8 +333,8 @@ pub fn update_until_loaded(app: &mut App) -> Result<LoadProgress, LoadError> {
 
 /// The first mission of the install at `game_dir` running headless, with
 /// seed 1 and `plugins` beside the engine's, every simulation ambiguity
-/// denied: the app the subsystems' tests drive. Panics when the mission
-/// does not load.
+/// denied, on one thread (as `iron3d play --headless`): the app the
+/// subsystems' tests drive. Panics when the mission does not load.
 pub fn running_test_app<M>(
     game_dir: std::path::PathBuf,
     plugins: impl bevy::app::Plugins<M>,
@@ -344,6 +344,7 @@ pub fn running_test_app<M>(
     iron3d_schedules::deny_simulation_ambiguities(&mut app);
     app.finish();
     app.cleanup();
+    iron3d_schedules::run_on_one_thread(&mut app);
     let progress = update_until_loaded(&mut app).expect("the mission loads");
     assert_eq!(progress.registered, progress.objects_total);
     app
