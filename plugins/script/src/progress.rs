@@ -106,9 +106,10 @@ impl Progress {
         }
     }
 
-    /// Records the outcome unless one stands.
+    /// Records the outcome unless one stands (and says it in the log).
     pub fn end(&mut self, result: OutcomeResult, tick: u64) {
         if self.outcome.is_none() {
+            info!("mission: {result:?} at tick {tick}");
             self.outcome = Some((result, tick));
         }
     }
