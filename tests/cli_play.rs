@@ -866,7 +866,7 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
         "play",
         "--headless",
         "--ticks",
-        "120",
+        "400",
         "--trace",
         played.to_str().unwrap(),
     ]);
@@ -875,13 +875,27 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
     assert!(
         lines
             .iter()
-            .all(|l| l["tick"].as_u64().is_some_and(|t| t <= 120))
+            .all(|l| l["tick"].as_u64().is_some_and(|t| t <= 400))
     );
-    assert!(lines.iter().any(|l| l["channel"] == "control"));
-    assert!(
-        lines.iter().all(|l| l["channel"] != "input"),
-        "no one played"
-    );
+    let on = |channel: &str| -> Vec<&serde_json::Value> {
+        lines.iter().filter(|l| l["channel"] == channel).collect()
+    };
+    assert!(!on("control").is_empty());
+    assert!(on("input").is_empty(), "no one played");
+    // The enemy's units take their script's orders: each plans a path
+    // (its local points end at its goal), goes round things on the
+    // Wizard's points and crosses areals.
+    let paths = on("path");
+    assert!(!paths.is_empty());
+    for path in paths {
+        assert_eq!(
+            path["points"].as_array().unwrap().last(),
+            Some(&path["goal"])
+        );
+        assert!(!path["areals"].as_array().unwrap().is_empty(), "{path}");
+    }
+    assert!(!on("wizard").is_empty());
+    assert!(on("areal").len() > on("path").len());
 
     let kept =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");

@@ -9,6 +9,9 @@
 //! | `control` | a body whose place changed in the step (the first step: every body) | `object`, `position` (world frame, Y up), `heading` (rad) |
 //! | `contact` | a pair of objects that started touching | `objects` |
 //! | `behavior` | a unit whose target changed (from none at the start) | `object`, `target` |
+//! | `path` | a unit's path planned anew (a new revision) | `object`, `revision`, `goal`, `areals` (the global path), `points` (the local path) |
+//! | `wizard` | a unit's Wizard point set, moved or cleared | `object`, `wizard`, `right` (the side it goes round on) |
+//! | `areal` | a unit that came into another areal (the first step: every unit; off the map: null) | `object`, `areal` |
 //! | `sound` | a sound event | `key`, `owner`, `position`, `kind` |
 //! | `camera` | a frame whose active 3D camera moved (windowed) | `eye`, `forward`, `fov` |
 //!
@@ -21,7 +24,7 @@ use crate::{ReplayInput, configure_input};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_audio::Sounds;
-use iron3d_behavior::Target;
+use iron3d_behavior::{Route, Target};
 use iron3d_control::{Body, TouchingPairs};
 use iron3d_player::{PlayerAction, StepInput};
 use iron3d_schedules::{GameClock, Phase};
@@ -105,7 +108,8 @@ impl Plugin for TracePlugin {
             )
             .add_systems(
                 FixedUpdate,
-                trace_step
+                (trace_step, trace_routes)
+                    .chain()
                     .after(Phase::UpdateWorld)
                     .run_if(|clock: Res<GameClock>| clock.runs()),
             )
@@ -213,6 +217,55 @@ fn trace_step(
         }
         let fields = json!({ "object": id.raw(), "target": target.0.map(OriginalObjectId::raw) });
         trace.line(tick, "behavior", fields);
+    }
+}
+
+/// What the route lines said last, per unit.
+#[derive(Default)]
+struct SeenRoutes {
+    revisions: BTreeMap<OriginalObjectId, u32>,
+    wizards: BTreeMap<OriginalObjectId, Option<[f32; 2]>>,
+    areals: BTreeMap<OriginalObjectId, Option<u32>>,
+}
+
+/// The `path`, `wizard` and `areal` lines of the units whose route
+/// changed in the step, by original id.
+fn trace_routes(
+    clock: Res<GameClock>,
+    routes: Query<(&OriginalObjectId, &Route), Changed<Route>>,
+    mut seen: Local<SeenRoutes>,
+    mut trace: ResMut<Trace>,
+) {
+    let tick = clock.tick();
+    let mut routes: Vec<_> = routes.iter().collect();
+    routes.sort_by_key(|(id, _)| **id);
+    for (id, route) in routes {
+        if seen.revisions.insert(*id, route.revision).unwrap_or(0) != route.revision {
+            let fields = json!({
+                "object": id.raw(),
+                "revision": route.revision,
+                "goal": route.goal,
+                "areals": route.areals,
+                "points": route.points,
+            });
+            trace.line(tick, "path", fields);
+        }
+        if seen.wizards.insert(*id, route.wizard).unwrap_or(None) != route.wizard {
+            let fields = json!({
+                "object": id.raw(),
+                "wizard": route.wizard,
+                "right": route.wizard_side,
+            });
+            trace.line(tick, "wizard", fields);
+        }
+        if seen.areals.get(id) != Some(&route.areal) {
+            seen.areals.insert(*id, route.areal);
+            trace.line(
+                tick,
+                "areal",
+                json!({ "object": id.raw(), "areal": route.areal }),
+            );
+        }
     }
 }
 
