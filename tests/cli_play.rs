@@ -791,6 +791,48 @@ fn the_kept_replays_verify_on_the_demo_install() {
     }
 }
 
+/// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
+/// second mission with no input at all. The enemy clan's script sends its
+/// robots at the player, they destroy the hero, and the player's
+/// `Mission` handler fails the mission: the same tick on every run.
+#[test]
+fn the_kept_script_driven_run_is_decided_by_the_scripts() {
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/script-run.ron");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(text.contains("steps: [],"), "no input recorded");
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let o = iron3d(&[
+        "replay",
+        kept.to_str().unwrap(),
+        "--headless",
+        "--verify",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(
+        report["outcome"]["result"], "failed",
+        "{}",
+        report["outcome"]
+    );
+    assert_eq!(report["outcome"]["tick"], 3547);
+    // The hero falls to the enemy's robots at that tick.
+    let destroyed: Vec<&serde_json::Value> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "destroyed")
+        .collect();
+    assert_eq!(destroyed.last().unwrap()["tick"], 3547);
+    // The player's script gave its hint on the way.
+    assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
+    assert!(report["script_errors"].as_array().unwrap().is_empty());
+}
+
 /// `--rerecord` after a meant change: the replay's input played again
 /// gives this build's checkpoints; here the kept file with a checkpoint
 /// spoiled (as an older build would have left it) comes back as kept.
@@ -822,6 +864,44 @@ fn a_rerecorded_replay_takes_this_builds_checkpoints_and_keeps_its_input() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+}
+
+/// A kept replay perturbed by hand (the mouse turn at tick 86 doubled):
+/// `--verify` names the first checkpoint after it and, field by field,
+/// the hero's turn.
+#[test]
+fn a_perturbed_replay_names_the_tick_object_and_field_that_part() {
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
+    let text = std::fs::read_to_string(kept).unwrap();
+    let turn = "(tick: 86, held: 17, pressed: 0, mouse: (40.0, 0.0)";
+    assert!(text.contains(turn));
+    let dir = tempfile::tempdir().unwrap();
+    let perturbed = dir.path().join("perturbed.ron");
+    std::fs::write(
+        &perturbed,
+        text.replace(turn, &turn.replace("40.0", "80.0")),
+    )
+    .unwrap();
+    let o = iron3d(&[
+        "replay",
+        perturbed.to_str().unwrap(),
+        "--headless",
+        "--verify",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("parts from the recording by tick 93"), "{err}");
+    let (_, fields) = err.split_once("; fields: object 0x").expect("fields named");
+    let (hero, _) = fields.split_once(' ').unwrap();
+    // The hero's turn, its body's motion and the pilot's mouse filter.
+    for field in [
+        "world_objects.rotation",
+        "control.linear_velocity",
+        "player.filter.x",
+    ] {
+        assert!(err.contains(&format!("object 0x{hero} {field}")), "{err}");
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod hash;
 mod phase;
 
 pub use clock::{AdvanceClock, GameClock, SimulationRate};
-pub use hash::{AppStateHashExt, StateHash, StateHasher};
+pub use hash::{AppStateHashExt, FieldDigest, StateHash, StateHasher, Subject};
 pub use phase::{Phase, deny_simulation_ambiguities, run_on_one_thread};
 
 use bevy::prelude::*;

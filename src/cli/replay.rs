@@ -159,18 +159,14 @@ fn rerecord(
     replay: &Replay,
     out: &std::path::Path,
 ) -> Result<(), String> {
-    let reached = &world.resource::<Playback>().reached;
-    if reached.len() != replay.checkpoints.len() {
+    let again = &world.resource::<Playback>().reached;
+    if again.checkpoints.len() != replay.checkpoints.len() {
         return Err(format!(
             "{} checkpoints of {} reached; nothing written",
-            reached.len(),
+            again.checkpoints.len(),
             replay.checkpoints.len()
         ));
     }
-    let again = Replay {
-        checkpoints: reached.clone(),
-        ..replay.clone()
-    };
     again
         .save(out)
         .map_err(|e| format!("{}: {e}", out.display()))?;

@@ -160,7 +160,7 @@ pub(crate) fn hash_targets(world: &World, hasher: &mut StateHasher) {
     };
     for (id, entity) in registry.iter() {
         if let Some(Target(target)) = world.get::<Target>(entity) {
-            hasher.write_u32(id.raw());
+            hasher.object(id.raw());
             hasher.write_u32(target.map_or(0, |t| t.raw()));
         }
     }

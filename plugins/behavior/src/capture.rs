@@ -1,10 +1,12 @@
 //! Capturing a building (openparkan `docs/27-ownership.md`, "Capture", and
 //! `docs/31-packages.md`, the capture-building task; GAMEPLAY §4
-//! "Capture"): the unit walks to the building's pod and stands there; the
-//! pod opens at its rate and fires after 0.9 ÷ rate seconds if the same
-//! unit is still in it; the building then changes owner to the unit's
-//! clan, and the order is over. A building of the unit's own clan is not
-//! captured.
+//! "Capture"): the building's pod sees who stands in its zone, whatever
+//! brought it there (a capture order, or the player's hero: the test
+//! reads only the position); it opens at its rate and fires after 0.9 ÷
+//! rate seconds if the same unit is still in it; the building then
+//! changes owner to the unit's clan (a capture order is then over). A
+//! building of the unit's own clan is not captured. Once fired, the pod
+//! closes when its unit leaves and opens again 5 s after.
 //!
 //! Ours, for what our data lack: the pod is a hall-way vertex of the
 //! building's model (stream 17 of `fortif.rlb` models) that the engine
@@ -13,20 +15,172 @@
 //! unit's radius and [`crate::wizard::MARGIN`] nearest to the unit, and
 //! the zone is the corridor radius round it, entered at no more than 2 m/s
 //! (the speed a place counts a unit at); the rate is [`POD_RATE`], the
-//! mines', stores' and towers' (1.8 s).
+//! mines', stores' and towers' (1.8 s). A unit in the zone of two pods is
+//! seen by both; of several in one zone the lowest id comes in first.
+//! Flyers are above the pod's box and never count.
 
+use crate::route::map_point;
+use crate::steer::BehaviorParams;
+use crate::wizard::{Footprints, MARGIN};
 use bevy::prelude::*;
-use iron3d_world::mission::{ObjectClan, PropertyBag};
-use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use iron3d_control::{Body, PhysicalState};
+use iron3d_schedules::{GameClock, StateHasher};
+use iron3d_world::mission::{Destroyed, ObjectClan, PropertyBag};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
+use std::collections::BTreeMap;
 
 /// The pod's rate a second (the building's pod item; see the module).
 pub const POD_RATE: f32 = 0.5;
 /// m/s: the fastest a unit may be going to count as standing at the door.
 pub const STANDING_SPEED: f32 = 2.0;
+/// Seconds a pod that fired stays shut after its unit leaves.
+pub const REOPEN_SECONDS: f32 = 5.0;
 
 /// Seconds from standing at the door to the capture.
 pub fn capture_seconds() -> f32 {
     0.9 / POD_RATE
+}
+
+/// One building's pod.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Pod {
+    /// Who stands in it, and the tick they were first seen there.
+    pub occupant: Option<(OriginalObjectId, u64)>,
+    /// It fired for this occupant.
+    pub fired: bool,
+    /// It may open again from this tick.
+    pub ready_at: u64,
+}
+
+/// Every building's pod that has someone in it or is shut, by the
+/// building's id.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct Pods(pub BTreeMap<OriginalObjectId, Pod>);
+
+/// A unit that may stand in a pod: where it is on the map, its radius and
+/// its clan.
+type Standing = (OriginalObjectId, Vec2, f32, Option<u32>);
+
+/// The objects a pod may see.
+type Standers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Transform,
+        &'static Body,
+        &'static PhysicalState,
+        Option<&'static ObjectClan>,
+    ),
+    (Without<PendingDelete>, Without<Destroyed>),
+>;
+
+/// What the pods read of the mission.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct PodView<'w> {
+    clock: Res<'w, GameClock>,
+    params: Res<'w, BehaviorParams>,
+    registry: Res<'w, ObjectRegistry>,
+    footprints: Res<'w, Footprints>,
+}
+
+/// The units standing this step (ground units going no faster than
+/// [`STANDING_SPEED`]), in id order.
+fn standing_units(registry: &ObjectRegistry, units: &Standers) -> Vec<Standing> {
+    registry
+        .iter()
+        .filter_map(|(id, entity)| {
+            let (transform, body, state, clan) = units.get(entity).ok()?;
+            let standing = body.holds_ground && state.linear_velocity.length() <= STANDING_SPEED;
+            standing.then(|| {
+                let at = Vec2::from(map_point(transform.translation));
+                (id, at, body.radius, clan.map(|c| c.identity_raw))
+            })
+        })
+        .collect()
+}
+
+/// Each building's pod watches its zone (the corridor radius round the
+/// door the unit would take, [`crate::steer`]'s capture place): it takes
+/// in the first unit standing there, fires for it after
+/// [`capture_seconds`] (a seizure when the unit is of another clan), and
+/// closes when it leaves.
+pub(crate) fn watch_pods(
+    view: PodView,
+    mut pods: ResMut<Pods>,
+    mut seizures: ResMut<Seizures>,
+    units: Standers,
+    owners: Query<&ObjectClan>,
+) {
+    let tick = view.clock.tick();
+    let dt = view.clock.timestep().as_secs_f32();
+    let fires = ((capture_seconds() / dt).round() as u64).max(1);
+    let reopen = (REOPEN_SECONDS / dt).round() as u64;
+    let standing = standing_units(&view.registry, &units);
+    for building in &view.footprints.buildings {
+        let in_zone = |&&(id, at, radius, _): &&Standing| {
+            id != building.id && {
+                let door = building
+                    .outline
+                    .inflated(radius + MARGIN)
+                    .nearest_on_outline(at);
+                door.distance(at) <= view.params.corridor_radius
+            }
+        };
+        let mut inside = standing.iter().filter(in_zone);
+        let pod = pods.0.entry(building.id).or_default();
+        let stays = pod
+            .occupant
+            .and_then(|(who, _)| inside.clone().find(|s| s.0 == who));
+        match (pod.occupant, stays) {
+            (Some((_, since)), Some(&(_, _, _, clan))) if !pod.fired && tick >= since + fires => {
+                pod.fired = true;
+                let owner = view
+                    .registry
+                    .entity(building.id)
+                    .ok()
+                    .and_then(|e| owners.get(e).ok())
+                    .map(|c| c.identity_raw);
+                if let Some(clan) = clan.filter(|&c| Some(c) != owner) {
+                    seizures.0.push((building.id, clan));
+                }
+            }
+            (Some(_), Some(_)) => {}
+            // Gone: the pod closes.
+            (Some(_), None) => {
+                let ready_at = if pod.fired {
+                    tick + reopen
+                } else {
+                    pod.ready_at
+                };
+                *pod = Pod {
+                    ready_at,
+                    ..Pod::default()
+                };
+            }
+            (None, _) if tick >= pod.ready_at => {
+                pod.occupant = inside.next().map(|s| (s.0, tick));
+            }
+            (None, _) => {}
+        }
+    }
+    pods.0
+        .retain(|_, pod| pod.occupant.is_some() || pod.ready_at > tick);
+}
+
+/// State-hash contributor: every pod with someone in it or shut, in the
+/// building's id order.
+pub(crate) fn hash_pods(world: &World, hasher: &mut StateHasher) {
+    let Some(pods) = world.get_resource::<Pods>() else {
+        return;
+    };
+    for (building, pod) in &pods.0 {
+        hasher.object(building.raw());
+        let (who, since) = pod.occupant.map_or((0, u64::MAX), |(id, t)| (id.raw(), t));
+        hasher.write_u32(who);
+        hasher.write_u64(since);
+        hasher.write_u8(u8::from(pod.fired));
+        hasher.write_u64(pod.ready_at);
+    }
 }
 
 /// Buildings changing owner this step: (building, its new clan's index).

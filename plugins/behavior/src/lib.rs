@@ -38,7 +38,7 @@ pub mod tactical;
 pub mod wizard;
 
 pub use attack::Target;
-pub use capture::Seizures;
+pub use capture::{Pod, Pods, Seizures};
 pub use clan::{ClanRelations, Relation};
 pub use diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState};
 pub use order::{
@@ -84,6 +84,7 @@ impl Plugin for BehaviorPlugin {
         .init_mission_resource::<ClanRelations>()
         .init_mission_resource::<TacticalAreals>()
         .init_mission_resource::<Seizures>()
+        .init_mission_resource::<Pods>()
         .add_observer(order::give_order_list)
         .configure_sets(FixedUpdate, TakeOrders.in_set(QueueStep::Traverse))
         .add_systems(FixedUpdate, order::take_orders.in_set(TakeOrders))
@@ -97,6 +98,7 @@ impl Plugin for BehaviorPlugin {
                 sensor::scan,
                 attack::engage,
                 steer::steer,
+                capture::watch_pods,
                 capture::seize,
             )
                 .chain()
@@ -106,6 +108,7 @@ impl Plugin for BehaviorPlugin {
         .add_state_hash("behavior_routes", route::hash_routes)
         .add_state_hash("behavior_sensors", sensor::hash_sensors)
         .add_state_hash("behavior_targets", attack::hash_targets)
-        .add_state_hash("behavior_route_reports", tactical::hash_reports);
+        .add_state_hash("behavior_route_reports", tactical::hash_reports)
+        .add_state_hash("behavior_pods", capture::hash_pods);
     }
 }

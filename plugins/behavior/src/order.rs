@@ -315,9 +315,10 @@ pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
         let Some(orders) = world.get::<Orders>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
         hasher.write_u32(orders.0.len() as u32);
-        for order in &orders.0 {
+        for (i, order) in orders.0.iter().enumerate() {
+            hasher.field_at("order", i);
             hasher.write_u32(order.kind.code());
             hasher.write_u32(order.target.kind());
             hasher.write_u32(order.parameter as u32);

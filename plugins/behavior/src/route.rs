@@ -357,7 +357,7 @@ pub(crate) fn hash_routes(world: &World, hasher: &mut StateHasher) {
     };
     for (id, entity) in registry.iter() {
         if let Some(route) = world.get::<Route>(entity) {
-            hasher.write_u32(id.raw());
+            hasher.object(id.raw());
             route.hash(hasher);
         }
     }

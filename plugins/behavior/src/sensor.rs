@@ -182,13 +182,16 @@ pub(crate) fn hash_sensors(world: &World, hasher: &mut StateHasher) {
         let Some(sensor) = world.get::<Sensor>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
+        hasher.field("next_scan");
         hasher.write_u64(sensor.next_scan);
+        hasher.field("hostile");
         hasher.write_u32(sensor.hostile.len() as u32);
         for (contact, d) in &sensor.hostile {
             hasher.write_u32(contact.raw());
             hasher.write_f32(*d);
         }
+        hasher.field("friendly");
         hasher.write_u32(sensor.friendly.len() as u32);
         sensor
             .friendly

@@ -16,7 +16,6 @@
 //! the path in turn, the first again after the last.
 
 use crate::attack::{self, Target};
-use crate::capture::{STANDING_SPEED, Seizures, capture_seconds};
 use crate::diagnostic::BehaviorDiagnostics;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
@@ -261,7 +260,6 @@ pub(crate) fn steer(
     view: MissionView,
     mut rng: ResMut<RngStreams>,
     mut diagnostics: ResMut<BehaviorDiagnostics>,
-    mut seizures: ResMut<Seizures>,
     mut units: Query<Unit, (Without<PendingDelete>, Without<Piloted>)>,
     placed: Query<Prey, Without<PendingDelete>>,
     bodies: Query<(&Transform, &Body), Without<PendingDelete>>,
@@ -367,7 +365,6 @@ pub(crate) fn steer(
                 _ => {}
             }
         }
-        let standing = state.linear_velocity.length() <= STANDING_SPEED;
         let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
             travel(
                 &mut planner,
@@ -446,41 +443,28 @@ pub(crate) fn steer(
                     }
                 }
             }
-            (OrderKind::Capture, OrderTarget::Object(building)) => {
+            (OrderKind::Capture, OrderTarget::Object(_)) => {
                 let own = clan.map(|c| c.identity_raw);
                 let foreign = prey.is_some_and(|(_, _, owner, kind)| {
                     kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building)
                         && own.is_some()
                         && owner.map(|c| c.identity_raw) != own
                 });
-                match (orders.0.front_mut().filter(|_| foreign), own) {
-                    (Some(head), Some(own)) => {
+                // To the door, and stand there until the building's pod
+                // fires ([`crate::capture::watch_pods`]).
+                match orders.0.front_mut().filter(|_| foreign) {
+                    Some(head) => {
                         let door = head.place.unwrap_or(here);
                         match go(&mut route, door, (params.corridor_radius, 0.0)) {
-                            Some(step) => {
-                                let at_door =
-                                    distance(door, here) <= params.corridor_radius && standing;
-                                let fires = ((capture_seconds() / dt).round() as u64).max(1);
-                                if !at_door {
-                                    head.repick = 0;
-                                } else if head.repick == 0 {
-                                    head.repick = tick + fires;
-                                }
-                                if at_door && tick >= head.repick {
-                                    seizures.0.push((OriginalObjectId(building), own));
-                                    DROP
-                                } else {
-                                    Command {
-                                        done: false,
-                                        ..step
-                                    }
-                                }
-                            }
+                            Some(step) => Command {
+                                done: false,
+                                ..step
+                            },
                             None => DROP,
                         }
                     }
                     // Gone, not a building, or the unit's clan's already.
-                    _ => DROP,
+                    None => DROP,
                 }
             }
             (OrderKind::Attack, _) => match orders.0.front_mut().filter(|_| prey.is_some()) {

@@ -152,7 +152,7 @@ pub(crate) fn hash_reports(world: &World, hasher: &mut StateHasher) {
         let Some(report) = world.get::<RouteReport>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
         hasher.write_u64(report.next_takt);
         if let Some((at, areal)) = report.at {
             at.iter().for_each(|c| hasher.write_f32(*c));

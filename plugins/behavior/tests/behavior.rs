@@ -4,6 +4,8 @@
 
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use iron3d_behavior::capture::{REOPEN_SECONDS, capture_seconds};
+use iron3d_behavior::wizard::Footprints;
 use iron3d_behavior::*;
 use iron3d_control::{Body, ControlPlugin, PhysicalState};
 use iron3d_demo::{self as demo, Scale};
@@ -781,6 +783,13 @@ fn a_unit_is_listed_in_the_route_it_stands_in() {
     }
 }
 
+fn owner(app: &App, building: OriginalObjectId) -> u32 {
+    app.world()
+        .get::<ObjectClan>(entity(app, building))
+        .unwrap()
+        .identity_raw
+}
+
 /// A capture order walks the unit to the building's door; standing there
 /// for 0.9 ÷ the pod's rate seconds gives the building to the unit's clan,
 /// and the order is over.
@@ -789,23 +798,8 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
     app.update();
-    let world = app.world();
     let unit = walker_of(&app, 1);
-    let building = world
-        .resource::<ObjectRegistry>()
-        .iter()
-        .find(|&(_, e)| {
-            world
-                .get::<ObjectClan>(e)
-                .is_some_and(|c| c.identity_raw == 2)
-                && world
-                    .get::<iron3d_control::StaticBody>(e)
-                    .is_some_and(|b| b.0.is_some())
-                && world.get::<ObjectKind>(e).and_then(|k| k.kind())
-                    == Some(iron3d_formats::tma::ObjectKind::Building)
-        })
-        .map(|(id, _)| id)
-        .expect("an enemy building");
+    let building = building_of(&app, 2);
     delete_all_but(&mut app, &[unit, building]);
     app.update();
     let at = Vec2::from(ground(translation(&app, building)));
@@ -825,20 +819,17 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
         orders(&app, unit).current().unwrap().kind,
         OrderKind::Capture
     );
-    let owner = |app: &App| {
-        app.world()
-            .get::<ObjectClan>(entity(app, building))
-            .unwrap()
-            .identity_raw
-    };
     let mut ticks = 0;
-    while orders(&app, unit).current().is_some() {
-        assert_eq!(owner(&app), 2, "not before the order is over");
+    while owner(&app, building) == 2 {
+        assert!(orders(&app, unit).current().is_some(), "not before");
         app.update();
         ticks += 1;
         assert!(ticks < 30 * 60, "no capture");
     }
-    assert_eq!(owner(&app), 1, "the building is the player's");
+    // The building is the player's; the order sees it and is over.
+    assert_eq!(owner(&app, building), 1);
+    app.update();
+    assert!(orders(&app, unit).current().is_none());
     let bag = app
         .world()
         .get::<PropertyBag>(entity(&app, building))
@@ -851,4 +842,84 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
     app.update();
     app.update();
     assert!(orders(&app, unit).current().is_none());
+}
+
+/// The pod reads only who stands in it: a unit with no order, put at the
+/// door, takes the building after 0.9 ÷ the pod's rate seconds (so does
+/// the player's hero); at its own clan's building the pod fires and
+/// nothing changes hands; a unit that goes before the pod fires takes
+/// nothing.
+#[test]
+fn whoever_stands_in_a_pod_takes_the_building() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let unit = walker_of(&app, 1);
+    let enemy = building_of(&app, 2);
+    let own = building_of(&app, 1);
+    delete_all_but(&mut app, &[unit, enemy, own]);
+    app.update();
+    let radius = app.world().get::<Body>(entity(&app, unit)).unwrap().radius;
+    let fires = (capture_seconds() * 30.0).round() as u64;
+    let run = |app: &mut App, ticks: u64| {
+        for _ in 0..ticks {
+            app.update();
+        }
+    };
+    // Put at the door of `building` nearest the point 40 m south of it.
+    let stand_at = |app: &mut App, building: OriginalObjectId| {
+        let at = Vec2::from(ground(translation(app, building)));
+        let footprints = app.world().resource::<Footprints>();
+        let outline = &footprints.buildings.iter().find(|f| f.id == building);
+        let door = outline
+            .unwrap()
+            .outline
+            .inflated(radius + iron3d_behavior::wizard::MARGIN)
+            .nearest_on_outline(at + Vec2::new(0.0, -40.0));
+        put(app, unit, door);
+    };
+    let away = |app: &mut App, building: OriginalObjectId| {
+        let at = Vec2::from(ground(translation(app, building)));
+        put(app, unit, at + Vec2::new(0.0, -60.0));
+    };
+
+    stand_at(&mut app, own);
+    run(&mut app, fires + 30);
+    let pod = app.world().resource::<Pods>().0.get(&own).copied();
+    assert!(pod.is_some_and(|p| p.fired), "{pod:?}");
+    assert_eq!(owner(&app, own), 1);
+    away(&mut app, own);
+    run(&mut app, (REOPEN_SECONDS * 30.0) as u64 + 2);
+    assert!(app.world().resource::<Pods>().0.is_empty(), "closed");
+
+    stand_at(&mut app, enemy);
+    run(&mut app, fires / 2);
+    away(&mut app, enemy);
+    run(&mut app, fires);
+    assert_eq!(owner(&app, enemy), 2, "gone before it fired");
+
+    stand_at(&mut app, enemy);
+    run(&mut app, fires + 30);
+    assert!(orders(&app, unit).current().is_none());
+    assert_eq!(owner(&app, enemy), 1, "taken with no order");
+}
+
+/// A building of `clan` with a body.
+fn building_of(app: &App, clan: u32) -> OriginalObjectId {
+    let world = app.world();
+    world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| {
+            world
+                .get::<ObjectClan>(e)
+                .is_some_and(|c| c.identity_raw == clan)
+                && world
+                    .get::<iron3d_control::StaticBody>(e)
+                    .is_some_and(|b| b.0.is_some())
+                && world.get::<ObjectKind>(e).and_then(|k| k.kind())
+                    == Some(iron3d_formats::tma::ObjectKind::Building)
+        })
+        .map(|(id, _)| id)
+        .expect("a building of the clan")
 }

@@ -368,12 +368,14 @@ pub(crate) fn hash_damage(world: &World, hasher: &mut StateHasher) {
     };
     for (id, entity) in registry.iter() {
         if let Some(d) = world.get::<Destroyed>(entity) {
-            hasher.write_u32(id.raw());
+            hasher.object(id.raw());
+            hasher.field("destroyed");
             hasher.write_u64(d.tick);
             hasher.write_u64(d.delete_at.unwrap_or(u64::MAX));
         }
         if let Some(b) = world.get::<Burning>(entity) {
-            hasher.write_u32(id.raw());
+            hasher.object(id.raw());
+            hasher.field("burning");
             hasher.write_f32(b.mark);
         }
     }

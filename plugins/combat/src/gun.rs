@@ -649,13 +649,15 @@ pub(crate) fn hash_weapons(world: &World, hasher: &mut StateHasher) {
         let Some(weapons) = world.get::<Weapons>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
-        for t in &weapons.turrets {
+        hasher.object(id.raw());
+        for (i, t) in weapons.turrets.iter().enumerate() {
+            hasher.field_at("turret", i);
             [t.yaw, t.pitch, t.error]
                 .iter()
                 .for_each(|&v| hasher.write_f32(v));
         }
-        for g in &weapons.guns {
+        for (i, g) in weapons.guns.iter().enumerate() {
+            hasher.field_at("gun", i);
             hasher.write_u32(g.rounds as u32);
             hasher.write_f32(g.charge);
             hasher.write_f32(g.lock);

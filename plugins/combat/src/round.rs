@@ -303,12 +303,21 @@ pub(crate) fn hash_rounds(world: &World, hasher: &mut StateHasher) {
         return;
     };
     for r in &rounds.0 {
+        hasher.field("serial");
         hasher.write_u64(r.serial);
+        hasher.field("owner");
         hasher.write_u32(r.owner.raw());
-        for v in [r.position, r.velocity, r.nose] {
+        for (name, v) in [
+            ("position", r.position),
+            ("velocity", r.velocity),
+            ("nose", r.nose),
+        ] {
+            hasher.field(name);
             v.to_array().iter().for_each(|&c| hasher.write_f32(c));
         }
+        hasher.field("range_left");
         hasher.write_f32(r.range_left);
+        hasher.field("state");
         match r.state {
             RoundState::Flying => hasher.write_u64(u64::MAX),
             RoundState::Stopped { until } => hasher.write_u64(until),

@@ -289,18 +289,22 @@ pub(crate) fn hash_bodies(world: &World, hasher: &mut StateHasher) {
         let Some(state) = world.get::<PhysicalState>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
         let vectors = [
-            state.linear_velocity,
-            state.angular_velocity,
-            state.requested,
-            state.ground_normal,
+            ("linear_velocity", state.linear_velocity),
+            ("angular_velocity", state.angular_velocity),
+            ("requested", state.requested),
+            ("ground_normal", state.ground_normal),
         ];
-        for v in vectors.iter().flat_map(|v| v.to_array()) {
-            hasher.write_f32(v);
+        for (name, v) in vectors {
+            hasher.field(name);
+            v.to_array().iter().for_each(|&c| hasher.write_f32(c));
         }
+        hasher.field("turn");
         hasher.write_f32(state.turn);
+        hasher.field("flags");
         hasher.write_u32(state.flags.0);
+        hasher.field("face");
         hasher.write_u32(state.face.unwrap_or(u32::MAX));
     }
 }

@@ -463,16 +463,20 @@ pub(crate) fn hash_gaits(world: &World, hasher: &mut StateHasher) {
         let Some(gait) = world.get::<Gait>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
+        hasher.field("states");
         hasher.write_u32(gait.current as u32);
         hasher.write_u32(gait.queue.len() as u32);
         for &state in &gait.queue {
             hasher.write_u32(state as u32);
         }
+        hasher.field("step");
         hasher.write_u64(gait.step_start.to_bits());
         hasher.write_u64(gait.step_length.to_bits());
+        hasher.field("q");
         hasher.write_u32(gait.previous_q.to_bits());
         hasher.write_u32(gait.q.to_bits());
+        hasher.field("uses");
         for &uses in &gait.uses {
             hasher.write_u32(uses as u32);
         }

@@ -267,18 +267,20 @@ pub(crate) fn hash_pilots(world: &World, hasher: &mut StateHasher) {
         let Some(p) = world.get::<Pilot>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
-        for v in [
-            p.filter.x,
-            p.filter.y,
-            p.pending_turn,
-            p.strafe,
-            p.strafe_turned,
-            p.pitch,
-            p.cruise,
+        hasher.object(id.raw());
+        for (name, v) in [
+            ("filter.x", p.filter.x),
+            ("filter.y", p.filter.y),
+            ("pending_turn", p.pending_turn),
+            ("strafe", p.strafe),
+            ("strafe_turned", p.strafe_turned),
+            ("pitch", p.pitch),
+            ("cruise", p.cruise),
         ] {
+            hasher.field(name);
             hasher.write_f32(v);
         }
+        hasher.field("weapon");
         hasher.write_u8(p.weapon);
     }
 }

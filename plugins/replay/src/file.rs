@@ -3,7 +3,8 @@
 //! document, readable and diffable, with a versioned header, the input of
 //! every fixed step that differs from "as before" (held buttons or mouse
 //! sensitivity changed, a press, mouse counts), and state-hash checkpoints
-//! with each subsystem's own hash. RON rather than a binary: a replay of a
+//! with each subsystem's own hash and each field's ([`crate::digest`]: the
+//! changes since the checkpoint before). RON rather than a binary: a replay of a
 //! 20-minute mission is a few thousand changed steps, and a reviewer can
 //! read a re-recorded replay's diff in a commit.
 
@@ -38,8 +39,17 @@ pub struct Replay {
     pub orders: Vec<(u32, Vec<u8>)>,
     /// The steps whose input is not "as before", in tick order.
     pub steps: Vec<Step>,
+    /// The subjects (`world`, `object 0x…`, `round …`) the checkpoints'
+    /// field changes name, by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
+    /// The field paths (`section.field`) they name, by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
     /// State hashes as the recording ran, in tick order.
     pub checkpoints: Vec<Checkpoint>,
+    #[serde(skip)]
+    pub(crate) trail: crate::digest::Trail,
 }
 
 /// One step's input (`tick` is the step's own tick, counted from 1).
@@ -61,6 +71,10 @@ pub struct Checkpoint {
     pub tick: u64,
     pub hash: u64,
     pub sections: Vec<(String, u64)>,
+    /// The fields whose hash changed since the checkpoint before
+    /// ([`Replay::push_checkpoint`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub changes: String,
 }
 
 /// Why a replay file cannot be used.
@@ -124,7 +138,22 @@ impl Replay {
             end_tick: 0,
             orders: Vec::new(),
             steps: Vec::new(),
+            subjects: Vec::new(),
+            fields: Vec::new(),
             checkpoints: Vec::new(),
+            trail: Default::default(),
+        }
+    }
+
+    /// The same header, start orders and input, with no checkpoints yet
+    /// (a playback's own, as it reaches them).
+    pub fn without_checkpoints(&self) -> Self {
+        Self {
+            subjects: Vec::new(),
+            fields: Vec::new(),
+            checkpoints: Vec::new(),
+            trail: Default::default(),
+            ..self.clone()
         }
     }
 
@@ -186,14 +215,18 @@ impl Replay {
         })
     }
 
-    fn parse(text: &str) -> Result<Self, Parse> {
+    pub(crate) fn parse(text: &str) -> Result<Self, Parse> {
         // The version first, so a newer layout says so rather than failing
         // on a field it added.
         let head: HeadOnly = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
         if head.version != FORMAT_VERSION {
             return Err(Parse::Version(head.version));
         }
-        ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))
+        let replay: Self = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
+        if let Some(last) = replay.checkpoints.len().checked_sub(1) {
+            replay.fields_at(last).map_err(Parse::Document)?;
+        }
+        Ok(replay)
     }
 }
 
@@ -203,7 +236,7 @@ struct HeadOnly {
     version: u32,
 }
 
-enum Parse {
+pub(crate) enum Parse {
     Version(u32),
     Document(String),
 }
@@ -248,11 +281,14 @@ mod tests {
         let path = dir.path().join("r.ron");
         let mut replay = Replay::new("Campaign.00/Mission.01".into(), "ab".into(), 7, 30.0);
         replay.record(3, &held(&[PlayerAction::StrafeLeft]));
-        replay.checkpoints.push(Checkpoint {
+        let fields = [(("world".into(), "game_clock".into()), 9)].into();
+        let point = Checkpoint {
             tick: 30,
             hash: 0x1234,
             sections: vec![("game_clock".into(), 9)],
-        });
+            changes: String::new(),
+        };
+        replay.push_checkpoint(point, &fields);
         replay.save(&path).unwrap();
         assert_eq!(Replay::load(&path).unwrap(), replay);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -261,6 +297,15 @@ mod tests {
             Replay::load(&path),
             Err(ReplayError::Version { found: 2, .. })
         ));
+        let unnamed = text.replace("0.0=0009", "0.5=0009");
+        assert_ne!(unnamed, text);
+        std::fs::write(&path, unnamed).unwrap();
+        match Replay::load(&path) {
+            Err(ReplayError::Parse { problem, .. }) => {
+                assert!(problem.contains("bad change"), "{problem}")
+            }
+            other => panic!("{other:?}"),
+        }
         std::fs::write(&path, &text[..text.len() / 2]).unwrap();
         assert!(matches!(
             Replay::load(&path),

@@ -17,6 +17,7 @@
 //! settings that reach the simulation (the mouse sensitivity) travel in
 //! the step input, so a replay needs nothing else.
 
+pub mod digest;
 pub mod file;
 pub mod trace;
 
@@ -26,7 +27,7 @@ pub use trace::{Trace, TracePlugin, finish_trace};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_player::{StepInput, TakeInput};
-use iron3d_schedules::{AdvanceClock, GameClock, Phase, StateHash, StateHasher};
+use iron3d_schedules::{AdvanceClock, FieldDigest, GameClock, Phase, StateHash, StateHasher};
 use iron3d_world::mission::{
     LoadProgress, MissionChange, MissionCommand, MissionDescription, MissionPhase, MissionScopeExt,
     RngStreams,
@@ -66,16 +67,18 @@ pub fn install_identity(description: &MissionDescription) -> String {
     format!("{:016x}", hasher.finish())
 }
 
-/// The checkpoint of the world now.
-pub fn checkpoint(world: &World) -> Checkpoint {
-    Checkpoint {
+/// The checkpoint of the world now, and its field digest.
+pub fn checkpoint(world: &World) -> (Checkpoint, FieldDigest) {
+    let point = Checkpoint {
         tick: world.resource::<GameClock>().tick(),
         hash: StateHash::compute(world),
         sections: StateHash::sections(world)
             .into_iter()
             .map(|(name, hash)| (name.to_string(), hash))
             .collect(),
-    }
+        changes: String::new(),
+    };
+    (point, StateHash::fields(world))
 }
 
 /// Records the session: into a replay file as it ends (`path`), and
@@ -172,9 +175,9 @@ fn record_checkpoint(world: &mut World) {
         .as_ref()
         .is_some_and(|r| tick >= r.checkpoints.last().map_or(0, |c| c.tick) + CHECKPOINT_EVERY);
     if due {
-        let point = checkpoint(world);
+        let (point, fields) = checkpoint(world);
         if let Some(replay) = &mut world.resource_mut::<Recording>().replay {
-            replay.checkpoints.push(point);
+            replay.push_checkpoint(point, &fields);
         }
     }
     let saves: Vec<(u64, PathBuf)> = {
@@ -203,7 +206,7 @@ fn save(world: &mut World, path: &std::path::Path) {
 /// Saves the running mission's session to `path` now; its tick, or why
 /// not (no mission recorded, the file not written).
 pub fn save_now(world: &mut World, path: &std::path::Path) -> Result<u64, String> {
-    let point = checkpoint(world);
+    let (point, fields) = checkpoint(world);
     let recording = world
         .get_resource::<Recording>()
         .ok_or("the session is not recorded")?;
@@ -214,7 +217,7 @@ pub fn save_now(world: &mut World, path: &std::path::Path) -> Result<u64, String
         .last()
         .is_none_or(|c| c.tick < point.tick)
     {
-        replay.checkpoints.push(point);
+        replay.push_checkpoint(point, &fields);
     }
     replay.save(path).map_err(|e| e.to_string())?;
     info!(
@@ -239,7 +242,7 @@ fn finish_recording(world: &mut World) {
     if world.resource::<Recording>().replay.is_none() {
         return;
     }
-    let last = checkpoint(world);
+    let (last, fields) = checkpoint(world);
     let mut recording = world.resource_mut::<Recording>();
     recording.orders.clear();
     let Some(mut replay) = recording.replay.take() else {
@@ -247,7 +250,7 @@ fn finish_recording(world: &mut World) {
     };
     replay.end_tick = replay.end_tick.max(last.tick);
     if replay.checkpoints.last().is_none_or(|c| c.tick < last.tick) {
-        replay.checkpoints.push(last);
+        replay.push_checkpoint(last, &fields);
     }
     let Some(path) = recording.path.take() else {
         return;
@@ -304,9 +307,10 @@ pub struct Playback {
     pub checked: usize,
     /// The first checkpoint whose state differed.
     pub divergence: Option<Divergence>,
-    /// The played-back state at each checkpoint reached (this build's
-    /// checkpoints for the same input: `replay --rerecord`).
-    pub reached: Vec<Checkpoint>,
+    /// The replay again with the played-back state at each checkpoint
+    /// reached (this build's checkpoints for the same input: `replay
+    /// --rerecord`).
+    pub reached: Replay,
     /// The tick a seek in the watched replay runs fast to.
     pub seek_to: Option<u64>,
     /// The clock's scale to go back to when a loaded save has played
@@ -316,6 +320,9 @@ pub struct Playback {
     held: bool,
 }
 
+/// How many differing fields a divergence's message names.
+const SHOWN_FIELDS: usize = 6;
+
 /// Where a played-back run parted from its recording.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Divergence {
@@ -324,6 +331,10 @@ pub struct Divergence {
     pub replayed: u64,
     /// The subsystems whose own hash differs, in hash order.
     pub sections: Vec<String>,
+    /// The fields whose own hash differs (`subject section.field`), in
+    /// subject order: the first names the first object and field that
+    /// differ. Empty when the recording has no field digests.
+    pub fields: Vec<String>,
 }
 
 impl std::fmt::Display for Divergence {
@@ -335,18 +346,27 @@ impl std::fmt::Display for Divergence {
             self.replayed,
             self.recorded,
             self.sections.join(", ")
-        )
+        )?;
+        if self.fields.is_empty() {
+            return Ok(());
+        }
+        let shown = self.fields.len().min(SHOWN_FIELDS);
+        write!(f, "; fields: {}", self.fields[..shown].join(", "))?;
+        match self.fields.len() - shown {
+            0 => Ok(()),
+            more => write!(f, " and {more} more"),
+        }
     }
 }
 
 impl Playback {
     fn new(replay: Replay, live_after_end: bool) -> Self {
         Self {
+            reached: replay.without_checkpoints(),
             replay,
             live_after_end,
             checked: 0,
             divergence: None,
-            reached: Vec::new(),
             seek_to: None,
             resume_scale: None,
             held: false,
@@ -614,10 +634,10 @@ fn verify(world: &mut World) {
         return;
     }
     let recorded = checkpoints[at].clone();
-    let now = checkpoint(world);
+    let (now, fields) = checkpoint(world);
     let mut playback = world.resource_mut::<Playback>();
     playback.checked = at + 1;
-    playback.reached.push(now.clone());
+    playback.reached.push_checkpoint(now.clone(), &fields);
     if now.hash != recorded.hash && playback.divergence.is_none() {
         let sections = now
             .sections
@@ -625,11 +645,18 @@ fn verify(world: &mut World) {
             .filter(|s| !recorded.sections.contains(s))
             .map(|(name, _)| name.clone())
             .collect();
+        // A replay without field digests names the subsystems alone.
+        let order: Vec<&str> = now.sections.iter().map(|(name, _)| name.as_str()).collect();
+        let fields = match playback.replay.fields_at(at) {
+            Ok(was) if playback.replay.has_fields() => digest::differing(&was, &fields, &order),
+            _ => Vec::new(),
+        };
         playback.divergence = Some(Divergence {
             tick,
             recorded: recorded.hash,
             replayed: now.hash,
             sections,
+            fields,
         });
     }
 }

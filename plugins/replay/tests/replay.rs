@@ -1,7 +1,7 @@
 //! A session recorded with simulated devices plays back, headless and
 //! without them, to the same state hash at every checkpoint; a changed
 //! step shows as a divergence at the first checkpoint after it, naming
-//! the subsystems that differ.
+//! the subsystems and the first object and field that differ.
 
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
@@ -13,7 +13,8 @@ use iron3d_player::{Buttons, PlayerAction, PlayerInputPlugin, PlayerPlugin};
 use iron3d_replay::*;
 use iron3d_schedules::GameClock;
 use iron3d_script::ScriptPlugin;
-use iron3d_world::mission::running_test_app;
+use iron3d_world::OriginalObjectId;
+use iron3d_world::mission::{Hero, running_test_app};
 use leafwing_input_manager::prelude::*;
 use std::path::Path;
 
@@ -80,14 +81,19 @@ fn record(game: &Path, path: &Path) -> Replay {
     Replay::load(path).expect("the recording was written")
 }
 
-fn play(game: &Path, replay: Replay) -> Playback {
+/// The replay played to its end.
+fn playing(game: &Path, replay: Replay) -> App {
     let ticks = replay.end_tick;
     let mut app = running_test_app(
         game.to_path_buf(),
         (Simulation, PlaybackPlugin::replay(replay)),
     );
     run_to(&mut app, ticks);
-    app.world().resource::<Playback>().clone()
+    app
+}
+
+fn play(game: &Path, replay: Replay) -> Playback {
+    playing(game, replay).world().resource::<Playback>().clone()
 }
 
 #[test]
@@ -126,7 +132,9 @@ fn a_recorded_session_replays_to_its_hashes_and_a_changed_step_is_found() {
     walking.set(PlayerAction::WalkForward, true);
     changed.steps[release].held = walking.0;
     let at = changed.steps[release].tick;
-    let parted = play(&game, changed).divergence.expect("the change shows");
+    let mut app = playing(&game, changed);
+    let parted = app.world().resource::<Playback>().divergence.clone();
+    let parted = parted.expect("the change shows");
     let first_after = replay
         .checkpoints
         .iter()
@@ -140,6 +148,30 @@ fn a_recorded_session_replays_to_its_hashes_and_a_changed_step_is_found() {
     );
     assert!(
         parted.sections.iter().all(|s| s != "rng_streams"),
+        "{parted}"
+    );
+    // Field by field, in id order: the hero's first are its place's (the
+    // object registry's section comes first), then its body's motion;
+    // others may differ too (a neighbour's radar sees it elsewhere).
+    let hero = app
+        .world_mut()
+        .query_filtered::<&OriginalObjectId, With<Hero>>()
+        .single(app.world())
+        .copied()
+        .unwrap();
+    let heros: Vec<&str> = parted
+        .fields
+        .iter()
+        .filter_map(|f| f.strip_prefix(&format!("{hero} ")))
+        .collect();
+    assert!(heros[0].starts_with("world_objects."), "{parted}");
+    for field in ["world_objects.translation", "control.linear_velocity"] {
+        assert!(heros.contains(&field), "{parted}");
+    }
+    assert!(
+        parted
+            .to_string()
+            .contains(&format!("; fields: {}", parted.fields[0])),
         "{parted}"
     );
 }
@@ -248,7 +280,7 @@ fn a_watched_replay_seeks_on_fast_and_back_by_loading_again() {
     assert_eq!(playback.divergence, None);
     assert_eq!(playback.checked, checkpoints_to(60));
     let recorded = replay.checkpoints.iter().find(|c| c.tick == 60).unwrap();
-    assert_eq!(playback.reached.last().unwrap(), recorded);
+    assert_eq!(playback.reached.checkpoints.last().unwrap(), recorded);
 
     // Then the replay plays on at its own pace, to its end.
     app.update();

@@ -155,22 +155,26 @@ pub(crate) fn hash_objects(world: &World, hasher: &mut StateHasher) {
     };
     hasher.write_u64(registry.len() as u64);
     for (id, entity) in registry.iter() {
-        hasher.write_u32(id.raw());
+        hasher.object(id.raw());
         match world.get::<Transform>(entity) {
             Some(t) => {
-                for v in t
-                    .translation
+                hasher.field("translation");
+                t.translation
                     .to_array()
-                    .into_iter()
-                    .chain(t.rotation.to_array())
-                    .chain(t.scale.to_array())
-                {
-                    hasher.write_f32(v);
-                }
+                    .iter()
+                    .for_each(|&v| hasher.write_f32(v));
+                hasher.field("rotation");
+                t.rotation
+                    .to_array()
+                    .iter()
+                    .for_each(|&v| hasher.write_f32(v));
+                hasher.field("scale");
+                t.scale.to_array().iter().for_each(|&v| hasher.write_f32(v));
             }
             None => hasher.write_u8(0),
         }
         // The owner: captures change it.
+        hasher.field("clan");
         match world.get::<crate::mission::ObjectClan>(entity) {
             Some(clan) => hasher.write_u32(clan.identity_raw),
             None => hasher.write_u8(0),

@@ -177,8 +177,9 @@ pub(crate) fn hash_node_life(world: &World, hasher: &mut StateHasher) {
         let Some(life) = world.get::<NodeLife>(entity) else {
             continue;
         };
-        hasher.write_u32(id.raw());
-        for part in &life.0 {
+        hasher.object(id.raw());
+        for (i, part) in life.0.iter().enumerate() {
+            hasher.field_at("part", i);
             hasher.write_u32(part.len() as u32);
             part.iter().for_each(|&f| hasher.write_f32(f));
         }

@@ -63,6 +63,7 @@ pub(crate) fn hash_streams(world: &World, hasher: &mut StateHasher) {
     hasher.write_u64(rng.seed);
     hasher.write_u64(rng.streams.len() as u64);
     for (name, state) in rng.states() {
+        hasher.field(name);
         hasher.section(name);
         hasher.write_u64(state);
     }
