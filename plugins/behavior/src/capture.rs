@@ -13,7 +13,8 @@
 //! does not read yet, and the demo's buildings have none, so the unit's
 //! place is the building's door, the point of its footprint grown by the
 //! unit's radius and [`crate::wizard::MARGIN`] nearest to the unit, and
-//! the zone is the corridor radius round it, entered at no more than 2 m/s
+//! the zone is the corridor radius round it (and the footprint within),
+//! entered at no more than 2 m/s
 //! (the speed a place counts a unit at); the rate is [`POD_RATE`], the
 //! mines', stores' and towers' (1.8 s). A unit in the zone of two pods is
 //! seen by both; of several in one zone the lowest id comes in first.
@@ -99,8 +100,9 @@ fn standing_units(registry: &ObjectRegistry, units: &Standers) -> Vec<Standing> 
         .collect()
 }
 
-/// Each building's pod watches its zone (the corridor radius round the
-/// door the unit would take, [`crate::steer`]'s capture place): it takes
+/// Each building's pod watches its zone (the building's footprint grown by
+/// the unit's radius, [`MARGIN`] and the corridor radius: the doors
+/// [`crate::steer`] sends a capturer to, and inside): it takes
 /// in the first unit standing there, fires for it after
 /// [`capture_seconds`] (a seizure when the unit is of another clan), and
 /// closes when it leaves.
@@ -118,13 +120,8 @@ pub(crate) fn watch_pods(
     let standing = standing_units(&view.registry, &units);
     for building in &view.footprints.buildings {
         let in_zone = |&&(id, at, radius, _): &&Standing| {
-            id != building.id && {
-                let door = building
-                    .outline
-                    .inflated(radius + MARGIN)
-                    .nearest_on_outline(at);
-                door.distance(at) <= view.params.corridor_radius
-            }
+            let reach = radius + MARGIN + view.params.corridor_radius;
+            id != building.id && building.outline.inflated(reach).contains(at)
         };
         let mut inside = standing.iter().filter(in_zone);
         let pod = pods.0.entry(building.id).or_default();
