@@ -225,7 +225,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }),
         seed,
     };
-    let trace = args.trace.map(|path| TracePlugin { path });
+    let trace = args.trace.map(|path| TracePlugin { path: Some(path) });
     if args.headless {
         let saves = match parse_saves(&args.save_at) {
             Ok(saves) => saves,
@@ -313,9 +313,8 @@ pub fn run(args: PlayArgs) -> ExitCode {
     };
     let mut app = app::windowed(rate, args.ticks, mission, view);
     app.insert_resource(StartEffects(args.effects));
-    if let Some(trace) = trace {
-        app.add_plugins(trace);
-    }
+    // Always traced: the inspector shows the selected object's timeline.
+    app.add_plugins(trace.unwrap_or(TracePlugin { path: None }));
     // The session is always recorded (F5 saves it); --record also
     // writes the first mission's replay.
     app.add_plugins((

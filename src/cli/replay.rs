@@ -98,9 +98,9 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
         app.add_plugins((PlaybackPlugin::replay(replay), LoadsPlugin));
-        if let Some(path) = args.trace {
-            app.add_plugins(TracePlugin { path });
-        }
+        // Always traced: the inspector shows the selected object's
+        // timeline.
+        app.add_plugins(TracePlugin { path: args.trace });
         return match app.run() {
             bevy::app::AppExit::Success => ExitCode::SUCCESS,
             bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
@@ -110,7 +110,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     // The replay's input, and its start orders (LoadsPlugin).
     let playback = (PlaybackPlugin::replay(replay.clone()), LoadsPlugin);
     let mut app = match args.trace {
-        Some(path) => app::headless(rate, mission, (playback, TracePlugin { path })),
+        Some(path) => app::headless(rate, mission, (playback, TracePlugin { path: Some(path) })),
         None => app::headless(rate, mission, playback),
     };
     if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {

@@ -6,7 +6,8 @@
 //! - for the selected object, its property bag in original order with
 //!   typed values, each part's prototype chain down to the MSH, WEAR, MAT0
 //!   and Texm entries (as the mission loader published it, [`PartResources`]),
-//!   and its part tree with the model nodes;
+//!   and its part tree with the model nodes, and its recent trace lines
+//!   as a timeline (the windowed game always traces, `iron3d_replay`);
 //! - pause, resume and single-step of the game clock.
 //!
 //! A left click on a drawn object in the 3D view selects it (mesh picking;

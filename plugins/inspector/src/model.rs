@@ -8,6 +8,7 @@ use iron3d_audio::PlayingSources;
 use iron3d_behavior::{OrderTarget, Orders, Route, Sensor, Target};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
+use iron3d_replay::Trace;
 use iron3d_world::mission::{
     Controller, Drive, InstanceName, MissionClans, ModelNode, NodeLife, ObjectClan, ObjectKind,
     PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo,
@@ -180,6 +181,8 @@ pub struct ObjectDetails {
     pub motion: Option<String>,
     /// The sound sources it plays now, as heard from the camera.
     pub sounds: Vec<String>,
+    /// Its recent trace lines, newest first: `tick N channel {fields}`.
+    pub trace: Vec<String>,
 }
 
 /// The details of a live object.
@@ -200,7 +203,21 @@ pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetai
         controller: world.get::<Controller>(entity).map(controller_text),
         motion: motion_text(world, entity),
         sounds: sound_rows(world, id),
+        trace: trace_rows(world, id),
     })
+}
+
+/// Object `id`'s recent trace lines, newest first.
+fn trace_rows(world: &World, id: OriginalObjectId) -> Vec<String> {
+    let Some(trace) = world.get_resource::<Trace>() else {
+        return Vec::new();
+    };
+    let mut rows: Vec<String> = trace
+        .recent(id.raw())
+        .map(|e| format!("tick {} {} {}", e.tick, e.channel, e.fields))
+        .collect();
+    rows.reverse();
+    rows
 }
 
 /// The sources of object `id` the output plays now.

@@ -236,6 +236,13 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
     for sound in &details.sounds {
         ui.label(format!("sound {sound}"));
     }
+    egui::CollapsingHeader::new(format!("Trace ({})", details.trace.len()))
+        .default_open(false)
+        .show(ui, |ui| {
+            for line in &details.trace {
+                ui.monospace(line);
+            }
+        });
     egui::CollapsingHeader::new(format!("Properties ({})", details.properties.len()))
         .default_open(true)
         .show(ui, |ui| {

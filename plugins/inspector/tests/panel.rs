@@ -102,6 +102,15 @@ fn run_to_running(app: &mut App) {
     );
 }
 
+/// The registered objects' ids, in id order.
+fn registered(world: &World) -> Vec<OriginalObjectId> {
+    world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .map(|(id, _)| id)
+        .collect()
+}
+
 /// Every text an egui pass of the panel painted.
 fn painted_text(model: &PanelModel, report: &SelectionReport, filter: &mut String) -> Vec<String> {
     let ctx = egui::Context::default();
@@ -140,11 +149,7 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
     // One tick: Control gives every object its body.
     app.update();
     let world = app.world_mut();
-    let ids: Vec<OriginalObjectId> = world
-        .resource::<ObjectRegistry>()
-        .iter()
-        .map(|(id, _)| id)
-        .collect();
+    let ids = registered(world);
     assert!(!ids.is_empty());
     assert_eq!(
         ids.len(),
@@ -261,6 +266,51 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         &texts,
         &format!("#{} {}", details.parts[0].index, details.parts[0].key)
     ));
+}
+
+/// The windowed game traces always: the selected object's recent trace
+/// lines are its timeline in the panel, newest first.
+#[test]
+fn the_selection_shows_its_recent_trace_as_a_timeline() {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = mission_app(dir.path());
+    app.add_plugins(iron3d_replay::TracePlugin { path: None })
+        .init_resource::<SelectedObject>();
+    run_to_running(&mut app);
+    for _ in 0..30 {
+        app.update();
+    }
+    let world = app.world_mut();
+    // The walker dropped from the air has fallen: control lines.
+    let ids = registered(world);
+    let trace = world.resource::<iron3d_replay::Trace>();
+    let moved = *ids
+        .iter()
+        .find(|id| trace.recent(id.raw()).any(|e| e.channel == "control"))
+        .expect("an object that moved");
+    apply_actions(world, &[PanelAction::Select(Some(moved))]);
+    let model = panel_model(world);
+    let details = model.details.as_ref().unwrap();
+    assert!(!details.trace.is_empty());
+    assert!(details.trace.len() <= iron3d_replay::trace::RECENT);
+    let ticks: Vec<u64> = details
+        .trace
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        ticks.windows(2).all(|w| w[0] >= w[1]),
+        "newest first: {ticks:?}"
+    );
+    let raw = moved.raw().to_string();
+    assert!(
+        details.trace.iter().all(|l| l.contains(&raw)),
+        "{details:?}"
+    );
+    let texts = painted_text(&model, &SelectionReport::default(), &mut String::new());
+    let header = format!("Trace ({})", details.trace.len());
+    assert!(shown(&texts, &header), "{header}");
 }
 
 #[test]

@@ -19,6 +19,12 @@
 //! the step takes it); sound lines carry their event's tick; camera lines
 //! the tick of the frame. The file is written as `FILE.part` and renamed
 //! to `FILE` as the app exits (or [`finish_trace`] is called).
+//!
+//! Each object's last [`RECENT`] lines (those naming it as `object`,
+//! among `objects` or as a sound's `owner`) are also kept in memory, with
+//! or without a file: the inspector shows the selected object's as its
+//! timeline ([`Trace::recent`]), until the mission unloads. The windowed
+//! game always traces so.
 
 use crate::{ReplayInput, configure_input};
 use bevy::app::AppExit;
@@ -28,40 +34,99 @@ use iron3d_behavior::{Route, Target};
 use iron3d_control::{Body, TouchingPairs};
 use iron3d_player::{PlayerAction, StepInput};
 use iron3d_schedules::{GameClock, Phase};
+use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::{OriginalObjectId, QueueStep, Undeliverable, WorldMessage};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-/// Writes the trace of the session to `path`.
+/// How many lines of each object the trace keeps in memory.
+pub const RECENT: usize = 32;
+
+/// Traces the session: into the file `path` when there is one, and each
+/// object's recent lines in memory.
 #[derive(Debug, Clone)]
 pub struct TracePlugin {
-    pub path: PathBuf,
+    pub path: Option<PathBuf>,
+}
+
+/// One line of an object's timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceEntry {
+    pub tick: u64,
+    pub channel: &'static str,
+    /// The line's other fields, as JSON.
+    pub fields: String,
 }
 
 /// The trace being written.
 #[derive(Resource, Debug)]
 pub struct Trace {
-    pub path: PathBuf,
+    pub path: Option<PathBuf>,
     out: Option<BufWriter<File>>,
-    /// Lines written.
+    /// Lines written to the file.
     pub lines: u64,
     /// Why the trace stopped being written, if it did.
     pub error: Option<String>,
+    /// Each object's last [`RECENT`] lines, by raw id.
+    recent: BTreeMap<u32, VecDeque<TraceEntry>>,
+}
+
+/// The objects a line names: `object`, each of `objects`, a sound's
+/// `owner`.
+fn named_objects(fields: &Value) -> Vec<u32> {
+    let one = ["object", "owner"]
+        .iter()
+        .filter_map(|key| fields.get(*key).and_then(Value::as_u64));
+    let many = fields
+        .get("objects")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64);
+    one.chain(many)
+        .filter_map(|id| u32::try_from(id).ok())
+        .collect()
 }
 
 impl Trace {
     /// The file being written until it is finished.
-    fn part(&self) -> PathBuf {
-        let mut name = self.path.clone().into_os_string();
+    fn part(path: &std::path::Path) -> PathBuf {
+        let mut name = path.to_path_buf().into_os_string();
         name.push(".part");
         name.into()
     }
 
+    /// Object `id`'s last lines, oldest first.
+    pub fn recent(&self, id: u32) -> impl Iterator<Item = &TraceEntry> {
+        self.recent.get(&id).into_iter().flatten()
+    }
+
+    /// Keeps one line in the timelines of the objects it names.
+    fn remember(&mut self, tick: u64, channel: &'static str, fields: &Value) {
+        let objects = named_objects(fields);
+        if objects.is_empty() {
+            return;
+        }
+        let entry = TraceEntry {
+            tick,
+            channel,
+            fields: fields.to_string(),
+        };
+        for id in objects {
+            let timeline = self.recent.entry(id).or_default();
+            if timeline.len() == RECENT {
+                timeline.pop_front();
+            }
+            timeline.push_back(entry.clone());
+        }
+    }
+
     /// Writes one line on `channel` at `tick` with `fields`.
-    fn line(&mut self, tick: u64, channel: &str, mut fields: Value) {
+    fn line(&mut self, tick: u64, channel: &'static str, mut fields: Value) {
+        self.remember(tick, channel, &fields);
         let Some(out) = &mut self.out else { return };
         if let Some(map) = fields.as_object_mut() {
             map.insert("tick".into(), tick.into());
@@ -84,16 +149,21 @@ impl Plugin for TracePlugin {
             out: None,
             lines: 0,
             error: None,
+            recent: BTreeMap::new(),
         };
-        match File::create(trace.part()) {
-            Ok(file) => trace.out = Some(BufWriter::new(file)),
-            Err(e) => {
-                error!("trace: cannot write {}: {e}", trace.part().display());
-                trace.error = Some(e.to_string());
+        if let Some(path) = &self.path {
+            match File::create(Trace::part(path)) {
+                Ok(file) => trace.out = Some(BufWriter::new(file)),
+                Err(e) => {
+                    error!("trace: cannot write {}: {e}", Trace::part(path).display());
+                    trace.error = Some(e.to_string());
+                }
             }
         }
         configure_input(app);
         app.insert_resource(trace)
+            // The next mission's objects start their timelines afresh.
+            .on_unload(|world| world.resource_mut::<Trace>().recent.clear())
             .add_systems(
                 FixedUpdate,
                 trace_input
@@ -131,10 +201,11 @@ fn names(bits: iron3d_player::Buttons) -> Vec<String> {
         .collect()
 }
 
-fn trace_input(clock: Res<GameClock>, input: Res<StepInput>, mut trace: ResMut<Trace>) {
-    if input.held.0 == 0 && input.pressed.0 == 0 && input.mouse == Vec2::ZERO {
+fn trace_input(clock: Res<GameClock>, input: Option<Res<StepInput>>, mut trace: ResMut<Trace>) {
+    let Some(input) = input.filter(|i| i.held.0 != 0 || i.pressed.0 != 0 || i.mouse != Vec2::ZERO)
+    else {
         return;
-    }
+    };
     let fields = json!({
         "held": names(input.held),
         "pressed": names(input.pressed),
@@ -317,21 +388,53 @@ fn finish_on_exit(world: &mut World) {
 /// Flushes the trace and gives it its name.
 pub fn finish_trace(world: &mut World) {
     let mut trace = world.resource_mut::<Trace>();
-    let Some(mut out) = trace.out.take() else {
+    let (Some(mut out), Some(path)) = (trace.out.take(), trace.path.clone()) else {
         return;
     };
     let done = out
         .flush()
-        .and_then(|()| std::fs::rename(trace.part(), &trace.path));
+        .and_then(|()| std::fs::rename(Trace::part(&path), &path));
     match done {
-        Ok(()) => info!(
-            "trace: {} lines written to {}",
-            trace.lines,
-            trace.path.display()
-        ),
+        Ok(()) => info!("trace: {} lines written to {}", trace.lines, path.display()),
         Err(e) => {
             error!("trace: not written: {e}");
             trace.error = Some(e.to_string());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a file the lines are kept per object: each line in the
+    /// timeline of every object it names, the last [`RECENT`] of each.
+    #[test]
+    fn each_object_keeps_its_last_lines_without_a_file() {
+        let mut trace = Trace {
+            path: None,
+            out: None,
+            lines: 0,
+            error: None,
+            recent: BTreeMap::new(),
+        };
+        for tick in 0..RECENT as u64 + 5 {
+            trace.line(tick, "control", json!({ "object": 7, "heading": 0.5 }));
+        }
+        trace.line(50, "contact", json!({ "objects": [7, 9] }));
+        trace.line(51, "sound", json!({ "key": "A.WAV", "owner": 9 }));
+        trace.line(52, "input", json!({ "held": ["walk_forward"] }));
+        assert_eq!(trace.lines, 0, "no file, nothing written");
+        let seven: Vec<&TraceEntry> = trace.recent(7).collect();
+        assert_eq!(seven.len(), RECENT);
+        assert_eq!(seven[0].tick, 6, "the oldest dropped");
+        assert_eq!(seven[RECENT - 1].channel, "contact");
+        let nine: Vec<(u64, &str)> = trace.recent(9).map(|e| (e.tick, e.channel)).collect();
+        assert_eq!(nine, [(50, "contact"), (51, "sound")]);
+        assert_eq!(
+            trace.recent(9).last().unwrap().fields,
+            r#"{"key":"A.WAV","owner":9}"#
+        );
+        assert_eq!(trace.recent(1).count(), 0);
     }
 }

@@ -188,7 +188,9 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
         (
             Simulation,
             PlaybackPlugin::replay(replay.clone()),
-            TracePlugin { path: path.clone() },
+            TracePlugin {
+                path: Some(path.clone()),
+            },
         ),
     );
     run_to(&mut app, ticks);
