@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `input` | a step whose input is not empty | `held`, `pressed` (action names), `mouse`, `sensitivity` |
 //! | `queue` | a world message dispatched, or refused | `seq`, `message`, `object`, `payload_len`, `delivered` |
-//! | `control` | a body whose place changed in the step (the first step: every body) | `object`, `position` (world frame, Y up), `heading` (rad) |
+//! | `control` | a body whose place changed in the step (the first step: every body) | `object`, `position` (world frame, Y up), `heading` (rad); a mover also `candidate` (where its requested speed and turn put it, before the collision pipeline) and `correction` (`position` − `candidate`) |
 //! | `contact` | a pair of objects that started touching | `objects` |
 //! | `behavior` | a unit whose target changed (from none at the start) | `object`, `target` |
 //! | `path` | a unit's path planned anew (a new revision) | `object`, `revision`, `goal`, `areals` (the global path), `points` (the local path) |
@@ -31,7 +31,7 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_audio::Sounds;
 use iron3d_behavior::{Route, Target};
-use iron3d_control::{Body, TouchingPairs};
+use iron3d_control::{Body, ControlStep, PhysicalState, TouchingPairs};
 use iron3d_player::{PlayerAction, StepInput};
 use iron3d_schedules::{GameClock, Phase};
 use iron3d_world::mission::MissionScopeExt;
@@ -176,6 +176,13 @@ impl Plugin for TracePlugin {
                     .after(QueueStep::Dispatch)
                     .in_set(Phase::CalculateWorldQueue),
             )
+            .init_resource::<Candidates>()
+            .add_systems(
+                FixedUpdate,
+                note_candidates
+                    .after(ControlStep::Integrate)
+                    .before(ControlStep::Backend),
+            )
             .add_systems(
                 FixedUpdate,
                 (trace_step, trace_routes)
@@ -249,6 +256,18 @@ struct Seen {
     targets: BTreeMap<OriginalObjectId, Option<OriginalObjectId>>,
 }
 
+/// Where each mover's requested speed and turn put it this step, before
+/// the collision pipeline (Control's steps 1–2).
+#[derive(Resource, Debug, Default)]
+struct Candidates(BTreeMap<OriginalObjectId, Vec3>);
+
+fn note_candidates(
+    movers: Query<(&OriginalObjectId, &Transform), With<PhysicalState>>,
+    mut candidates: ResMut<Candidates>,
+) {
+    candidates.0 = movers.iter().map(|(id, t)| (*id, t.translation)).collect();
+}
+
 /// A body that may have moved this step.
 type Moved<'a> = (&'a OriginalObjectId, &'a Transform);
 
@@ -257,6 +276,7 @@ fn trace_step(
     moved: Query<Moved, (With<Body>, Changed<Transform>)>,
     targets: Query<(&OriginalObjectId, &Target), Changed<Target>>,
     pairs: Res<TouchingPairs>,
+    candidates: Res<Candidates>,
     mut seen: Local<Seen>,
     mut trace: ResMut<Trace>,
 ) {
@@ -270,11 +290,15 @@ fn trace_step(
         if seen.places.insert(*id, now) == Some(now) {
             continue;
         }
-        let fields = json!({
+        let mut fields = json!({
             "object": id.raw(),
             "position": place.translation.to_array(),
             "heading": heading,
         });
+        if let Some(candidate) = candidates.0.get(id) {
+            fields["candidate"] = json!(candidate.to_array());
+            fields["correction"] = json!((place.translation - *candidate).to_array());
+        }
         trace.line(tick, "control", fields);
     }
     for (a, b) in pairs.now.difference(&pairs.before) {

@@ -224,8 +224,39 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
         assert_eq!(held, expected, "tick {tick}");
     }
     assert_eq!(input[0]["tick"], replay.steps[0].tick);
-    // The hero walked: its body's place is traced every step it moved.
-    assert!(on("control").len() >= 40);
+    // The hero walked: its body's place is traced every step it moved,
+    // with where its input put it and what the collision pipeline
+    // corrected (the ground holds it up: some steps are corrected).
+    let control = on("control");
+    assert!(control.len() >= 40);
+    let movers: Vec<_> = control
+        .iter()
+        .filter(|l| l.get("candidate").is_some())
+        .collect();
+    assert!(!movers.is_empty());
+    let v = |l: &serde_json::Value, k: &str| -> Vec<f64> {
+        l[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_f64().unwrap())
+            .collect()
+    };
+    for line in &movers {
+        let (p, c, d) = (
+            v(line, "position"),
+            v(line, "candidate"),
+            v(line, "correction"),
+        );
+        for i in 0..3 {
+            assert!((p[i] - c[i] - d[i]).abs() < 1e-3, "{line}");
+        }
+    }
+    assert!(
+        movers
+            .iter()
+            .any(|l| v(l, "correction").iter().any(|c| c.abs() > 1e-4)),
+        "no step corrected"
+    );
     // It fired: the shots were heard.
     assert!(on("sound").iter().any(|l| l["kind"] == "Play"));
     // Simulation lines come in tick order.
