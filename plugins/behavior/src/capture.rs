@@ -119,9 +119,13 @@ pub(crate) fn watch_pods(
     let reopen = (REOPEN_SECONDS / dt).round() as u64;
     let standing = standing_units(&view.registry, &units);
     for building in &view.footprints.buildings {
+        // Inside the footprint, or within reach of its outline (no grown
+        // polygon built per unit and step).
+        let outline = &building.outline;
         let in_zone = |&&(id, at, radius, _): &&Standing| {
             let reach = radius + MARGIN + view.params.corridor_radius;
-            id != building.id && building.outline.inflated(reach).contains(at)
+            id != building.id
+                && (outline.contains(at) || outline.nearest_on_outline(at).distance(at) <= reach)
         };
         let mut inside = standing.iter().filter(in_zone);
         let pod = pods.0.entry(building.id).or_default();

@@ -76,8 +76,8 @@ impl Replay {
                 format!("{s:x}.{f:x}-")
             })
             .collect();
-        for ((subject, path), hash) in fields {
-            if trail.last.get(&(subject.clone(), path.clone())) != Some(hash) {
+        for (key @ (subject, path), hash) in fields {
+            if trail.last.get(key) != Some(hash) {
                 let s = intern(&mut self.subjects, &mut trail.subjects, subject);
                 let f = intern(&mut self.fields, &mut trail.fields, path);
                 tokens.push(format!("{s:x}.{f:x}={hash:04x}"));
