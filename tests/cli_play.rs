@@ -793,8 +793,9 @@ fn the_kept_replays_verify_on_the_demo_install() {
 
 /// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
 /// second mission with no input at all. The enemy clan's script sends its
-/// robots at the player, they destroy the hero, and the player's
-/// `Mission` handler fails the mission: the same tick on every run.
+/// robots at the player's base, the player's units destroy every one of
+/// them (the enemy at medium difficulty), and the player's `Mission`
+/// handler completes the bonus objective: the same tick on every run.
 #[test]
 fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     let kept =
@@ -814,28 +815,63 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(report["outcome"]["result"], "running");
+    let bonus = &report["objectives"][3];
     assert_eq!(
-        report["outcome"]["result"], "failed",
+        (&bonus["text"], &bonus["state"], &bonus["tick"]),
+        (
+            &serde_json::json!("Leave the enemy no robot"),
+            &serde_json::json!("complete"),
+            &serde_json::json!(3481)
+        ),
         "{}",
-        report["outcome"]
+        report["objectives"]
     );
-    assert_eq!(report["outcome"]["tick"], 3547);
-    // The hero falls to the enemy's robots at that tick.
+    // No robot of the enemy's clan is left: the last fell just before.
+    let enemy_robots = report["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| {
+            o["clan"] == "Enemy"
+                && o["alive"] == true
+                && o["prototype"].as_str().unwrap().contains("ROBOTS")
+        })
+        .count();
+    assert_eq!(enemy_robots, 0);
     let destroyed: Vec<&serde_json::Value> = report["events"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|e| e["kind"] == "destroyed")
         .collect();
-    assert_eq!(destroyed.last().unwrap()["tick"], 3547);
-    // The player's script gave its hint on the way.
+    assert_eq!(destroyed.last().unwrap()["tick"], 3446);
+    // The player's script gave its hint on the way, then the objective.
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
+    assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");
+    assert_eq!(report["messages"][1]["tick"], 3481);
     assert!(report["script_errors"].as_array().unwrap().is_empty());
+}
+
+/// `replay OLD --headless --rerecord OUT` succeeds and writes `kept`.
+fn rerecords_as_kept(old: &std::path::Path, out: &std::path::Path, kept: &str) {
+    let _ = std::fs::remove_file(out);
+    let o = iron3d(&[
+        "replay",
+        old.to_str().unwrap(),
+        "--headless",
+        "--rerecord",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(out).unwrap(), kept);
 }
 
 /// `--rerecord` after a meant change: the replay's input played again
 /// gives this build's checkpoints; here the kept file with a checkpoint
-/// spoiled (as an older build would have left it) comes back as kept.
+/// spoiled (as an older build would have left it) comes back as kept, and
+/// so does one recorded on another install (after a change of the demo
+/// install), which a plain replay refuses.
 #[test]
 fn a_rerecorded_replay_takes_this_builds_checkpoints_and_keeps_its_input() {
     let kept =
@@ -855,15 +891,15 @@ fn a_rerecorded_replay_takes_this_builds_checkpoints_and_keeps_its_input() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let o = iron3d(&[
-        "replay",
-        old.to_str().unwrap(),
-        "--headless",
-        "--rerecord",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    rerecords_as_kept(&old, &out, &text);
+    let (head, rest) = spoiled.split_once("install: \"").unwrap();
+    let (_, tail) = rest.split_once('"').unwrap();
+    std::fs::write(&old, format!("{head}install: \"0123456789abcdef\"{tail}")).unwrap();
+    let o = iron3d(&["replay", old.to_str().unwrap(), "--headless"]);
+    assert_eq!(o.status.code(), Some(1));
+    let refused = String::from_utf8_lossy(&o.stderr);
+    assert!(refused.contains("recorded on another install (its data.tma 0123456789abcdef"));
+    rerecords_as_kept(&old, &out, &text);
 }
 
 /// A kept replay perturbed by hand (the mouse turn at tick 86 doubled):

@@ -127,6 +127,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
             "SFX_VOLUME=100",
             "CD_VOLUME=100",
             "DEBUG_KEYS_ON=0",
+            "GAME_LEVEL=1",
             "",
             "[MULTIPLAYER]",
             "IP=127.0.0.1",
@@ -142,7 +143,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
             "",
             "[LEVEL_RATIO]",
             "EASY=0.5",
-            "NORMAL=0.7",
+            "MEDIUM=0.7",
             "HARD=1.0",
         ]),
     )?;

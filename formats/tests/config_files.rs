@@ -194,11 +194,34 @@ fn iron_3d_ini_keeps_unknown_keys_and_provenance() {
         Some(Value::Text("D:\\\\Music".into()))
     );
     let unknown: Vec<_> = s.unknown.iter().map(|u| u.key.as_str()).collect();
-    assert_eq!(unknown, ["IP", "EASY"]);
+    assert_eq!(unknown, ["IP"]);
     assert_eq!(
         cfg.sections().collect::<Vec<_>>(),
         ["CS", "MULTIPLAYER", "LEVEL_RATIO"]
     );
+}
+
+#[test]
+fn game_level_picks_the_difficulty_ratio() {
+    let ratio = |text: &str| {
+        let cfg = TextConfig::parse(text.as_bytes(), "iron_3d.ini").unwrap();
+        ini::level_ratio(&Settings::resolve(&cfg, ini::IRON_3D_INI))
+    };
+    let ratios = "[LEVEL_RATIO]\r\nEASY=0.25\r\nMEDIUM=0.6\r\nHARD=0.9\r\n";
+    // No GAME_LEVEL: the shipped 1, medium; no [LEVEL_RATIO]: the shipped ratios.
+    assert_eq!(ratio(""), 0.7);
+    assert_eq!(ratio("[CS]\r\nGAME_LEVEL=0\r\n"), 0.5);
+    assert_eq!(ratio(&format!("[CS]\r\nGAME_LEVEL=0\r\n{ratios}")), 0.25);
+    assert_eq!(ratio(&format!("[CS]\r\nGAME_LEVEL=1\r\n{ratios}")), 0.6);
+    // Anything but 0 and 1 is hard.
+    assert_eq!(ratio(&format!("[CS]\r\nGAME_LEVEL=7\r\n{ratios}")), 0.9);
+    assert_eq!(ratio(&format!("GAME_LEVEL=2\r\n{ratios}")), 0.9);
+    // A ratio that is no positive number is its default.
+    assert_eq!(
+        ratio("[CS]\r\nGAME_LEVEL=0\r\n[LEVEL_RATIO]\r\nEASY=-1\r\n"),
+        0.5
+    );
+    assert_eq!(ratio("GAME_LEVEL=2\r\n[LEVEL_RATIO]\r\nHARD=x\r\n"), 1.0);
 }
 
 #[test]

@@ -36,7 +36,9 @@ pub struct ReplayArgs {
     trace: Option<PathBuf>,
     /// With --headless, record the played-back session again into OUT:
     /// the same input with this build's checkpoints, for a replay kept as
-    /// a test after a conscious change of the simulation.
+    /// a test after a conscious change of the simulation (or of the demo
+    /// install: a replay of another install is then played on this one,
+    /// and OUT names this one).
     #[arg(long, value_name = "OUT", requires = "headless")]
     rerecord: Option<PathBuf>,
 }
@@ -128,14 +130,16 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             args.file.display(),
             replay.install
         );
-        return ExitCode::from(1);
+        if args.rerecord.is_none() {
+            return ExitCode::from(1);
+        }
     }
     let hash = app::run_headless(&mut app, ticks, None, |_, _| {});
     if traced {
         finish_trace(app.world_mut());
     }
     if let Some(out) = &args.rerecord
-        && let Err(e) = rerecord(app.world(), &replay, out)
+        && let Err(e) = rerecord(app.world(), (&replay, &here), out)
     {
         eprintln!("iron3d: --rerecord: {e}");
         return ExitCode::from(1);
@@ -153,13 +157,15 @@ pub fn run(args: ReplayArgs) -> ExitCode {
 }
 
 /// Writes `replay` to `out` with the checkpoints the playback reached in
-/// place of its own: the same header, input and checkpoint ticks.
+/// place of its own: the same header but this `install`'s identity, the
+/// same input and checkpoint ticks.
 fn rerecord(
     world: &bevy::prelude::World,
-    replay: &Replay,
+    (replay, install): (&Replay, &str),
     out: &std::path::Path,
 ) -> Result<(), String> {
-    let again = &world.resource::<Playback>().reached;
+    let mut again = world.resource::<Playback>().reached.clone();
+    again.install = install.to_owned();
     if again.checkpoints.len() != replay.checkpoints.len() {
         return Err(format!(
             "{} checkpoints of {} reached; nothing written",

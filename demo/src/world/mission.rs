@@ -15,7 +15,7 @@ use iron3d_formats::config::builddat::BuildCategory;
 use iron3d_formats::error::Result;
 use iron3d_formats::tma::{
     Clan, ClanRelation, ClanType, ClanZone, Description, HERO_TYPE, MineralLode, MissionPath,
-    ObjectKind, PlacedObject, Property, Tma,
+    ObjectKind, PlacedObject, Property, Tma, WARRIOR_TYPE,
 };
 use iron3d_formats::unitdat::{CLASS_BUILDING, CLASS_ROBOT};
 
@@ -413,11 +413,12 @@ impl Objects {
 }
 
 /// The type word of a placed object (its `Type` property): the class
-/// words of the unit DATs, which the scripts' unit counts test.
+/// words of the unit DATs, which the scripts' unit counts test; every demo
+/// robot is armed, a warrior (the hero's word is set apart).
 fn type_word(kind: ObjectKind) -> u32 {
     match kind {
         ObjectKind::Building => CLASS_BUILDING,
-        ObjectKind::Unit => CLASS_ROBOT,
+        ObjectKind::Unit => CLASS_ROBOT | WARRIOR_TYPE,
         _ => 0,
     }
 }

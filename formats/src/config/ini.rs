@@ -176,6 +176,15 @@ const fn int(section: Option<&'static str>, key: &'static str, default: &'static
     }
 }
 
+const fn float(section: Option<&'static str>, key: &'static str, default: &'static str) -> KeySpec {
+    KeySpec {
+        section,
+        key,
+        kind: ValueKind::Float,
+        default: Some(default),
+    }
+}
+
 const fn undocumented(
     section: Option<&'static str>,
     key: &'static str,
@@ -190,11 +199,15 @@ const fn undocumented(
 }
 
 const CS: Option<&str> = Some("CS");
+const LEVEL_RATIO: Option<&str> = Some("LEVEL_RATIO");
 
 /// `iron_3d.ini`: the `[CS]` keys of tome VIII. Defaults are the demo
 /// install's values (the only documented ones); keys only Part 2 has, and
-/// the `[MULTIPLAYER]`, `[TEMP]`, `[LEVEL_RATIO]` keys whose names the tome
-/// does not give, stay unknown keys of the file.
+/// the `[MULTIPLAYER]` and `[TEMP]` keys whose names the tome does not
+/// give, stay unknown keys of the file. The difficulty keys are openparkan
+/// `docs/26-damage.md`'s ("The difficulty ratio", read and measured):
+/// `GAME_LEVEL` (its section is not given, so any matches; the shipped
+/// file says 1) picks one of `[LEVEL_RATIO]`'s three ratios.
 pub const IRON_3D_INI: &[KeySpec] = &[
     int(CS, "DISPLAY_WIDTH", "640"),
     int(CS, "DISPLAY_HEIGHT", "480"),
@@ -217,7 +230,36 @@ pub const IRON_3D_INI: &[KeySpec] = &[
     undocumented(CS, "SFX_VOLUME", ValueKind::Int),
     undocumented(CS, "CD_VOLUME", ValueKind::Int),
     undocumented(CS, "DEBUG_KEYS_ON", ValueKind::Int),
+    int(None, "GAME_LEVEL", "1"),
+    float(LEVEL_RATIO, "EASY", "0.5"),
+    float(LEVEL_RATIO, "MEDIUM", "0.7"),
+    float(LEVEL_RATIO, "HARD", "1.0"),
 ];
+
+/// The difficulty ratio of resolved `iron_3d.ini` settings: the
+/// `[LEVEL_RATIO]` value `GAME_LEVEL` picks, 0 `EASY`, 1 `MEDIUM`, any
+/// other `HARD` (openparkan `docs/26-damage.md`). A ratio that is not a
+/// positive number counts as that key's default.
+pub fn level_ratio(settings: &Settings) -> f32 {
+    let key = match settings.number("GAME_LEVEL") {
+        Some(0.0) => "EASY",
+        Some(1.0) => "MEDIUM",
+        _ => "HARD",
+    };
+    let valid = |v: f64| (v.is_finite() && v > 0.0).then_some(v as f32);
+    let default = IRON_3D_INI
+        .iter()
+        .find(|spec| spec.key == key)
+        .and_then(|spec| parse_value(ValueKind::Float, spec.default?));
+    settings
+        .number(key)
+        .and_then(valid)
+        .or(match default {
+            Some(Value::Float(v)) => valid(v),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+}
 
 /// `Behavior.ini` (demo values of tome VIII as defaults; the file's section
 /// layout is not documented, so any section matches).

@@ -92,6 +92,11 @@ pub struct Clan {
 /// `docs/30-turrets.md` "The turret decides what the unit is"; that this
 /// bit alone marks the hero is our reading).
 pub const HERO_TYPE: u32 = 0x0002_0000;
+/// The bit of a warrior's `Type` word (`0x1008000`, the `prof_war`
+/// profile) and of an HQ's (`0x1010000`, `prof_hq`): openparkan
+/// `docs/26-damage.md`, "The difficulty ratio".
+pub const WARRIOR_TYPE: u32 = 0x0000_8000;
+pub const HQ_TYPE: u32 = 0x0001_0000;
 
 /// Typed view of [`Clan::raw_type`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -300,10 +305,7 @@ impl Tma {
     /// `Type` word carries [`HERO_TYPE`], the one with the lowest original
     /// id; its index in [`Tma::objects`].
     pub fn hero(&self) -> Option<usize> {
-        let player = self
-            .clans
-            .iter()
-            .position(|c| c.clan_type() == Some(ClanType::Player))? as u32;
+        let player = self.player_clan()? as u32;
         let ids = self.original_ids();
         self.objects
             .iter()
@@ -316,6 +318,13 @@ impl Tma {
             })
             .min_by_key(|(_, (_, id))| **id)
             .map(|(index, _)| index)
+    }
+
+    /// The player's clan: the first clan of type player, by index.
+    pub fn player_clan(&self) -> Option<usize> {
+        self.clans
+            .iter()
+            .position(|c| c.clan_type() == Some(ClanType::Player))
     }
 
     /// The clan with this name (ASCII case-insensitive).

@@ -34,7 +34,9 @@ use iron3d_control::{Body, GRAVITY, GroundFaces, PhysicalState};
 use iron3d_formats::proto::ctld::{ROUND_GUIDED, ROUND_SCORES_FLAT};
 use iron3d_formats::tma;
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{Armament, Destroyed, GunSpec, HitModel, NodeLife, ObjectKind};
+use iron3d_world::mission::{
+    Armament, Destroyed, GunSpec, HitModel, LevelRatio, NodeLife, ObjectKind,
+};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::f32::consts::PI;
 
@@ -358,6 +360,7 @@ type Firing<'a> = (
     Option<&'a ObjectKind>,
     Option<&'a Body>,
     Option<&'a Destroyed>,
+    Option<&'a LevelRatio>,
 );
 
 /// A round about to leave: who fires it, from which gun and barrel.
@@ -400,6 +403,7 @@ pub(crate) fn fire(
             kind,
             body,
             destroyed,
+            _,
         )) = armed.get_mut(entity)
         else {
             continue;
@@ -435,7 +439,8 @@ pub(crate) fn fire(
         let Ok(entity) = registry.entity(launch.shooter) else {
             continue;
         };
-        let Ok((transform, armament, weapons, target, _, _, state, ..)) = armed.get(entity) else {
+        let Ok((transform, armament, weapons, target, _, _, state, .., level)) = armed.get(entity)
+        else {
             continue;
         };
         let spec = &armament.guns[launch.gun];
@@ -481,7 +486,7 @@ pub(crate) fn fire(
                 on: Some(launch.shooter.raw()),
             });
             rounds.0.push(Round::launch(
-                number,
+                (number, level.map_or(1.0, |l| l.0)),
                 spec.round.clone(),
                 (launch.shooter, target.0),
                 muzzle,

@@ -67,13 +67,18 @@ pub struct Round {
     pub nose: Vec3,
     /// m it may still fly.
     pub range_left: f32,
+    /// Its hit's factor: the firer's difficulty ratio (openparkan
+    /// `docs/26-damage.md`: a gun hands it to each round it fires), 1 for
+    /// a firer without one.
+    pub ratio: f32,
     pub state: RoundState,
 }
 
 impl Round {
-    /// A round leaving `muzzle` with `velocity`, its nose along `nose`.
+    /// A round leaving `muzzle` with `velocity`, its nose along `nose`,
+    /// its hit scaled by `ratio`.
     pub(crate) fn launch(
-        serial: u64,
+        (serial, ratio): (u64, f32),
         spec: Arc<RoundSpec>,
         (owner, target): (OriginalObjectId, Option<OriginalObjectId>),
         muzzle: Vec3,
@@ -94,6 +99,7 @@ impl Round {
             velocity,
             nose,
             range_left,
+            ratio,
             state: RoundState::Flying,
         }
     }
@@ -219,7 +225,7 @@ pub(crate) fn fly(
             });
             queue.0.push(PendingHit {
                 point,
-                amount: round.spec.hit_points + blast.damage,
+                amount: round.ratio * (round.spec.hit_points + blast.damage),
                 blast,
                 firer: Some(round.owner),
                 struck,
@@ -317,6 +323,8 @@ pub(crate) fn hash_rounds(world: &World, hasher: &mut StateHasher) {
         }
         hasher.field("range_left");
         hasher.write_f32(r.range_left);
+        hasher.field("ratio");
+        hasher.write_f32(r.ratio);
         hasher.field("state");
         match r.state {
             RoundState::Flying => hasher.write_u64(u64::MAX),

@@ -107,18 +107,23 @@ fn walker_of(app: &App, clan: u32) -> OriginalObjectId {
         .unwrap()
 }
 
-/// A player's and an enemy's armed walker alone on the map, the enemy put
-/// `apart` m east of the player, a metre over the ground.
+/// A player's and an enemy's armed walker, [`alone_apart`].
 fn foes(app: &mut App, apart: f32) -> (OriginalObjectId, OriginalObjectId) {
     app.update();
     let (player, enemy) = (walker_of(app, 1), walker_of(app, 2));
+    alone_apart(app, (player, enemy), apart);
+    (player, enemy)
+}
+
+/// `player` and `enemy` alone on the map, the enemy put `apart` m east of
+/// the player, a metre over the ground.
+fn alone_apart(app: &mut App, (player, enemy): (OriginalObjectId, OriginalObjectId), apart: f32) {
     delete_all_but(app, &[player, enemy]);
     app.update();
     let e = entity(app, enemy);
     let at = translation(app, player) + Vec3::new(apart, 1.0, 0.0);
     app.world_mut().get_mut::<Transform>(e).unwrap().translation = at;
     app.world_mut().get_mut::<PhysicalState>(e).unwrap().flags = MotionFlags::default();
-    (player, enemy)
 }
 
 fn events(app: &App) -> Vec<CombatEvent> {
@@ -204,6 +209,7 @@ fn launch(
         velocity: nose * spec.speed,
         nose,
         range_left: spec.range,
+        ratio: 1.0,
         state: RoundState::Flying,
         spec,
     });
@@ -547,6 +553,108 @@ fn two_foes_fight_to_a_deterministic_end() {
         (events, hash),
         "another seed, another fight"
     );
+}
+
+/// Each object's node maxima by id, and the difficulty ratio it took.
+fn lives_and_ratios(app: &App) -> Vec<(OriginalObjectId, u32, Option<f32>, Vec<f32>)> {
+    let world = app.world();
+    world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .filter_map(|(id, e)| {
+            let model = world.get::<HitModel>(e)?;
+            Some((
+                id,
+                world.get::<ObjectClan>(e)?.identity_raw,
+                world.get::<LevelRatio>(e).map(|r| r.0),
+                model.nodes.iter().map(|n| n.max_life).collect(),
+            ))
+        })
+        .collect()
+}
+
+/// The install's `GAME_LEVEL` picks the `[LEVEL_RATIO]` (openparkan
+/// `docs/26-damage.md`): the demo's 1 gives the enemy clan's warriors 0.7
+/// of the life `GAME_LEVEL=2` (hard, 1.0) gives them, the player's clan and
+/// the buildings the same life at both; the rounds an enemy's guns fire
+/// carry the ratio, and a laser of theirs takes 0.7 × 50 off a node.
+#[test]
+fn the_difficulty_ratio_scales_enemy_warriors_life_and_hits() {
+    let tmp = demo_install();
+    let mut medium = app(tmp.path());
+    let ini = tmp.path().join("game/iron_3d.ini");
+    let text = std::fs::read_to_string(&ini).unwrap();
+    assert!(text.contains("GAME_LEVEL=1\r\n"), "the demo plays medium");
+    std::fs::write(&ini, text.replace("GAME_LEVEL=1", "GAME_LEVEL=2")).unwrap();
+    let hard = lives_and_ratios(&app(tmp.path()));
+    let scaled = lives_and_ratios(&medium);
+    assert_eq!(scaled.len(), hard.len());
+    let mut enemies = 0;
+    for ((id, clan, ratio, lives), (id2, _, hard_ratio, hard_lives)) in scaled.iter().zip(&hard) {
+        assert_eq!(id, id2);
+        let kind = medium
+            .world()
+            .get::<ObjectKind>(entity(&medium, *id))
+            .unwrap()
+            .kind();
+        let unit = kind == Some(iron3d_formats::tma::ObjectKind::Unit);
+        match clan {
+            1 => assert_eq!(ratio, &None, "{id:?}: the player's clan keeps its life"),
+            2 if unit => {
+                assert_eq!((*ratio, *hard_ratio), (Some(0.7), Some(1.0)), "{id:?}");
+                enemies += 1;
+            }
+            _ if !unit => assert_eq!(ratio, &None, "{id:?}: buildings are no warriors"),
+            _ => {}
+        }
+        let factor = ratio.unwrap_or(1.0) / hard_ratio.unwrap_or(1.0);
+        for (l, h) in lives.iter().zip(hard_lives) {
+            assert!((l - h * factor).abs() < 1e-3, "{id:?}: {l} against {h}");
+        }
+    }
+    assert!(enemies > 0);
+    // A laser walker of the enemy's against the player's walker.
+    medium.update();
+    let world = medium.world();
+    let laser_walker = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| {
+            world
+                .get::<ObjectClan>(e)
+                .is_some_and(|c| c.identity_raw == 2)
+                && world.get::<Body>(e).is_some_and(|b| b.holds_ground)
+                && world.get::<Armament>(e).is_some_and(|a| {
+                    !a.guns.is_empty() && a.guns.iter().all(|g| g.round.key == "RD_LASER")
+                })
+        })
+        .map(|(id, _)| id)
+        .expect("an enemy walker with lasers only");
+    let player = walker_of(&medium, 1);
+    delete_all_but(&mut medium, &[player, laser_walker]);
+    medium.update();
+    let at = translation(&medium, player) + Vec3::new(150.0, 1.0, 0.0);
+    let e = entity(&medium, laser_walker);
+    medium
+        .world_mut()
+        .get_mut::<Transform>(e)
+        .unwrap()
+        .translation = at;
+    let mut ratios = std::collections::BTreeMap::new();
+    let first_damage = (0..30 * 20).find_map(|_| {
+        medium.update();
+        for r in &medium.world().resource::<Rounds>().0 {
+            ratios.insert(r.owner, r.ratio);
+        }
+        events(&medium)
+            .into_iter()
+            .find(|e| e.kind == EventKind::Damage && e.by == Some(laser_walker.raw()))
+    });
+    assert_eq!(ratios.get(&laser_walker), Some(&0.7));
+    assert_eq!(ratios.get(&player).copied().unwrap_or(1.0), 1.0);
+    let damage = first_damage.expect("the enemy's laser strikes");
+    assert_eq!(damage.object, player.raw());
+    assert!((damage.amount - 35.0).abs() < 1e-3, "{damage:?}");
 }
 
 /// A round whose hit explosion is malformed fails the mission with its

@@ -361,12 +361,13 @@ fn named_point(part: &PartArms<'_>, name: &str) -> Option<i32> {
 
 /// The guns and turrets of an object's parts (`rounds`: each gun's round by
 /// its upper-cased prototype key; a gun whose round was not read is left
-/// out), and every node's hit geometry under `volume_scale`.
+/// out), and every node's hit geometry, its full life scaled by
+/// `life_scale` (the object's volume scale × its difficulty ratio).
 pub(crate) fn assemble(
     parts: &[PartArms<'_>],
     frames: &[(Transform, Option<usize>)],
     rounds: &BTreeMap<Vec<u8>, Arc<RoundSpec>>,
-    volume_scale: f32,
+    life_scale: f32,
 ) -> (Armament, HitModel) {
     let poses: Vec<Vec<Transform>> = parts
         .iter()
@@ -454,7 +455,7 @@ pub(crate) fn assemble(
             });
         }
     }
-    (armament, hit_model(parts, &poses, frames, volume_scale))
+    (armament, hit_model(parts, &poses, frames, life_scale))
 }
 
 /// The armour of an object's parts: the last class-27 component (in part
@@ -477,7 +478,7 @@ fn hit_model(
     parts: &[PartArms<'_>],
     poses: &[Vec<Transform>],
     frames: &[(Transform, Option<usize>)],
-    volume_scale: f32,
+    life_scale: f32,
 ) -> HitModel {
     let mut nodes: Vec<HitNode> = Vec::new();
     // Each part's first node in `nodes`.
@@ -514,7 +515,7 @@ fn hit_model(
                 centre,
                 radius,
                 faces,
-                max_life: hit_points * volume_scale,
+                max_life: hit_points * life_scale,
                 vital: plan.flags & NODE_VITAL != 0,
                 never_hidden: plan.flags & NODE_NEVER_HIDDEN != 0,
                 parent: plan.parent.map(|q| first[p] + q).or(socket),

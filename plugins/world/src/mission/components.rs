@@ -65,6 +65,16 @@ impl ObjectClan {
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Hero;
 
+/// The difficulty ratio an object was given at load (openparkan
+/// `docs/26-damage.md`, "The difficulty ratio", the original's property
+/// 180): its nodes' life and maximum are scaled by it (its [`HitModel`]
+/// was built so), and so is the damage of every round its guns fire. Only
+/// warriors, HQs and heroes of clans not allied with the player's have one.
+///
+/// [`HitModel`]: super::HitModel
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+pub struct LevelRatio(pub f32);
+
 #[derive(Component, Debug, Clone, PartialEq, Default)]
 pub struct PropertyBag(pub Vec<Property>);
 

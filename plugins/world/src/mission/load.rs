@@ -11,7 +11,7 @@ use super::chain::ResourceChain;
 use super::components::{ContactCondition, ControllerStates};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
-use iron3d_formats::config::ini::{BEHAVIOR_INI, Settings};
+use iron3d_formats::config::ini::{BEHAVIOR_INI, IRON_3D_INI, KeySpec, Settings};
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
@@ -197,6 +197,8 @@ pub(crate) struct Loader {
     /// `Behavior.ini` resolved against its key table (every key at its
     /// default or unset when the install has no such file).
     pub behavior_ini: Option<Settings>,
+    /// `iron_3d.ini` likewise: the bus volumes and the difficulty.
+    pub game_ini: Option<Settings>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
@@ -228,7 +230,9 @@ pub(crate) struct Loader {
 }
 
 /// Behavior's run-time parameters, at the install's root (optional).
-const BEHAVIOR_FILE: &[u8] = b"Behavior.ini";
+const BEHAVIOR_FILE: &str = "Behavior.ini";
+/// The game's settings, at the install's root (optional).
+const GAME_FILE: &str = "iron_3d.ini";
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -251,6 +255,7 @@ impl Loader {
             land: None,
             build_dat: None,
             behavior_ini: None,
+            game_ini: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
@@ -315,8 +320,8 @@ impl Loader {
         super::MissionSounds::read(
             self.source(),
             &self.mission_dir,
-            &self.effects,
-            &scripts.messages,
+            (&self.effects, &scripts.messages),
+            self.game_ini.as_ref(),
         )
     }
 
@@ -369,7 +374,8 @@ impl Loader {
         Ok(())
     }
 
-    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst` and `Behavior.ini`.
+    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst`, `Behavior.ini`
+    /// and `iron_3d.ini`.
     pub fn foundation(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Foundation;
         let fail = |e: FormatError| self.error(phase, Edge::default(), e);
@@ -381,15 +387,23 @@ impl Loader {
         let build = read_required(self.source(), b"BuildDat.lst").map_err(fail)?;
         let build_dat =
             BuildDat::parse(build.bytes(), MODE).map_err(|e| fail(build.origin.annotate(e)))?;
-        let behavior = match self.source().read_legacy(BEHAVIOR_FILE).map_err(fail)? {
-            Some(found) => TextConfig::parse(found.bytes(), "Behavior.ini")
-                .map_err(|e| fail(found.origin.annotate(e)))?,
-            None => TextConfig::parse(b"", "Behavior.ini").map_err(fail)?,
-        };
-        self.behavior_ini = Some(Settings::resolve(&behavior, BEHAVIOR_INI));
+        self.behavior_ini = Some(self.settings(BEHAVIOR_FILE, BEHAVIOR_INI)?);
+        self.game_ini = Some(self.settings(GAME_FILE, IRON_3D_INI)?);
         self.land = Some((land_msh, Arc::new(land_map)));
         self.build_dat = Some(build_dat);
         Ok(())
+    }
+
+    /// The install's settings file `name` resolved against `table` (every
+    /// key at its default or unset when there is no such file).
+    fn settings(&self, name: &'static str, table: &[KeySpec]) -> Result<Settings, LoadError> {
+        let fail = |e: FormatError| self.error(MissionPhase::Foundation, Edge::default(), e);
+        let config = match self.source().read_legacy(name.as_bytes()).map_err(fail)? {
+            Some(found) => TextConfig::parse(found.bytes(), name)
+                .map_err(|e| fail(found.origin.annotate(e)))?,
+            None => TextConfig::parse(b"", name).map_err(fail)?,
+        };
+        Ok(Settings::resolve(&config, table))
     }
 
     /// Phase 4: each placed object's component list: a direct key, or the

@@ -24,6 +24,7 @@
 
 mod arms;
 mod chain;
+mod clans;
 mod components;
 mod drive;
 mod effects;
@@ -40,12 +41,13 @@ pub use arms::{
     NODE_VITAL, RoundEnd, RoundSpec, SURFACE_MACHINE, Seeker, TurretSpec,
 };
 pub use chain::{PartResources, ResourceChain};
+pub use clans::{ClanRelations, Relation};
 pub use components::{
     AnimatedModel, BodyBounds, ContactCondition, Controller, ControllerStates, Destroyed, Drive,
-    EngineEffect, EngineRef, Hero, InstanceName, Locality, MissionObject, ModelNode, ModelState,
-    NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace, PhysicalModel,
-    PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef, SocketMount,
-    UnitPartInfo, z_up_to_y_up,
+    EngineEffect, EngineRef, Hero, InstanceName, LevelRatio, Locality, MissionObject, ModelNode,
+    ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace,
+    PhysicalModel, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef,
+    SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use effects::{MissionEffects, effect_key, reference_key};
 pub use gate::{GateFailure, ResourceGate};
@@ -62,9 +64,13 @@ pub use sounds::{AmbientKeys, MissionSounds, Sample, VOICES, Volumes};
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use iron3d_formats::config::ini::{Settings, level_ratio};
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::route::{NavGraph, Navigator};
-use iron3d_formats::tma::{Clan, MissionPath, Tma};
+use iron3d_formats::tma::{
+    Clan, HERO_TYPE, HQ_TYPE, MissionPath, PlacedObject, Property, PropertyValue, Tma, WARRIOR_TYPE,
+};
+use iron3d_formats::unitdat::CLASS_ROBOT;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use load::Loader;
 use std::sync::Arc;
@@ -522,8 +528,9 @@ fn arms_of(
     loader: &Loader,
     parts: &[load::PartPlan],
     frames: &[(Transform, Option<usize>)],
-    scale: [f32; 3],
+    (scale, level): ([f32; 3], f32),
 ) -> (Armament, HitModel, Option<Armour>) {
+    // Node life = .ndp HP × volume scale × level ratio (docs/26).
     let inputs: Vec<arms::PartArms<'_>> = parts
         .iter()
         .map(|plan| {
@@ -540,8 +547,44 @@ fn arms_of(
         })
         .collect();
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
-    let (armament, hits) = arms::assemble(&inputs, frames, &loader.rounds, volume_scale);
+    let (armament, hits) = arms::assemble(&inputs, frames, &loader.rounds, volume_scale * level);
     (armament, hits, arms::armour(&inputs))
+}
+
+/// Who takes the difficulty ratio (openparkan `docs/26-damage.md`, "The
+/// difficulty ratio", read): every warrior, HQ and hero (a robot `Type`
+/// with the [`WARRIOR_TYPE`], [`HQ_TYPE`] or [`HERO_TYPE`] bit) of a clan
+/// not allied with the player's clan. The original also gives it to such
+/// units created after the load; ours creates none after it. With no
+/// player clan nobody is allied with it.
+struct Difficulty {
+    ratio: f32,
+    player: Option<usize>,
+    relations: ClanRelations,
+}
+
+impl Difficulty {
+    fn new(tma: &Tma, game_ini: Option<&Settings>) -> Self {
+        Self {
+            ratio: game_ini.map_or(1.0, level_ratio),
+            player: tma.player_clan(),
+            relations: ClanRelations::from_clans(&tma.clans),
+        }
+    }
+
+    /// The ratio `placed` takes, if it takes one.
+    fn of(&self, placed: &PlacedObject) -> Option<f32> {
+        let type_word = match placed.property(b"Type").map(Property::value) {
+            Some(PropertyValue::Int { value, .. }) => value as u32,
+            _ => return None,
+        };
+        let fights = type_word & (WARRIOR_TYPE | HQ_TYPE | HERO_TYPE) != 0;
+        let clan = placed.identity as usize;
+        let allied = self
+            .player
+            .is_some_and(|p| self.relations.between(p, clan) == Some(Relation::Allied));
+        (type_word & CLASS_ROBOT != 0 && fights && !allied).then_some(self.ratio)
+    }
 }
 
 /// Phase 6: every object's hierarchy, spawned but not registered.
@@ -561,6 +604,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     let (mut parts, mut nodes) = (0, 0);
     if let Some(tma) = &loader.tma {
         let hero = tma.hero();
+        let difficulty = Difficulty::new(tma, loader.game_ini.as_ref());
         for (index, ((placed, id), object_parts)) in
             tma.objects.iter().zip(&ids).zip(&loader.parts).enumerate()
         {
@@ -617,7 +661,16 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
                 world.entity_mut(root).insert(bounds);
             }
-            let (armament, hits, armour) = arms_of(&loader, object_parts, &frames, placed.scale);
+            let level = difficulty.of(placed);
+            if let Some(ratio) = level {
+                world.entity_mut(root).insert(LevelRatio(ratio));
+            }
+            let (armament, hits, armour) = arms_of(
+                &loader,
+                object_parts,
+                &frames,
+                (placed.scale, level.unwrap_or(1.0)),
+            );
             if !armament.guns.is_empty() || !armament.turrets.is_empty() {
                 world.entity_mut(root).insert(armament);
             }

@@ -11,9 +11,8 @@ use super::effects::effect_key;
 use bevy::prelude::*;
 use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::ObjectConfig;
-use iron3d_formats::config::ini::{IRON_3D_INI, Settings};
+use iron3d_formats::config::ini::Settings;
 use iron3d_formats::config::mission_text::Message;
-use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_formats::sound::{DecodedSound, SoundOutcome, classify};
 use iron3d_formats::source::Source;
@@ -25,8 +24,6 @@ use std::sync::Arc;
 const MISSION_CFG: &[u8] = b"mission.cfg";
 /// The library of the messages' voices.
 pub const VOICES: &[u8] = b"voices.lib";
-/// The install's settings, at its root.
-const SETTINGS_FILE: &[u8] = b"iron_3d.ini";
 
 /// A sample as loading left it.
 #[derive(Debug, Clone)]
@@ -106,12 +103,13 @@ impl MissionSounds {
 
     /// Reads the sounds of a mission: its effects' emitters, its
     /// `mission.cfg` ambience and its messages' voices (entries of
-    /// `voices.lib`); the volumes of the install.
+    /// `voices.lib`); the volumes of the install's `iron_3d.ini`
+    /// (`settings`).
     pub(crate) fn read(
         source: &Source,
         mission_dir: &Path,
-        effects: &MissionEffects,
-        messages: &[Message],
+        (effects, messages): (&MissionEffects, &[Message]),
+        settings: Option<&Settings>,
     ) -> Self {
         let mut sounds = Self::default();
         for voice in messages.iter().filter_map(|m| m.voice.as_deref()) {
@@ -141,12 +139,7 @@ impl MissionSounds {
                 sounds.fault("mission.cfg", "ambience", "unreadable", &cause)
             }
         }
-        sounds.volumes = match source.read_legacy(SETTINGS_FILE) {
-            Ok(Some(found)) => TextConfig::parse(found.bytes(), "iron_3d.ini")
-                .map(|cfg| Volumes::read(&Settings::resolve(&cfg, IRON_3D_INI)))
-                .unwrap_or_default(),
-            _ => Volumes::default(),
-        };
+        sounds.volumes = settings.map(Volumes::read).unwrap_or_default();
         sounds
     }
 
