@@ -791,17 +791,13 @@ fn the_kept_replays_verify_on_the_demo_install() {
     }
 }
 
-/// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
-/// second mission with no input at all. The enemy clan's script sends its
-/// robots at the player's base, the player's units destroy every one of
-/// them (the enemy at medium difficulty), and the player's `Mission`
-/// handler completes the bonus objective: the same tick on every run.
-#[test]
-fn the_kept_script_driven_run_is_decided_by_the_scripts() {
-    let kept =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/script-run.ron");
+/// The text of the kept replay `name` and the report of its playback,
+/// which verified.
+fn kept_replay_verified(name: &str) -> (String, serde_json::Value) {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/replays")
+        .join(name);
     let text = std::fs::read_to_string(&kept).unwrap();
-    assert!(text.contains("steps: [],"), "no input recorded");
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.json");
     let o = iron3d(&[
@@ -815,6 +811,18 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    (text, report)
+}
+
+/// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
+/// second mission with no input at all. The enemy clan's script sends its
+/// robots at the player's base, the player's units destroy every one of
+/// them (the enemy at medium difficulty), and the player's `Mission`
+/// handler completes the bonus objective: the same tick on every run.
+#[test]
+fn the_kept_script_driven_run_is_decided_by_the_scripts() {
+    let (text, report) = kept_replay_verified("script-run.ron");
+    assert!(text.contains("steps: [],"), "no input recorded");
     assert_eq!(report["outcome"]["result"], "running");
     let bonus = &report["objectives"][3];
     assert_eq!(
@@ -850,6 +858,32 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
     assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");
     assert_eq!(report["messages"][1]["tick"], 3481);
+    assert!(report["script_errors"].as_array().unwrap().is_empty());
+}
+
+/// The kept won game (`tests/replays/won.ron`): the demo's first mission
+/// won by the player's recorded input alone, no orders given. The hero
+/// waits out the enemy's attack on the base, walks round to the enemy's
+/// tower and shoots it down, takes the neutral generator and reaches the
+/// free build site; the player's `Mission` handler completes the mission.
+#[test]
+fn the_kept_won_replay_completes_the_demo_mission() {
+    let (text, report) = kept_replay_verified("won.ron");
+    assert!(text.contains("orders: [],"), "input only");
+    assert_eq!(
+        report["outcome"]["result"], "complete",
+        "{}",
+        report["outcome"]
+    );
+    let objectives = report["objectives"].as_array().unwrap();
+    for o in objectives.iter().filter(|o| o["primary"] == true) {
+        assert_eq!(o["state"], "complete", "{o}");
+        assert!(o["tick"].as_u64().unwrap() <= report["outcome"]["tick"].as_u64().unwrap());
+    }
+    assert_eq!(
+        objectives.iter().filter(|o| o["primary"] == true).count(),
+        3
+    );
     assert!(report["script_errors"].as_array().unwrap().is_empty());
 }
 

@@ -767,10 +767,11 @@ fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
     assert!(!stdout.contains("parts from the recording"), "{stdout}");
 }
 
-/// The outcome panel's Restart: the demo's second mission fails at tick
-/// 3,547 (its hero's side loses); loaded from a save just before, it
-/// fails in the window, and a click on Restart under the panel loads it
-/// again from its files (a new run starts).
+/// The outcome panel's Restart: the demo's second mission played hard
+/// (a mod's `iron_3d.ini` with `GAME_LEVEL=2`) fails at tick 3,547 (its
+/// hero's side loses); loaded from a save just before, it fails in the
+/// window, and a click on Restart under the panel loads it again from its
+/// files (a new run starts).
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn the_outcome_panel_restarts_the_mission() {
@@ -780,9 +781,17 @@ fn the_outcome_panel_restarts_the_mission() {
     let display = OwnDisplay::start();
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("save.ron");
+    let hard = dir.path().join("hard");
+    std::fs::create_dir(&hard).unwrap();
+    std::fs::write(hard.join("iron_3d.ini"), "[CS]\r\nGAME_LEVEL=2\r\n").unwrap();
     let save_at = |p: &Path| {
         let p = p.to_str().unwrap();
-        let mission = ["--mission", "Campaign.00/Mission.02"];
+        let mission = [
+            "--mission",
+            "Campaign.00/Mission.02",
+            "--mod-dir",
+            hard.to_str().unwrap(),
+        ];
         iron3d(
             &[
                 &[
@@ -809,6 +818,8 @@ fn the_outcome_panel_restarts_the_mission() {
         std::ffi::OsStr::new("play"),
         "--load".as_ref(),
         save.as_os_str(),
+        "--mod-dir".as_ref(),
+        hard.as_os_str(),
     ];
     let mut child = display.game(&args, Stdio::null());
     let mut log = BufReader::new(child.stderr.take().unwrap())
