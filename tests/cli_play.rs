@@ -1044,8 +1044,22 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
         );
         assert!(!path["areals"].as_array().unwrap().is_empty(), "{path}");
     }
-    assert!(!on("wizard").is_empty());
+    // Each Wizard line says what the unit asks of Control then.
+    let wizards = on("wizard");
+    assert!(!wizards.is_empty());
+    for w in wizards {
+        assert_eq!(
+            w["requested"]["speed"].as_array().map(Vec::len),
+            Some(3),
+            "{w}"
+        );
+        assert!(w["requested"]["turn"].is_number(), "{w}");
+    }
     assert!(on("areal").len() > on("path").len());
+    // The queue's lines name their dispatch phase.
+    let queue = on("queue");
+    assert!(!queue.is_empty());
+    assert!(queue.iter().all(|l| l["phase"] == "dispatch"), "{queue:?}");
 
     let kept =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
@@ -1066,6 +1080,32 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
     }
     let walked = lines.iter().find(|l| l["channel"] == "input").unwrap();
     assert_eq!(walked["held"][0], "WalkForward");
+
+    // The script-driven run's destroyed robots are deleted through the
+    // World3D queue: asked for in the calculation pass, applied in the
+    // phase after it, one line each.
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/script-run.ron");
+    let scripted = dir.path().join("script-run.jsonl");
+    let o = iron3d(&[
+        "replay",
+        kept.to_str().unwrap(),
+        "--headless",
+        "--trace",
+        scripted.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let deleted: Vec<u64> = read(&scripted)
+        .iter()
+        .filter(|l| l["channel"] == "queue" && l["phase"] == "apply_deferred_operations")
+        .inspect(|l| assert_eq!(l["deferred_deletion"], true, "{l}"))
+        .map(|l| l["object"].as_u64().unwrap())
+        .collect();
+    let unique: std::collections::BTreeSet<&u64> = deleted.iter().collect();
+    assert!(
+        deleted.len() >= 5 && unique.len() == deleted.len(),
+        "{deleted:?}"
+    );
 }
 
 /// The `tick K: hash H` lines of a run, and its last state hash.

@@ -641,6 +641,54 @@ fn the_game_plays_sound_on_a_device_and_the_same_game_without_one() {
     }
 }
 
+/// A windowed run's trace carries the camera's state each frame it moves
+/// (tome VI: mode, target, angles, matrices, viewport) and the sound
+/// listener's, which follows the camera's frame.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_windowed_trace_carries_the_camera_and_the_listener() {
+    require_display();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trace.jsonl");
+    let out = iron3d(&["play", "--ticks", "60", "--trace", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let on = |channel: &str| -> Vec<&serde_json::Value> {
+        lines.iter().filter(|l| l["channel"] == channel).collect()
+    };
+    let cameras = on("camera");
+    assert!(!cameras.is_empty());
+    // Once the mission runs, the cockpit camera sits on the hero.
+    assert!(cameras.iter().any(|c| c["target"].is_u64()), "{cameras:?}");
+    for c in &cameras {
+        assert_eq!(c["mode"], "Cockpit", "{c}");
+        assert!(c["yaw"].is_number() && c["pitch"].is_number(), "{c}");
+        for matrix in ["world_from_view", "clip_from_view"] {
+            assert_eq!(c[matrix].as_array().map(Vec::len), Some(16), "{c}");
+        }
+        assert_eq!(c["viewport"].as_array().map(Vec::len), Some(2), "{c}");
+    }
+    // The listener stands where the camera last stood.
+    let listeners = on("listener");
+    assert!(!listeners.is_empty());
+    let near = |a: &serde_json::Value, b: &serde_json::Value| {
+        (0..3).all(|i| (a[i].as_f64().unwrap() - b[i].as_f64().unwrap()).abs() < 1e-3)
+    };
+    let last = listeners.last().unwrap();
+    assert!(
+        cameras.iter().any(|c| near(&c["eye"], &last["position"])),
+        "{last}"
+    );
+}
+
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn a_windowed_run_reports_the_sounds_and_state_of_the_headless_run() {

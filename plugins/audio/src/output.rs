@@ -329,9 +329,12 @@ where
     B::Error: std::fmt::Debug,
 {
     fn build(&self, app: &mut App) {
+        // The listener follows the camera with or without a device (the
+        // trace shows it either way).
         app.init_resource::<Listener>()
             .init_resource::<AudioControl>()
-            .init_mission_resource::<PlayingSources>();
+            .init_mission_resource::<PlayingSources>()
+            .add_systems(Last, listen.in_set(Phase::EndFrameCallbacks));
         let output = AudioManager::<B>::new(AudioManagerSettings::default())
             .map_err(|e| format!("the audio device did not open: {e:?}"))
             .and_then(|m| SoundOutput::new(m).ok_or_else(|| "no mixer tracks".to_string()));
@@ -343,9 +346,7 @@ where
                     .on_unload(silence::<B>)
                     .add_systems(
                         Last,
-                        (listen, present::<B>)
-                            .chain()
-                            .in_set(Phase::EndFrameCallbacks),
+                        present::<B>.after(listen).in_set(Phase::EndFrameCallbacks),
                     );
             }
             Err(reason) => {

@@ -5,15 +5,16 @@
 //! | channel | a line for | fields |
 //! |---|---|---|
 //! | `input` | a step whose input is not empty | `held`, `pressed` (action names), `mouse`, `sensitivity` |
-//! | `queue` | a world message dispatched, or refused | `seq`, `message`, `object`, `payload_len`, `delivered` |
+//! | `queue` | a world message dispatched, or refused; a deferred deletion applied | `phase` (`dispatch`: `seq`, `message`, `object`, `payload_len`, `delivered`; `apply_deferred_operations`: `object`, `deferred_deletion`) |
 //! | `control` | a body whose place changed in the step (the first step: every body) | `object`, `position` (world frame, Y up), `heading` (rad); a mover also `candidate` (where its requested speed and turn put it, before the collision pipeline) and `correction` (`position` − `candidate`) |
 //! | `contact` | a pair of objects that started touching | `objects` |
 //! | `behavior` | a unit whose target changed (from none at the start) | `object`, `target` |
 //! | `path` | a unit's path planned anew (a new revision) | `object`, `revision`, `goal`, `areals` (the global path), `points` (the local path) |
-//! | `wizard` | a unit's Wizard point set, moved or cleared | `object`, `wizard`, `right` (the side it goes round on) |
+//! | `wizard` | a unit's Wizard point set, moved or cleared | `object`, `wizard`, `right` (the side it goes round on), `escape` (the way out it takes when held), `requested` (the speed and turn it asks of Control) |
 //! | `areal` | a unit that came into another areal (the first step: every unit; off the map: null) | `object`, `areal` |
 //! | `sound` | a sound event | `key`, `owner`, `position`, `kind` |
-//! | `camera` | a frame whose active 3D camera moved (windowed) | `eye`, `forward`, `fov` |
+//! | `camera` | a frame whose active 3D camera moved (windowed) | `eye`, `forward`, `fov`, `mode`, `target`, `yaw`, `pitch`, `world_from_view`, `clip_from_view`, `viewport` |
+//! | `listener` | a frame whose sound listener moved (windowed) | `position`, `right` |
 //!
 //! The simulation's lines are written at the end of each step (input as
 //! the step takes it); sound lines carry their event's tick; camera lines
@@ -29,13 +30,15 @@
 use crate::{ReplayInput, configure_input};
 use bevy::app::AppExit;
 use bevy::prelude::*;
-use iron3d_audio::Sounds;
+use iron3d_audio::{Listener, Sounds};
 use iron3d_behavior::{Route, Target};
 use iron3d_control::{Body, ControlStep, PhysicalState, TouchingPairs};
-use iron3d_player::{PlayerAction, StepInput};
+use iron3d_player::{PlayerAction, PlayerView, StepInput, ViewMode};
 use iron3d_schedules::{GameClock, Phase};
-use iron3d_world::mission::MissionScopeExt;
-use iron3d_world::{OriginalObjectId, QueueStep, Undeliverable, WorldMessage};
+use iron3d_world::mission::{Hero, MissionScopeExt};
+use iron3d_world::{
+    ApplyDeletions, OriginalObjectId, QueueStep, Undeliverable, WorldMessage, WorldQueue,
+};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
@@ -176,6 +179,12 @@ impl Plugin for TracePlugin {
                     .after(QueueStep::Dispatch)
                     .in_set(Phase::CalculateWorldQueue),
             )
+            .add_systems(
+                FixedUpdate,
+                trace_deletions
+                    .before(ApplyDeletions)
+                    .in_set(Phase::ApplyDeferredOperations),
+            )
             .init_resource::<Candidates>()
             .add_systems(
                 FixedUpdate,
@@ -192,7 +201,7 @@ impl Plugin for TracePlugin {
             )
             .add_systems(
                 Last,
-                (trace_sounds, trace_camera, finish_on_exit)
+                (trace_sounds, trace_camera, trace_listener, finish_on_exit)
                     .chain()
                     .in_set(Phase::Maintenance),
             );
@@ -230,6 +239,7 @@ fn trace_queue(
 ) {
     for m in delivered.read() {
         let fields = json!({
+            "phase": "dispatch",
             "seq": m.seq,
             "message": format!("{:?}", m.kind),
             "object": m.target.map(OriginalObjectId::raw),
@@ -240,10 +250,24 @@ fn trace_queue(
     }
     for m in refused.read() {
         let fields = json!({
+            "phase": "dispatch",
             "seq": m.seq,
             "message": format!("{:?}", m.kind),
             "object": m.reason.id.raw(),
             "delivered": false,
+        });
+        trace.line(clock.tick(), "queue", fields);
+    }
+}
+
+/// The deletions the step deferred (asked for during a calculation pass),
+/// as they are applied, in request order.
+fn trace_deletions(clock: Res<GameClock>, queue: Res<WorldQueue>, mut trace: ResMut<Trace>) {
+    for id in queue.deferred() {
+        let fields = json!({
+            "phase": "apply_deferred_operations",
+            "object": id.raw(),
+            "deferred_deletion": true,
         });
         trace.line(clock.tick(), "queue", fields);
     }
@@ -327,14 +351,14 @@ struct SeenRoutes {
 /// changed in the step, by original id.
 fn trace_routes(
     clock: Res<GameClock>,
-    routes: Query<(&OriginalObjectId, &Route), Changed<Route>>,
+    routes: Query<(&OriginalObjectId, &Route, Option<&PhysicalState>), Changed<Route>>,
     mut seen: Local<SeenRoutes>,
     mut trace: ResMut<Trace>,
 ) {
     let tick = clock.tick();
     let mut routes: Vec<_> = routes.iter().collect();
-    routes.sort_by_key(|(id, _)| **id);
-    for (id, route) in routes {
+    routes.sort_by_key(|(id, ..)| **id);
+    for (id, route, state) in routes {
         if seen.revisions.insert(*id, route.revision).unwrap_or(0) != route.revision {
             let fields = json!({
                 "object": id.raw(),
@@ -350,6 +374,11 @@ fn trace_routes(
                 "object": id.raw(),
                 "wizard": route.wizard,
                 "right": route.wizard_side,
+                "escape": route.escape,
+                "requested": state.map(|s| json!({
+                    "speed": s.requested.to_array(),
+                    "turn": s.turn,
+                })),
             });
             trace.line(tick, "wizard", fields);
         }
@@ -384,23 +413,58 @@ fn trace_sounds(sounds: Option<Res<Sounds>>, mut read: Local<usize>, mut trace: 
 /// The frame's active 3D camera, when it moved.
 type MovedCamera<'a> = (&'a Camera, &'a GlobalTransform, &'a Projection);
 
+/// The camera's state, as tome VI's trace asks: its place and look, mode
+/// and target (the hero, under the cockpit and outer cameras), angles
+/// (yaw from −Z toward −X, pitch up), matrices (column-major) and the
+/// viewport in pixels.
 fn trace_camera(
     clock: Res<GameClock>,
     cameras: Query<MovedCamera, (With<Camera3d>, Changed<GlobalTransform>)>,
+    view: Option<Res<PlayerView>>,
+    hero: Query<&OriginalObjectId, With<Hero>>,
     mut trace: ResMut<Trace>,
 ) {
-    for (_, frame, projection) in cameras.iter().filter(|(c, _, _)| c.is_active) {
+    let mode = view.as_ref().map(|v| v.mode);
+    let target = match mode {
+        Some(ViewMode::Cockpit | ViewMode::Outer(_)) => hero.iter().next().map(|id| id.raw()),
+        _ => None,
+    };
+    for (camera, frame, projection) in cameras.iter().filter(|(c, _, _)| c.is_active) {
         let fov = match projection {
             Projection::Perspective(p) => Some(p.fov),
             _ => None,
         };
+        let forward = frame.forward();
         let fields = json!({
             "eye": frame.translation().to_array(),
-            "forward": frame.forward().to_array(),
+            "forward": forward.to_array(),
             "fov": fov,
+            "mode": mode.map(|m| format!("{m:?}")),
+            "target": target,
+            "yaw": (-forward.x).atan2(-forward.z),
+            "pitch": forward.y.clamp(-1.0, 1.0).asin(),
+            "world_from_view": frame.to_matrix().to_cols_array(),
+            "clip_from_view": camera.clip_from_view().to_cols_array(),
+            "viewport": camera.physical_viewport_size().map(|s| s.to_array()),
         });
         trace.line(clock.tick(), "camera", fields);
     }
+}
+
+/// The sound listener, when it moved (it follows the camera's frame).
+fn trace_listener(
+    clock: Res<GameClock>,
+    listener: Option<Res<Listener>>,
+    mut trace: ResMut<Trace>,
+) {
+    let Some(listener) = listener.filter(|l| l.is_changed()) else {
+        return;
+    };
+    let fields = json!({
+        "position": listener.position.to_array(),
+        "right": listener.right.to_array(),
+    });
+    trace.line(clock.tick(), "listener", fields);
 }
 
 fn finish_on_exit(world: &mut World) {

@@ -12,7 +12,7 @@ mod queue;
 
 pub use id::{NoSuchObject, ObjectRegistry, OriginalObjectId, RegisterError};
 pub use message::{GmsgKind, Undeliverable, WorldMessage, WorldOutbox};
-pub use queue::{DeleteOutcome, PendingDelete, QueueStep, WorldOps, WorldQueue};
+pub use queue::{ApplyDeletions, DeleteOutcome, PendingDelete, QueueStep, WorldOps, WorldQueue};
 
 use bevy::prelude::*;
 use iron3d_schedules::AppStateHashExt;

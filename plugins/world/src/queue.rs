@@ -25,6 +25,12 @@ pub enum QueueStep {
     Leave,
 }
 
+/// The removal of the deferred deletions, in
+/// [`Phase::ApplyDeferredOperations`] (what reads [`WorldQueue::deferred`]
+/// there runs before it).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ApplyDeletions;
+
 /// The world queue: whether a calculation pass is running and the
 /// deletions it deferred.
 #[derive(Resource, Default, Debug)]
@@ -118,7 +124,9 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(FixedUpdate, leave_calculation.in_set(QueueStep::Leave))
         .add_systems(
             FixedUpdate,
-            apply_deferred_deletions.in_set(Phase::ApplyDeferredOperations),
+            apply_deferred_deletions
+                .in_set(ApplyDeletions)
+                .in_set(Phase::ApplyDeferredOperations),
         );
 }
 
