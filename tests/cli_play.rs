@@ -1000,17 +1000,32 @@ fn a_broken_newer_or_foreign_replay_is_refused_with_its_reason() {
     assert!(err.contains("recorded on another install"), "{err}");
 }
 
+/// The trace `path` a finished run wrote (renamed from its `.part`).
+fn written_trace(path: &std::path::Path) -> iron3d_replay::TraceLines {
+    assert!(!path.with_extension("jsonl.part").exists());
+    iron3d_replay::TraceLines::read(path).unwrap()
+}
+
+/// The trace of the kept replay `name` played back headless into `dir`.
+fn replay_trace(name: &str, dir: &std::path::Path) -> iron3d_replay::TraceLines {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/replays")
+        .join(name);
+    let path = dir.join(name).with_extension("jsonl");
+    let o = iron3d(&[
+        "replay",
+        kept.to_str().unwrap(),
+        "--headless",
+        "--trace",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    written_trace(&path)
+}
+
 #[test]
 fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
     let dir = tempfile::tempdir().unwrap();
-    let read = |path: &std::path::Path| -> Vec<serde_json::Value> {
-        assert!(!path.with_extension("jsonl.part").exists());
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
     let played = dir.path().join("play.jsonl");
     let o = iron3d(&[
         "play",
@@ -1021,15 +1036,14 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
         played.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let lines = read(&played);
+    let lines = written_trace(&played);
     assert!(
         lines
+            .0
             .iter()
             .all(|l| l["tick"].as_u64().is_some_and(|t| t <= 400))
     );
-    let on = |channel: &str| -> Vec<&serde_json::Value> {
-        lines.iter().filter(|l| l["channel"] == channel).collect()
-    };
+    let on = |channel: &str| lines.on(channel);
     assert!(!on("control").is_empty());
     assert!(on("input").is_empty(), "no one played");
     // The enemy's units take their script's orders: each plans a path
@@ -1061,43 +1075,25 @@ fn a_trace_is_written_by_play_and_by_replay_with_every_line_on_a_channel() {
     assert!(!queue.is_empty());
     assert!(queue.iter().all(|l| l["phase"] == "dispatch"), "{queue:?}");
 
-    let kept =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
-    let replayed = dir.path().join("replay.jsonl");
-    let o = iron3d(&[
-        "replay",
-        kept.to_str().unwrap(),
-        "--headless",
-        "--trace",
-        replayed.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let lines = read(&replayed);
-    let channels: std::collections::BTreeSet<&str> =
-        lines.iter().filter_map(|l| l["channel"].as_str()).collect();
+    let lines = replay_trace("walk-and-fire.ron", dir.path());
+    let channels: std::collections::BTreeSet<&str> = lines
+        .0
+        .iter()
+        .filter_map(|l| l["channel"].as_str())
+        .collect();
     for channel in ["input", "control", "sound"] {
         assert!(channels.contains(channel), "{channels:?}");
     }
-    let walked = lines.iter().find(|l| l["channel"] == "input").unwrap();
+    let walked = lines.on("input")[0];
     assert_eq!(walked["held"][0], "WalkForward");
 
     // The script-driven run's destroyed robots are deleted through the
     // World3D queue: asked for in the calculation pass, applied in the
     // phase after it, one line each.
-    let kept =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/script-run.ron");
-    let scripted = dir.path().join("script-run.jsonl");
-    let o = iron3d(&[
-        "replay",
-        kept.to_str().unwrap(),
-        "--headless",
-        "--trace",
-        scripted.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let deleted: Vec<u64> = read(&scripted)
-        .iter()
-        .filter(|l| l["channel"] == "queue" && l["phase"] == "apply_deferred_operations")
+    let deleted: Vec<u64> = replay_trace("script-run.ron", dir.path())
+        .on("queue")
+        .into_iter()
+        .filter(|l| l["phase"] == "apply_deferred_operations")
         .inspect(|l| assert_eq!(l["deferred_deletion"], true, "{l}"))
         .map(|l| l["object"].as_u64().unwrap())
         .collect();

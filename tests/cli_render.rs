@@ -656,14 +656,8 @@ fn a_windowed_trace_carries_the_camera_and_the_listener() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let on = |channel: &str| -> Vec<&serde_json::Value> {
-        lines.iter().filter(|l| l["channel"] == channel).collect()
-    };
+    let lines = iron3d_replay::TraceLines::read(&path).unwrap();
+    let on = |channel: &str| lines.on(channel);
     let cameras = on("camera");
     assert!(!cameras.is_empty());
     // Once the mission runs, the cockpit camera sits on the hero.

@@ -22,7 +22,7 @@ pub mod file;
 pub mod trace;
 
 pub use file::{Checkpoint, FORMAT_VERSION, Replay, ReplayError, Step};
-pub use trace::{Trace, TracePlugin, finish_trace};
+pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 
 use bevy::app::AppExit;
 use bevy::prelude::*;

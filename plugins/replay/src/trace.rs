@@ -45,6 +45,34 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
+/// A written trace file's lines, parsed, for tools and tests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceLines(pub Vec<Value>);
+
+impl TraceLines {
+    /// Reads `path` (one JSON object a line); a line that is no JSON is
+    /// an `InvalidData` error naming it.
+    pub fn read(path: &std::path::Path) -> std::io::Result<Self> {
+        let text = std::fs::read_to_string(path)?;
+        let lines = text
+            .lines()
+            .enumerate()
+            .map(|(n, l)| {
+                serde_json::from_str(l).map_err(|e| {
+                    let at = format!("{} line {}: {e}", path.display(), n + 1);
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, at)
+                })
+            })
+            .collect::<std::io::Result<_>>()?;
+        Ok(Self(lines))
+    }
+
+    /// The lines on `channel`, in file order.
+    pub fn on(&self, channel: &str) -> Vec<&Value> {
+        self.0.iter().filter(|l| l["channel"] == channel).collect()
+    }
+}
+
 /// How many lines of each object the trace keeps in memory.
 pub const RECENT: usize = 32;
 
@@ -494,6 +522,26 @@ pub fn finish_trace(world: &mut World) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A trace file reads back line by line; a line that is no JSON is
+    /// an error naming the file and the line.
+    #[test]
+    fn trace_lines_read_back_and_name_a_bad_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(
+            &path,
+            "{\"tick\":1,\"channel\":\"input\"}\n{\"tick\":2,\"channel\":\"sound\"}\n",
+        )
+        .unwrap();
+        let lines = TraceLines::read(&path).unwrap();
+        assert_eq!(lines.0.len(), 2);
+        assert_eq!(lines.on("sound")[0]["tick"], 2);
+        std::fs::write(&path, "{\"tick\":1}\n{\"tick\":\n").unwrap();
+        let e = TraceLines::read(&path).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("t.jsonl line 2"), "{e}");
+    }
 
     /// Without a file the lines are kept per object: each line in the
     /// timeline of every object it names, the last [`RECENT`] of each.

@@ -196,14 +196,8 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
     run_to(&mut app, ticks);
     finish_trace(app.world_mut());
     assert!(!path.with_extension("jsonl.part").exists());
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let on = |channel: &str| -> Vec<&serde_json::Value> {
-        lines.iter().filter(|l| l["channel"] == channel).collect()
-    };
+    let lines = TraceLines::read(&path).unwrap();
+    let on = |channel: &str| lines.on(channel);
     // The input channel is the replay's input, step by step.
     let input = on("input");
     assert!(!input.is_empty());
@@ -261,12 +255,13 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
     assert!(on("sound").iter().any(|l| l["kind"] == "Play"));
     // Simulation lines come in tick order.
     let ticks: Vec<u64> = lines
+        .0
         .iter()
         .filter(|l| l["channel"] != "sound")
         .map(|l| l["tick"].as_u64().unwrap())
         .collect();
     assert!(ticks.windows(2).all(|w| w[0] <= w[1]));
-    assert_eq!(app.world().resource::<Trace>().lines, lines.len() as u64);
+    assert_eq!(app.world().resource::<Trace>().lines, lines.0.len() as u64);
 }
 
 /// A watched replay seeks on by running fast to the tick, and back by
