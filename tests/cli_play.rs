@@ -414,9 +414,21 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "order",
             "target",
             "life",
+            "level_ratio",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
+        // The demo plays medium: the enemy's robots (warriors) took 0.7,
+        // the player's clan and every building nothing.
+        let enemy_robot = o["clan"] == "Enemy" && !o["controller"].is_null();
+        let expected = if enemy_robot {
+            serde_json::json!(0.7)
+        } else if o["clan"] == "Player" || o["controller"].is_null() {
+            serde_json::Value::Null
+        } else {
+            o["level_ratio"].clone()
+        };
+        assert_eq!(o["level_ratio"], expected, "{o}");
         // Nothing has fought yet: every node whole.
         let life = o["life"].as_array().unwrap();
         assert!(

@@ -15,8 +15,8 @@ use iron3d_script::{
     MessageEntry, ObjectiveStatus, OutcomeResult, Progress, ScriptError, ScriptErrors,
 };
 use iron3d_world::mission::{
-    Controller, Destroyed, Drive, MissionClans, MissionEffects, NodeLife, ObjectClan, PropertyBag,
-    PrototypeKey,
+    Controller, Destroyed, Drive, LevelRatio, MissionClans, MissionEffects, NodeLife, ObjectClan,
+    PropertyBag, PrototypeKey,
 };
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
@@ -181,6 +181,9 @@ struct ObjectReport {
     /// The tactical areals (mission paths by file position) it is listed
     /// in as of its last route report.
     routes: Vec<u32>,
+    /// The difficulty ratio it took at load (its life and its rounds'
+    /// damage scale by it); `None` for an object that took none.
+    level_ratio: Option<f32>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -256,7 +259,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Route>,
         Option<&Target>,
         Option<&RouteReport>,
-        (Option<&NodeLife>, Has<Destroyed>),
+        (Option<&NodeLife>, Has<Destroyed>, Option<&LevelRatio>),
         Has<PendingDelete>,
     )>();
     live.into_iter()
@@ -275,7 +278,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 route,
                 target,
                 reported,
-                (life, destroyed),
+                (life, destroyed, level),
                 pending,
             ) = query.get(world, entity).ok()?;
             let current = orders.and_then(Orders::current);
@@ -302,6 +305,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 areal: route.and_then(|r| r.areal),
                 path_revision: route.map(|r| r.revision),
                 routes: reported.map(|r| r.routes.clone()).unwrap_or_default(),
+                level_ratio: level.map(|l| l.0),
             })
         })
         .collect()
