@@ -246,18 +246,16 @@ pub fn level_ratio(settings: &Settings) -> f32 {
         Some(1.0) => "MEDIUM",
         _ => "HARD",
     };
-    let valid = |v: f64| (v.is_finite() && v > 0.0).then_some(v as f32);
+    let positive = |v: f64| (v.is_finite() && v > 0.0).then_some(v as f32);
     let default = IRON_3D_INI
         .iter()
         .find(|spec| spec.key == key)
-        .and_then(|spec| parse_value(ValueKind::Float, spec.default?));
+        .and_then(|spec| spec.default?.parse().ok())
+        .and_then(positive);
     settings
         .number(key)
-        .and_then(valid)
-        .or(match default {
-            Some(Value::Float(v)) => valid(v),
-            _ => None,
-        })
+        .and_then(positive)
+        .or(default)
         .unwrap_or(1.0)
 }
 

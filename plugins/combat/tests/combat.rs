@@ -631,15 +631,7 @@ fn the_difficulty_ratio_scales_enemy_warriors_life_and_hits() {
         .map(|(id, _)| id)
         .expect("an enemy walker with lasers only");
     let player = walker_of(&medium, 1);
-    delete_all_but(&mut medium, &[player, laser_walker]);
-    medium.update();
-    let at = translation(&medium, player) + Vec3::new(150.0, 1.0, 0.0);
-    let e = entity(&medium, laser_walker);
-    medium
-        .world_mut()
-        .get_mut::<Transform>(e)
-        .unwrap()
-        .translation = at;
+    alone_apart(&mut medium, (player, laser_walker), 150.0);
     let mut ratios = std::collections::BTreeMap::new();
     let first_damage = (0..30 * 20).find_map(|_| {
         medium.update();
