@@ -398,6 +398,12 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
         objects.iter().any(|o| o["on_ground"] == true),
         "units stand on the ground"
     );
+    assert!(
+        objects
+            .iter()
+            .any(|o| o["clan"] == "Enemy" && o["shield"].is_array()),
+        "the enemy's robots are shielded"
+    );
     for o in objects {
         for field in [
             "logical_id",
@@ -415,6 +421,7 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             "target",
             "life",
             "level_ratio",
+            "shield",
         ] {
             assert!(o.get(field).is_some(), "{field} missing in {o}");
         }
@@ -429,6 +436,21 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
             o["level_ratio"].clone()
         };
         assert_eq!(o["level_ratio"], expected, "{o}");
+        // The demo's armed robots carry a shield (a chassis's fight shield,
+        // a turret's deflector): 150 a sector, times the ratio, all six
+        // full; buildings none.
+        if o["controller"].is_null() {
+            assert!(o["shield"].is_null(), "{o}");
+        } else if let Some(sectors) = o["shield"].as_array() {
+            let full = 150.0 * o["level_ratio"].as_f64().unwrap_or(1.0);
+            assert_eq!(sectors.len(), 6, "{o}");
+            assert!(
+                sectors
+                    .iter()
+                    .all(|s| (s.as_f64().unwrap() - full).abs() < 1e-3),
+                "{o}"
+            );
+        }
         // Nothing has fought yet: every node whole.
         let life = o["life"].as_array().unwrap();
         assert!(
@@ -479,8 +501,8 @@ fn the_headless_report_holds_the_end_state_of_every_object() {
 }
 
 /// Two of the player's walkers sent at the enemy's base meet its units,
-/// which fire at them: the report lists the shots, hits, damage and the
-/// destroyed walker, which is gone (or no longer alive) at the end.
+/// which fire at them: the report lists the shots, hits, damage, what
+/// shields stopped and the destroyed walker, which is gone (or no longer alive) at the end.
 #[test]
 fn the_report_lists_what_a_fight_did() {
     let tmp = demo_install();
@@ -497,6 +519,14 @@ fn the_report_lists_what_a_fight_did() {
             "{e}"
         );
         assert!(e["by"].is_u64(), "{e}");
+    }
+    // The robots' shields stopped some of it, on no node.
+    assert!(of("shielded").count() > 0, "{events:?}");
+    for e in of("shielded") {
+        assert!(
+            e["amount"].as_f64().unwrap() > 0.0 && e["node"].is_null(),
+            "{e}"
+        );
     }
     let destroyed: Vec<u64> = of("destroyed")
         .map(|e| e["object"].as_u64().unwrap())
@@ -865,7 +895,7 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         .iter()
         .filter(|e| e["kind"] == "destroyed")
         .collect();
-    assert_eq!(destroyed.last().unwrap()["tick"], 3446);
+    assert_eq!(destroyed.last().unwrap()["tick"], 3445);
     // The player's script gave its hint on the way, then the objective.
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
     assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");

@@ -809,11 +809,10 @@ fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
     assert!(!stdout.contains("parts from the recording"), "{stdout}");
 }
 
-/// The outcome panel's Restart: the demo's second mission played hard
-/// (a mod's `iron_3d.ini` with `GAME_LEVEL=2`) fails at tick 3,547 (its
-/// hero's side loses); loaded from a save just before, it fails in the
-/// window, and a click on Restart under the panel loads it again from its
-/// files (a new run starts).
+/// The outcome panel's Restart: the kept won game (`tests/replays/won.ron`)
+/// loaded in the window completes the demo's first mission at tick 7,561;
+/// the outcome panel shows, and a click on Restart under it loads the
+/// mission again from its files (a new run starts).
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn the_outcome_panel_restarts_the_mission() {
@@ -821,56 +820,20 @@ fn the_outcome_panel_restarts_the_mission() {
     use std::process::Stdio;
     require_display();
     let display = OwnDisplay::start();
-    let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("save.ron");
-    let hard = dir.path().join("hard");
-    std::fs::create_dir(&hard).unwrap();
-    std::fs::write(hard.join("iron_3d.ini"), "[CS]\r\nGAME_LEVEL=2\r\n").unwrap();
-    let save_at = |p: &Path| {
-        let p = p.to_str().unwrap();
-        let mission = [
-            "--mission",
-            "Campaign.00/Mission.02",
-            "--mod-dir",
-            hard.to_str().unwrap(),
-        ];
-        iron3d(
-            &[
-                &[
-                    "play",
-                    "--headless",
-                    "--ticks",
-                    "3500",
-                    "--save-at",
-                    "3500",
-                    p,
-                ][..],
-                &mission,
-            ]
-            .concat(),
-        )
-    };
-    let out = save_at(&save);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let won = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/won.ron");
     let args = [
         std::ffi::OsStr::new("play"),
         "--load".as_ref(),
-        save.as_os_str(),
-        "--mod-dir".as_ref(),
-        hard.as_os_str(),
+        won.as_os_str(),
     ];
     let mut child = display.game(&args, Stdio::null());
     let mut log = BufReader::new(child.stderr.take().unwrap())
         .lines()
         .map_while(Result::ok);
-    let failed = log
+    let won = log
         .by_ref()
-        .any(|l| l.contains("mission: Failed at tick 3547"));
-    assert!(failed, "the mission fails in the window");
+        .any(|l| l.contains("mission: Complete at tick 7561"));
+    assert!(won, "the mission is won in the window");
     // Restart sits at (250, 350) of the 640x480 layout, which fills the
     // 1280x720 window's height: 1.5 pixels a layout pixel, 160 from the
     // left.
@@ -887,7 +850,7 @@ fn the_outcome_panel_restarts_the_mission() {
         "535",
     ]);
     display.xdotool(&["click", "1"]);
-    let again = log.any(|l| l.contains("replay: recording Campaign.00/Mission.02"));
+    let again = log.any(|l| l.contains("replay: recording Campaign.00/Mission.01"));
     let _ = child.kill();
     let _ = child.wait();
     assert!(again, "a new run of the mission starts");

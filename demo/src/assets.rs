@@ -32,8 +32,8 @@ use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CLASS_ENGINE, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID,
-    Component, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE,
+    CLASS_ENGINE, CLASS_FIGHT_SHIELD, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE,
+    CTLD_TYPE_ID, Component, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE,
     STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateContact, StateRecord,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
@@ -477,6 +477,18 @@ fn radar() -> Component {
     radar
 }
 
+/// A chassis's fight shield on its body node, three values as every
+/// shipped one: 150 points a sector, 15 recharged a second, 2 charge a
+/// point (within the shipped chassis' 100-1,000, 10-100 and 2; openparkan
+/// `docs/26-damage.md`, "Shields"). It stands with a turret's deflector.
+fn fight_shield() -> Component {
+    let mut shield = Component::new(CLASS_FIGHT_SHIELD, 0, b"");
+    for (i, v) in [150.0, 15.0, 2.0].into_iter().enumerate() {
+        shield.set_value(i, v);
+    }
+    shield
+}
+
 /// m: the range of the demo's radars.
 pub const RADAR_RANGE: f32 = 400.0;
 
@@ -515,6 +527,7 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     engine.set_power(power);
     ctld.components.push(engine);
     ctld.components.push(radar());
+    ctld.components.push(fight_shield());
     let feet = usize::from(motion.feet);
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);

@@ -163,6 +163,19 @@ fn check_chain(install: &Install, registry: &Registry, key: &[u8]) -> usize {
                 registry.resolve(gun.emits().name.name()).is_ok(),
                 "{who}: its round"
             );
+        } else if key.starts_with(b"AM_") {
+            // A clip: its gun's record (the same round and barrel), its own
+            // 60 shells and a weight of 20 kg.
+            assert_eq!(ctl.components.len(), 1, "{who}: one record");
+            let clip = &ctl.components[0];
+            assert_eq!(clip.type_id(), CLASS_GUN, "{who}");
+            assert_eq!(clip.gun().magazine, 60.0, "{who}");
+            assert_eq!(
+                (clip.entries.as_slice(), clip.mass()),
+                (&[0][..], 20.0),
+                "{who}"
+            );
+            assert!(registry.resolve(clip.emits().name.name()).is_ok(), "{who}");
         } else if key.starts_with(b"TR_") {
             // A turret: a yaw and a pitch channel.
             let turret = ctl.components.iter().find(|k| k.type_id() == CLASS_TURRET);

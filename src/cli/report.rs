@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use iron3d_audio::{SoundFaults, Sounds};
 use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
-use iron3d_combat::{CombatEvents, Rounds};
+use iron3d_combat::{CombatEvents, Rounds, Shield};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::fsutil::write_atomic;
 use iron3d_fx::{FxFaults, FxInstances};
@@ -16,7 +16,7 @@ use iron3d_script::{
 };
 use iron3d_world::mission::{
     Controller, Destroyed, Drive, LevelRatio, MissionClans, MissionEffects, NodeLife, ObjectClan,
-    PropertyBag, PrototypeKey,
+    PropertyBag, PrototypeKey, SHIELD_SECTORS,
 };
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use serde::Serialize;
@@ -184,6 +184,9 @@ struct ObjectReport {
     /// The difficulty ratio it took at load (its life and its rounds'
     /// damage scale by it); `None` for an object that took none.
     level_ratio: Option<f32>,
+    /// The points each of its shield's six sectors holds (front, back,
+    /// left, right, top, bottom); `None` for an object with no shield.
+    shield: Option<[f32; SHIELD_SECTORS]>,
 }
 
 /// Writes the report of `world` after `ticks` ticks ending in `hash` to
@@ -260,7 +263,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
         Option<&Target>,
         Option<&RouteReport>,
         (Option<&NodeLife>, Has<Destroyed>, Option<&LevelRatio>),
-        Has<PendingDelete>,
+        (Has<PendingDelete>, Option<&Shield>),
     )>();
     live.into_iter()
         .filter_map(|(id, entity)| {
@@ -279,7 +282,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 target,
                 reported,
                 (life, destroyed, level),
-                pending,
+                (pending, shield),
             ) = query.get(world, entity).ok()?;
             let current = orders.and_then(Orders::current);
             let (position, heading_deg) = map_frame(transform);
@@ -306,6 +309,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                 path_revision: route.map(|r| r.revision),
                 routes: reported.map(|r| r.routes.clone()).unwrap_or_default(),
                 level_ratio: level.map(|l| l.0),
+                shield: shield.map(|s| s.sectors),
             })
         })
         .collect()

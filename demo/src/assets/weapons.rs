@@ -13,9 +13,9 @@ use iron3d_formats::error::Result;
 use iron3d_formats::fixed::{FixedName, ResourceRef};
 use iron3d_formats::proto::ctld::{
     ACTION_EXPLODE_NAMED, ACTION_KILL, ACTION_REMOVE, ACTION_STOP, Action, CHANNEL_INVERTS,
-    CHANNEL_SIZE, CHANNEL_WRAPS, CLASS_GUN, CLASS_TURRET, CTLD_TYPE_ID, Channel, Component,
-    ControlParams, Ctld, GROUP_AT_EDGE, GROUP_AT_RANGE, GROUP_ON_HIT, ROUND_STARTS_SELECTED,
-    WHOLE_TURN,
+    CHANNEL_SIZE, CHANNEL_WRAPS, CLASS_DEFLECTOR, CLASS_GUN, CLASS_TURRET, CTLD_TYPE_ID, Channel,
+    Component, ControlParams, Ctld, GROUP_AT_EDGE, GROUP_AT_RANGE, GROUP_ON_HIT,
+    ROUND_STARTS_SELECTED, SHIELD_SECTORS, WHOLE_TURN,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::expl::{self, Expl};
@@ -25,9 +25,11 @@ use iron3d_formats::proto::ndpr::{NDPR_TYPE_ID, Ndpr, NodeDamage};
 const EXPL_TYPE_ID: u32 = u32::from_le_bytes(*b"EXPL");
 
 /// A gun: the round it fires and its values 0-3, and its barrel's
-/// channel rate (a stroke takes 1 ÷ rate s).
+/// channel rate (a stroke takes 1 ÷ rate s); the clip slot it names when it
+/// takes clips.
 struct GunDesign {
     round: &'static str,
+    clip_slot: &'static str,
     magazine: f32,
     capacitor: f32,
     energy_per_shot: f32,
@@ -36,12 +38,13 @@ struct GunDesign {
 }
 
 /// The laser fires free-running beams (the shipped lasers' magazine −1,
-/// a 250 ms stroke and 200 ms wait, as the hero's); the cannon a clip of
-/// explosive shells, slower.
+/// a 250 ms stroke and 200 ms wait, as the hero's); the cannon explosive
+/// shells, slower, 40 of its own and a slot for a clip of more.
 fn gun_design(key: &str) -> Option<GunDesign> {
     match key {
         "GN_LASER" => Some(GunDesign {
             round: "RD_LASER",
+            clip_slot: "",
             magazine: -1.0,
             capacitor: 20.0,
             energy_per_shot: 3.2,
@@ -50,6 +53,7 @@ fn gun_design(key: &str) -> Option<GunDesign> {
         }),
         "GN_CANNON" => Some(GunDesign {
             round: "RD_SHELL",
+            clip_slot: "i_c01_l",
             magazine: 40.0,
             capacitor: 4.0,
             energy_per_shot: 0.5,
@@ -139,6 +143,13 @@ pub fn part_files(key: &str, stem: &str) -> Result<Vec<(String, u32, Vec<u8>)>> 
             (format!("{stem}.cpt"), CTPT_TYPE_ID, points(&MUZZLE)?),
         ]);
     }
+    if key == "AM_SHELL" {
+        return Ok(vec![(
+            format!("{stem}.ctl"),
+            CTLD_TYPE_ID,
+            clip_controller()?,
+        )]);
+    }
     if matches!(key, "TR_LIGHT" | "TR_HEAVY") {
         return Ok(vec![
             (format!("{stem}.ctl"), CTLD_TYPE_ID, turret_controller()?),
@@ -225,7 +236,15 @@ fn gun_controller(gun: &GunDesign) -> Result<Vec<u8>> {
         span: 0.0,
         flags: 0,
     }));
-    let mut record = Component::new(CLASS_GUN, 1, b"");
+    ctld.components
+        .push(gun_record(gun, gun.clip_slot.as_bytes())?);
+    ctld.to_bytes()
+}
+
+/// A gun's class-2 record on its barrel node: its values, its round, its
+/// barrel channel 0 and `label` (a clip slot's, or none).
+fn gun_record(gun: &GunDesign, label: &[u8]) -> Result<Component> {
+    let mut record = Component::new(CLASS_GUN, 1, label);
     let values = [
         gun.magazine,
         gun.capacitor,
@@ -238,14 +257,36 @@ fn gun_controller(gun: &GunDesign) -> Result<Vec<u8>> {
     let round = ResourceRef::new(files::OBJECTS.as_bytes(), gun.round.as_bytes())?;
     record.set_emits(&round);
     record.entries = vec![0];
+    Ok(record)
+}
+
+/// A clip of shells' controller: one class-2 record with the cannon's
+/// energy, interval, round and barrel, 60 shells of its own and a weight
+/// of 20 kg, as the shipped clips (`docs/29-weapons.md`, "Three records
+/// make a weapon"). Fitted into the cannon's slot it replaces the cannon's
+/// record.
+fn clip_controller() -> Result<Vec<u8>> {
+    let cannon = gun_design("GN_CANNON").expect("the cannon is a gun");
+    let clip = GunDesign {
+        magazine: CLIP_SHELLS,
+        ..cannon
+    };
+    let mut record = gun_record(&clip, b"")?;
+    record.set_mass(20.0);
+    let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
     ctld.components.push(record);
     ctld.to_bytes()
 }
 
+/// The shells a clip holds.
+const CLIP_SHELLS: f32 = 60.0;
+
 /// A turret's controller: one class-1 turret on its head (node 1) whose
 /// entries are its yaw channel (a whole turn, wrapping, half a turn a
 /// second, facing ahead at 0.5) and its pitch channel (a quarter turn, half
-/// of it a second, level at 0.111: −10° to +80°, as 52 shipped turrets).
+/// of it a second, level at 0.111: −10° to +80°, as 52 shipped turrets),
+/// and a deflector of 0.5 on every sector, as the shipped turrets carry
+/// (openparkan `docs/26-damage.md`, "Shields").
 fn turret_controller() -> Result<Vec<u8>> {
     let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
     ctld.channels.push(channel(Channel {
@@ -269,6 +310,9 @@ fn turret_controller() -> Result<Vec<u8>> {
     let mut record = Component::new(CLASS_TURRET, 1, b"");
     record.entries = vec![0, 1];
     ctld.components.push(record);
+    let mut deflector = Component::new(CLASS_DEFLECTOR, 0, b"");
+    (0..SHIELD_SECTORS).for_each(|i| deflector.set_value(i, 0.5));
+    ctld.components.push(deflector);
     ctld.to_bytes()
 }
 

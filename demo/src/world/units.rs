@@ -192,22 +192,18 @@ const HERO: &str = "CH_HERO";
 const HERO_ARMS_SEED: u64 = 0x4845_524F;
 
 /// The hero's arms: a light turret on its head with a laser and a cannon
-/// (and the cannon's shells), the player's two weapons.
+/// (with a clip of shells fitted), the player's two weapons.
 fn hero_turret(pools: &Pools) -> PartSpec {
     let mut rng = Rng::new(HERO_ARMS_SEED);
-    let mut children: Vec<PartSpec> = [("GN_LASER", "Лазер"), ("GN_CANNON", "Пушка")]
+    let mut guns: Vec<PartSpec> = [("GN_LASER", "Лазер"), ("GN_CANNON", "Пушка")]
         .into_iter()
-        .map(|(gun, text)| {
-            let g = part(pools.pick(&mut rng, gun), text, PartClass::Gun, Vec::new());
-            mounted(g, "TR_LIGHT", "head")
-        })
+        .map(|(gun, text)| part(pools.pick(&mut rng, gun), text, PartClass::Gun, Vec::new()))
         .collect();
-    children.push(part(
-        pools.pick(&mut rng, "AM_SHELL"),
-        "Снаряды",
-        PartClass::Ammo,
-        Vec::new(),
-    ));
+    guns[1].children.push(clip(pools, &mut rng));
+    let children = guns
+        .into_iter()
+        .map(|g| mounted(g, "TR_LIGHT", "head"))
+        .collect();
     let turret = part(
         pools.pick(&mut rng, "TR_LIGHT"),
         "Лёгкая башня",
@@ -260,8 +256,22 @@ fn mounted(mut spec: PartSpec, parent: &str, socket: &str) -> PartSpec {
     spec
 }
 
+/// A clip of shells fitted into its gun's slot (the gun's record, slot 0).
+fn clip(pools: &Pools, rng: &mut Rng) -> PartSpec {
+    PartSpec {
+        attachment: 0,
+        ..part(
+            pools.pick(rng, "AM_SHELL"),
+            "Снаряды",
+            PartClass::Ammo,
+            Vec::new(),
+        )
+    }
+}
+
 /// A turret mounted on the `socket` node of its parent `parent`; its guns
-/// sit on its yawing `head`.
+/// sit on its yawing `head`, `ammo` clips fitted into them in turn (only a
+/// heavy turret's cannons take clips).
 fn turret(
     pools: &Pools,
     rng: &mut Rng,
@@ -275,20 +285,17 @@ fn turret(
     } else {
         ("TR_LIGHT", "Лёгкая башня", "GN_LASER", "Лазер")
     };
-    let mut children: Vec<PartSpec> = (0..guns)
-        .map(|_| {
-            let g = part(pools.pick(rng, gun), gun_text, PartClass::Gun, Vec::new());
-            mounted(g, base, "head")
-        })
+    let mut guns: Vec<PartSpec> = (0..guns)
+        .map(|_| part(pools.pick(rng, gun), gun_text, PartClass::Gun, Vec::new()))
         .collect();
-    children.extend((0..ammo).map(|_| {
-        part(
-            pools.pick(rng, "AM_SHELL"),
-            "Снаряды",
-            PartClass::Ammo,
-            Vec::new(),
-        )
-    }));
+    for i in 0..ammo {
+        let clip = clip(pools, rng);
+        let count = guns.len();
+        if let Some(g) = guns.get_mut(i % count.max(1)) {
+            g.children.push(clip);
+        }
+    }
+    let children = guns.into_iter().map(|g| mounted(g, base, "head")).collect();
     let t = part(pools.pick(rng, base), text, PartClass::Turret, children);
     mounted(t, parent, socket)
 }
@@ -310,7 +317,7 @@ fn robot(pools: &Pools, rng: &mut Rng, i: usize) -> PartSpec {
             let turrets = vec![
                 turret(rng, true, 2, 2),
                 turret(rng, false, 2, 0),
-                turret(rng, false, 1, extra),
+                turret(rng, extra > 0, 1, extra),
             ];
             (mark, turrets)
         }

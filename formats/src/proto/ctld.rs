@@ -60,6 +60,16 @@ pub const CLASS_ENGINE: u32 = 5;
 /// scan stays good in ms (openparkan `docs/25-sensors.md`, "A radar is five
 /// values").
 pub const CLASS_RADAR: u32 = 8;
+/// The component class of a fight shield (9): value 0 a sector's maximum,
+/// 1 the points it recharges a second, 2 the charge a point costs; it
+/// holds six sectors (openparkan `docs/26-damage.md`, "Shields").
+pub const CLASS_FIGHT_SHIELD: u32 = 9;
+/// The component class of a deflector (21): value `i` is how much of
+/// shield sector `i` stops damage, and what a stopped point costs it
+/// (`docs/26-damage.md`, "Shields").
+pub const CLASS_DEFLECTOR: u32 = 21;
+/// How many sectors a shield holds: a deflector's values 0-5 are theirs.
+pub const SHIELD_SECTORS: usize = 6;
 /// The component class of armour (27): value 0 is its weight per unit of
 /// node area (openparkan `docs/28-chassis.md`), values 1 and 2 the linear
 /// and square terms of what a hit keeps, `min(d, lin d + sq d^2)`
@@ -166,6 +176,11 @@ impl Component {
     /// Consumer-inferred: the model node the part sits on.
     pub fn node(&self) -> i32 {
         self.word(4) as i32
+    }
+
+    /// Sets the model node (`+4`).
+    pub fn set_node(&mut self, node: i32) {
+        self.fixed[4..8].copy_from_slice(&node.to_le_bytes());
     }
 
     /// Layout-confirmed: the flag word (`+8`), e.g. [`FIRES_ALL_BARRELS`].

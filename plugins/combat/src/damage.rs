@@ -5,9 +5,12 @@
 //!   with the whole amount; 3 is a blast reaching every node within its
 //!   radius, no line of sight, `damage × ((R + r − d) / 2R)³` between the
 //!   full amount inside `R − r` and nothing beyond `R + r` (`r` the node's
-//!   sphere); 4 strikes shields only (none yet). The amount is the
-//!   round's node hit points plus the `.exp` damage (a round goes off from
-//!   full life).
+//!   sphere); 4 strikes shields only. A blast (3 and 4) meets each
+//!   object's shield first, when it crosses the bubble from outside
+//!   ([`crate::shield`]): what the sector stops does not reach that
+//!   object's nodes. The amount is the round's node hit points plus the
+//!   `.exp` damage (a round goes off from full life), less what shields it
+//!   passed through stopped.
 //! - **Whom it spares**: the firer itself and an object with a non-zero
 //!   `Invulnerability` property; no clan is checked (friendly fire).
 //!   Armour keeps `min(d, lin·d + sq·d²)`.
@@ -21,13 +24,14 @@
 //!   a second, spread over its live nodes, until it dies or is repaired.
 
 use crate::event::{CombatEvents, EffectCue, EventKind};
+use crate::shield::{Shield, blast_sector};
 use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
 use iron3d_formats::tma;
 use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{
     Armour, Blast, Controller, Destroyed, HitModel, HitNode, MissionEffects, NodeLife, ObjectKind,
-    PropertyBag,
+    PropertyBag, ShieldSpec,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldOps};
 
@@ -82,7 +86,14 @@ pub(crate) type Victim<'a> = (
     Option<&'a Controller>,
     Option<&'a ObjectKind>,
     Option<&'a Destroyed>,
+    Option<(&'a ShieldSpec, &'a mut Shield)>,
 );
+
+/// Whether a hit by `by` spares object `id`: its own, or an invulnerable
+/// object's.
+fn spared(id: OriginalObjectId, by: Option<OriginalObjectId>, bag: Option<&PropertyBag>) -> bool {
+    by == Some(id) || bag.is_some_and(|b| b.int("Invulnerability").is_some_and(|v| v != 0))
+}
 
 /// Where damage lands: the clock, the events and the destroyed objects'
 /// markers.
@@ -167,10 +178,10 @@ impl Ledger<'_, '_, '_> {
         amount: f32,
         by: Option<OriginalObjectId>,
     ) {
-        let (transform, model, life, armour, bag, controller, kind, destroyed) = victim;
+        let (transform, model, life, armour, bag, controller, kind, destroyed, _) = victim;
         let transform: &Transform = transform;
         let life: &mut NodeLife = life;
-        if by == Some(id) || bag.is_some_and(|b| b.int("Invulnerability").is_some_and(|v| v != 0)) {
+        if spared(id, by, bag.as_deref()) {
             return;
         }
         let Some(node) = model.nodes.get(index) else {
@@ -222,6 +233,33 @@ impl Ledger<'_, '_, '_> {
                 .push(self.tick, EventKind::Destroyed, id.raw(), by, None, 0.0);
         }
     }
+
+    /// What of `hit`'s blast gets past object `id`'s shield: the sector
+    /// the blast crosses stops what it can.
+    fn shield(
+        &mut self,
+        id: OriginalObjectId,
+        victim: &mut QueryItem<'_, '_, Victim<'_>>,
+        hit: &PendingHit,
+    ) -> f32 {
+        let (transform, model, life, _, bag, _, _, _, shield) = victim;
+        let Some((spec, shield)) = shield else {
+            return hit.amount;
+        };
+        if spared(id, hit.firer, bag.as_deref()) {
+            return hit.amount;
+        }
+        let Some(sector) = blast_sector(transform, model, hit.point, hit.blast.radius) else {
+            return hit.amount;
+        };
+        let stopped = shield.stop(spec, life, sector, hit.amount);
+        if stopped > 0.0 {
+            let by = hit.firer.map(OriginalObjectId::raw);
+            self.events
+                .push(self.tick, EventKind::Shielded, id.raw(), by, None, stopped);
+        }
+        hit.amount - stopped
+    }
 }
 
 /// Sets a node's life fraction (nothing for a node the object lacks).
@@ -269,7 +307,7 @@ pub(crate) fn apply_hits(
                     ledger.damage((id, entity), &mut victim, index, hit.amount, hit.firer);
                 }
             }
-            3 => {
+            3 | 4 => {
                 for (id, entity) in registry.iter() {
                     let Ok(mut victim) = victims.get_mut(entity) else {
                         continue;
@@ -280,16 +318,20 @@ pub(crate) fn apply_hits(
                     if centre.distance(hit.point) > hit.blast.radius + model.radius * scale {
                         continue;
                     }
+                    let left = ledger.shield(id, &mut victim, &hit);
+                    if hit.blast.kind == 4 {
+                        continue;
+                    }
                     for (index, node) in model.nodes.iter().enumerate() {
                         let d = transform.transform_point(node.centre).distance(hit.point);
-                        let amount = falloff(hit.amount, hit.blast.radius, node.radius * scale, d);
+                        let amount = falloff(left, hit.blast.radius, node.radius * scale, d);
                         if amount > 0.0 {
                             ledger.damage((id, entity), &mut victim, index, amount, hit.firer);
                         }
                     }
                 }
             }
-            // 1: its effect only; 4: shields, which nothing carries yet.
+            // 1: its effect only.
             _ => {}
         }
     }

@@ -20,6 +20,8 @@ pub enum EventKind {
     Destroyed,
     /// A round went off (struck or at the end of its range).
     Explosion,
+    /// A shield stopped (part of) a round or a blast.
+    Shielded,
 }
 
 impl EventKind {
@@ -32,6 +34,7 @@ impl EventKind {
             EventKind::NodeDestroyed => "node_destroyed",
             EventKind::Destroyed => "destroyed",
             EventKind::Explosion => "explosion",
+            EventKind::Shielded => "shielded",
         }
     }
 }
@@ -41,14 +44,15 @@ impl EventKind {
 pub struct CombatEvent {
     pub tick: u64,
     pub kind: EventKind,
-    /// The object it happened to (the shooter of a shot).
+    /// The object it happened to (the shooter of a shot, the shielded
+    /// object).
     pub object: u32,
     /// Who caused it: the shooter of the round (none for burning).
     pub by: Option<u32>,
     /// The node concerned, when one is.
     pub node: Option<NodeRef>,
-    /// Life lost (damage), the round's serial (shot, hit, explosion),
-    /// else 0.
+    /// Life lost (damage), points a shield stopped (shielded), the
+    /// round's serial (shot, hit, explosion), else 0.
     pub amount: f32,
     /// The effect it sets off, when it sets one off.
     pub cue: Option<EffectCue>,

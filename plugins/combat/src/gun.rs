@@ -20,10 +20,12 @@
 //!   far it is off the target, R the target's outer radius), against a bar
 //!   of 0 under a go or attack order (free fire), 0.45 for a flyer or a
 //!   machine slower than 0.5 m/s, 0.85 otherwise.
-//! - **The round** leaves its muzzle toward where the turret's sight ray
-//!   (from `TurretCenter` along its aim, 5 m on) first meets the world,
-//!   pushed out to at least 100 m; a lobbed round rises onto the lower
-//!   arc to the target; its velocity is its speed plus the shooter's.
+//! - **The round** leaves its muzzle (its barrel's point turned with the
+//!   turret's aim about the turret's centre) toward where the turret's
+//!   sight ray (from `TurretCenter` along its aim, 5 m on) first meets the
+//!   world, pushed out to at least 100 m; a lobbed round rises onto the
+//!   lower arc to the target; its velocity is its speed plus the
+//!   shooter's.
 
 use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::hit::{Targets, first_hit};
@@ -42,6 +44,13 @@ use std::f32::consts::PI;
 
 /// s between power ticks, which refill the capacitors.
 pub const POWER_TICK_S: f64 = 0.25;
+/// Whether this step crosses a power tick.
+pub(crate) fn power_tick(clock: &GameClock) -> bool {
+    let dt = clock.timestep().as_secs_f64();
+    let now = clock.tick() as f64 * dt;
+    (now / POWER_TICK_S).floor() != ((now - dt) / POWER_TICK_S).floor()
+}
+
 /// m: the sight ray starts this far out and its aim point is pushed out to
 /// [`MIN_AIM`].
 pub const SIGHT_FROM: f32 = 5.0;
@@ -62,9 +71,15 @@ pub struct TurretAim {
 }
 
 impl TurretAim {
+    /// Its turn from facing ahead, level: the pitch about the side axis,
+    /// then the yaw about the up axis (object frame).
+    pub fn turn(&self) -> Quat {
+        Quat::from_rotation_y(self.yaw) * Quat::from_rotation_x(self.pitch)
+    }
+
     /// Its direction in the object's frame (Bevy axes: forward −Z).
     pub fn direction(&self) -> Vec3 {
-        Quat::from_rotation_y(self.yaw) * Quat::from_rotation_x(self.pitch) * Vec3::NEG_Z
+        self.turn() * Vec3::NEG_Z
     }
 }
 
@@ -388,7 +403,7 @@ pub(crate) fn fire(
 ) {
     let dt = clock.timestep().as_secs_f64();
     let now = clock.tick() as f64 * dt;
-    let power_tick = (now / POWER_TICK_S).floor() != ((now - dt) / POWER_TICK_S).floor();
+    let power_tick = power_tick(&clock);
     let mut launches = Vec::new();
     for (id, entity) in registry.iter() {
         let Ok((
@@ -450,7 +465,19 @@ pub(crate) fn fire(
             let Some(barrel) = spec.barrels.get(b) else {
                 continue;
             };
-            let muzzle = transform.transform_point(barrel.muzzle);
+            // The barrel turned with its turret about the turret's centre.
+            let (muzzle, along) = match aim {
+                Some((t, a)) => {
+                    let centre = armament.turrets[t].centre;
+                    let turn = a.turn();
+                    (
+                        centre + turn * (barrel.muzzle - centre),
+                        turn * barrel.direction,
+                    )
+                }
+                None => (barrel.muzzle, barrel.direction),
+            };
+            let muzzle = transform.transform_point(muzzle);
             let sight = aim.map(|(t, a)| {
                 let centre = transform.transform_point(armament.turrets[t].centre);
                 (centre, transform.rotation * a.direction())
@@ -458,7 +485,7 @@ pub(crate) fn fire(
             let direction = launch_direction(
                 spec,
                 muzzle,
-                transform.rotation * barrel.direction,
+                transform.rotation * along,
                 sight,
                 launch.target_at,
                 &Sight {

@@ -10,13 +10,16 @@
 //! | arm | `Phase::UpdateWorld`, [`CombatStep`] | armed objects get their weapons' state ([`gun`]) |
 //! | aim | [`CombatStep`] | turrets turn toward their unit's target ([`gun`]) |
 //! | fire | [`CombatStep`] | guns run their takt and launch rounds ([`gun`]) |
-//! | fly | [`CombatStep`] | rounds move, strike and end ([`round`]) |
-//! | damage | [`CombatStep`] | the tick's explosions are applied in order; machines under 20 % burn ([`damage`]) |
+//! | shield | [`CombatStep`] | shielded objects get their sectors; on the power tick they recharge ([`shield`]) |
+//! | fly | [`CombatStep`] | rounds move, meet shields, strike and end ([`round`]) |
+//! | damage | [`CombatStep`] | the tick's explosions are applied in order, shields first; machines under 20 % burn ([`damage`]) |
+//! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | destroyed nodes are hidden; turrets are drawn turned to their aim, their guns following ([`pose`]) |
 //!
 //! [`CombatStep`] runs after Control has moved and resolved every body
 //! (rounds meet this tick's positions) and before it publishes them.
 //! Everything here is simulation state in the state hash: the weapons, the
-//! rounds and their serial counter, destroyed objects and burning marks
+//! rounds and their serial counter, shields' sectors, destroyed objects
+//! and burning marks
 //! (node life is hashed by the mission plugin). What happened is the
 //! [`CombatEvents`] list.
 //!
@@ -26,13 +29,16 @@ pub mod damage;
 pub mod event;
 pub mod gun;
 pub mod hit;
+pub mod pose;
 pub mod round;
+pub mod shield;
 
 pub use damage::{Burning, HitQueue, PendingHit, falloff};
 pub use event::{CombatEvent, CombatEvents, EffectCue, EventKind};
 pub use gun::{GunPhase, GunState, Manual, TurretAim, Weapons, distance_score};
 pub use hit::{Hit, Struck};
 pub use round::{Round, RoundSerial, RoundState, Rounds};
+pub use shield::Shield;
 
 use bevy::prelude::*;
 use iron3d_behavior::TakeOrders;
@@ -73,6 +79,8 @@ impl Plugin for CombatPlugin {
                 gun::arm,
                 gun::aim,
                 gun::fire,
+                shield::raise,
+                shield::recharge,
                 round::fly,
                 damage::apply_hits,
                 damage::burn,
@@ -84,8 +92,10 @@ impl Plugin for CombatPlugin {
             PostUpdate,
             hide_destroyed_nodes.in_set(Phase::PublishRenderSnapshot),
         )
+        .add_plugins(pose::plugin)
         .add_state_hash("combat_weapons", gun::hash_weapons)
         .add_state_hash("combat_rounds", round::hash_rounds)
+        .add_state_hash("combat_shields", shield::hash_shields)
         .add_state_hash("combat_damage", damage::hash_damage);
     }
 }

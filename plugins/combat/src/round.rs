@@ -6,10 +6,13 @@
 //!   seeker's reach and cone, toward it at up to its turn rate;
 //! - falls at g = 10 when lobbed; otherwise the part of its velocity across
 //!   its nose (the shooter's, added at launch) bleeds off at 3 m/s²;
-//! - moves, its path cut to the range it has left; the first thing the
-//!   path meets (the land, or a live node of an object other than its
-//!   shooter) stops it and runs its hit group: its node's explosion goes
-//!   off there, striking that node;
+//! - moves, its path cut to the range it has left; each standing shield
+//!   bubble the path enters first stops what it can of the round's hit
+//!   ([`crate::shield`]): a round it stops whole is spent there (its hit
+//!   effect plays, nothing is struck), one it does not goes on with the
+//!   rest; the first thing the path meets (the land, or a live node of an
+//!   object other than its shooter) stops it and runs its hit group: its
+//!   node's explosion goes off there, striking that node;
 //! - at the end of its range runs its range group (its named `.exp`,
 //!   striking nothing directly); leaving the map's box (up to twice the
 //!   land's highest point) removes it with no explosion.
@@ -19,11 +22,12 @@
 use crate::damage::{HitQueue, PendingHit};
 use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::hit::{Struck, Targets, first_hit};
+use crate::shield::{BubbleView, bubbles_along};
 use bevy::prelude::*;
 use iron3d_control::{GRAVITY, GroundFaces, MapBounds};
 use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{HitModel, NodeRef, RoundEnd, RoundSpec, SURFACE_MACHINE};
-use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::sync::Arc;
 
 /// m/s a second: how fast a straight round's velocity across its nose
@@ -71,6 +75,8 @@ pub struct Round {
     /// `docs/26-damage.md`: a gun hands it to each round it fires), 1 for
     /// a firer without one.
     pub ratio: f32,
+    /// What the shields it passed through stopped of its hit.
+    pub spent: f32,
     pub state: RoundState,
 }
 
@@ -100,8 +106,16 @@ impl Round {
             nose,
             range_left,
             ratio,
+            spent: 0.0,
             state: RoundState::Flying,
         }
+    }
+
+    /// What it hits for when an explosion of `damage` goes off: its ratio
+    /// × (its node hit points + the damage; a round goes off from full
+    /// life), less what shields stopped.
+    pub fn amount(&self, damage: f32) -> f32 {
+        (self.ratio * (self.spec.hit_points + damage) - self.spent).max(0.0)
     }
 }
 
@@ -134,6 +148,7 @@ pub(crate) fn fly(
     mut rounds: ResMut<Rounds>,
     targets: Query<(&Transform, &HitModel)>,
     world: Query<Targets>,
+    mut shields: Query<BubbleView, Without<PendingDelete>>,
 ) {
     let dt = clock.timestep().as_secs_f32();
     let step_ms = clock.timestep().as_secs_f64() * 1000.0;
@@ -172,12 +187,23 @@ pub(crate) fn fly(
             &registry,
             &world,
         );
-        if hit.is_none() && bounds.as_deref().is_some_and(|b| outside(b, to)) {
+        let reach = hit.map_or(1.0, |h| h.t);
+        let spent_at = pass_bubbles(
+            round,
+            (from, to),
+            reach,
+            &registry,
+            &mut shields,
+            (&mut events, tick),
+        );
+        if spent_at.is_none() && hit.is_none() && bounds.as_deref().is_some_and(|b| outside(b, to))
+        {
             gone.push(at);
             continue;
         }
-        let (point, end, struck) = match hit {
-            Some(hit) => {
+        let (point, end, struck) = match (spent_at, hit) {
+            (Some(t), _) => (from.lerp(to, t), round.spec.on_hit.clone(), None),
+            (None, Some(hit)) => {
                 let struck = match hit.struck {
                     Struck::Node { object, index } => {
                         let node = struck_node(&registry, &targets, object, index);
@@ -195,8 +221,8 @@ pub(crate) fn fly(
                 };
                 (from.lerp(to, hit.t), round.spec.on_hit.clone(), struck)
             }
-            None if at_range => (to, round.spec.at_range.clone(), None),
-            None => {
+            (None, None) if at_range => (to, round.spec.at_range.clone(), None),
+            (None, None) => {
                 round.position = to;
                 round.range_left -= length;
                 continue;
@@ -223,13 +249,15 @@ pub(crate) fn fly(
                 },
                 on: struck.map(|(object, _)| object.raw()),
             });
-            queue.0.push(PendingHit {
-                point,
-                amount: round.ratio * (round.spec.hit_points + blast.damage),
-                blast,
-                firer: Some(round.owner),
-                struck,
-            });
+            if spent_at.is_none() {
+                queue.0.push(PendingHit {
+                    point,
+                    amount: round.amount(blast.damage),
+                    blast,
+                    firer: Some(round.owner),
+                    struck,
+                });
+            }
         }
         let linger = ticks_after(round.spec.linger_ms, step_ms);
         round.position = point;
@@ -241,6 +269,55 @@ pub(crate) fn fly(
     for at in gone.into_iter().rev() {
         rounds.0.remove(at);
     }
+}
+
+/// The round meets the standing bubbles its path enters up to `reach`
+/// (of the way), nearest first: each stops what it can of what the round
+/// has left of its hit. Returns where along the path a bubble stopped it
+/// whole, if one did.
+fn pass_bubbles(
+    round: &mut Round,
+    path: (Vec3, Vec3),
+    reach: f32,
+    registry: &ObjectRegistry,
+    shields: &mut Query<BubbleView, Without<PendingDelete>>,
+    (events, tick): (&mut CombatEvents, u64),
+) -> Option<f32> {
+    let damage = match &round.spec.on_hit {
+        RoundEnd::Explode(blast) => blast.damage,
+        _ => 0.0,
+    };
+    for meet in bubbles_along(path, round.owner, registry, shields) {
+        if meet.t > reach {
+            break;
+        }
+        let Some((_, _, life, spec, mut shield)) = registry
+            .entity(meet.object)
+            .ok()
+            .and_then(|e| shields.get_mut(e).ok())
+        else {
+            continue;
+        };
+        let left = round.amount(damage);
+        let stopped = shield.stop(spec, life, meet.sector, left);
+        round.spent += stopped;
+        if stopped > 0.0 {
+            let owner = round.owner.raw();
+            let object = meet.object.raw();
+            events.push(
+                tick,
+                EventKind::Shielded,
+                object,
+                Some(owner),
+                None,
+                stopped,
+            );
+        }
+        if stopped >= left {
+            return Some(meet.t);
+        }
+    }
+    None
 }
 
 /// The node `index` of the hit model of `object`.
@@ -325,6 +402,8 @@ pub(crate) fn hash_rounds(world: &World, hasher: &mut StateHasher) {
         hasher.write_f32(r.range_left);
         hasher.field("ratio");
         hasher.write_f32(r.ratio);
+        hasher.field("spent");
+        hasher.write_f32(r.spent);
         hasher.field("state");
         match r.state {
             RoundState::Flying => hasher.write_u64(u64::MAX),

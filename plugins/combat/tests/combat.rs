@@ -7,6 +7,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::*;
 use iron3d_control::{Body, ControlPlugin, MotionFlags, PhysicalState};
 use iron3d_demo::{self as demo, Scale};
+use iron3d_formats::unitdat::PartClass;
 use iron3d_world::mission::*;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::path::Path;
@@ -32,22 +33,41 @@ fn entity(app: &App, id: OriginalObjectId) -> Entity {
 
 /// Every armed unit of the demo fires the rounds its guns' controllers
 /// name, as their `BULL` prototypes give them, from turrets with the
-/// channels' rates and limits.
+/// channels' rates and limits; a clip fitted into a cannon is its record.
 #[test]
 fn the_demo_units_carry_guns_that_fire_their_prototypes_rounds() {
     let tmp = demo_install();
     let app = app(tmp.path());
     let world = app.world();
     let mut rounds = std::collections::BTreeSet::new();
+    let mut clipped = 0;
     for (_, e) in world.resource::<ObjectRegistry>().iter() {
         let Some(arms) = world.get::<Armament>(e) else {
             continue;
         };
+        let parts: Vec<&UnitPartInfo> = world
+            .get::<Children>(e)
+            .unwrap()
+            .iter()
+            .filter_map(|c| world.get::<UnitPartInfo>(c))
+            .collect();
         for g in &arms.guns {
             rounds.insert(g.round.key.clone());
             assert!(g.turret.is_some(), "every demo gun sits on a turret");
             assert_eq!(g.barrels.len(), 1);
             let laser = g.round.key == "RD_LASER";
+            // A gun is a gun part's (no clip is a gun of its own); a clip
+            // fitted into a cannon's slot is its record: 60 shells, not
+            // the cannon's own 40.
+            let class = |index: usize| parts.iter().find(|p| p.index == index).unwrap().class;
+            assert_eq!(class(g.node.part), Some(PartClass::Gun));
+            let clip = parts
+                .iter()
+                .any(|p| p.parent == Some(g.node.part) && p.class == Some(PartClass::Ammo));
+            if !laser {
+                assert_eq!(g.values.magazine, if clip { 60.0 } else { 40.0 });
+                clipped += usize::from(clip);
+            }
             // The laser: unlimited, 250 ms strokes; the cannon: 40 shells.
             assert_eq!(g.values.unlimited(), laser);
             assert_eq!(g.barrels[0].stroke_s, if laser { 0.25 } else { 0.5 });
@@ -82,6 +102,7 @@ fn the_demo_units_carry_guns_that_fire_their_prototypes_rounds() {
         }
     }
     assert_eq!(Vec::from_iter(rounds), ["RD_LASER", "RD_SHELL"]);
+    assert!(clipped > 0, "the demo fits clips into cannons");
 }
 
 fn translation(app: &App, id: OriginalObjectId) -> Vec3 {
@@ -128,6 +149,15 @@ fn alone_apart(app: &mut App, (player, enemy): (OriginalObjectId, OriginalObject
 
 fn events(app: &App) -> Vec<CombatEvent> {
     app.world().resource::<CombatEvents>().0.clone()
+}
+
+/// Takes `id`'s shield away (its parts' figures and its sectors), for the
+/// tests of what reaches the nodes.
+fn unshield(app: &mut App, id: OriginalObjectId) {
+    let e = entity(app, id);
+    app.world_mut()
+        .entity_mut(e)
+        .remove::<(ShieldSpec, Shield)>();
 }
 
 /// The building nearest the unit `near`, with its world transform.
@@ -210,6 +240,7 @@ fn launch(
         nose,
         range_left: spec.range,
         ratio: 1.0,
+        spent: 0.0,
         state: RoundState::Flying,
         spec,
     });
@@ -223,15 +254,16 @@ fn life(app: &App, id: OriginalObjectId) -> NodeLife {
         .clone()
 }
 
-/// The demo's laser round, the player's first armed walker and the
-/// building nearest it, alone on the map.
-fn laser_walker_and_building(
-    app: &mut App,
-) -> (
+/// A round to fire, whom it is fired under and at whom.
+type Shooting = (
     std::sync::Arc<RoundSpec>,
     OriginalObjectId,
     OriginalObjectId,
-) {
+);
+
+/// The demo's laser round, the player's first armed walker and the
+/// building nearest it, alone on the map.
+fn laser_walker_and_building(app: &mut App) -> Shooting {
     app.update();
     let beam = laser(app);
     let player = walker_of(app, 1);
@@ -311,6 +343,7 @@ fn a_blast_damages_by_the_falloff_at_three_distances() {
     app.update();
     let player = walker_of(&app, 1);
     delete_all_but(&mut app, &[player]);
+    unshield(&mut app, player);
     app.update();
     let e = entity(&app, player);
     let model = app.world().get::<HitModel>(e).unwrap().clone();
@@ -454,8 +487,276 @@ fn a_destroyed_node_is_neither_drawn_nor_struck() {
     );
 }
 
+/// An enemy walker alone on the map, its shield's sectors set to
+/// `points`; the demo's laser and a player's id to fire it under.
+fn shielded_enemy(app: &mut App, points: f32) -> Shooting {
+    app.update();
+    let beam = laser(app);
+    let (player, enemy) = (walker_of(app, 1), walker_of(app, 2));
+    delete_all_but(app, &[enemy]);
+    app.update();
+    let e = entity(app, enemy);
+    app.world_mut().get_mut::<Shield>(e).unwrap().sectors = [points; SHIELD_SECTORS];
+    (beam, player, enemy)
+}
+
+/// The sector of `id`'s shield a hit from `from` falls on.
+fn sector_towards(app: &App, id: OriginalObjectId, from: Vec3) -> usize {
+    let e = entity(app, id);
+    let t = app.world().get::<Transform>(e).unwrap();
+    let centre = t.transform_point(app.world().get::<HitModel>(e).unwrap().centre);
+    ShieldSpec::sector(t.rotation.inverse() * (from - centre))
+}
+
+/// The points stopped by shields, as the events give them.
+fn shielded(app: &App) -> Vec<(u32, f32)> {
+    events(app)
+        .iter()
+        .filter(|e| e.kind == EventKind::Shielded)
+        .map(|e| (e.object, e.amount))
+        .collect()
+}
+
+/// The demo's walkers carry a fight shield (150 a sector, 15 a second) on
+/// the chassis and a 0.5 deflector on the turret; the enemy's sectors are
+/// 0.7 of it (the difficulty ratio). A laser (50) fired at a shielded
+/// walker meets its bubble on the sector facing the shot: the sector
+/// stops up to 0.5 × its points and pays twice what it stops; a round
+/// under that is spent on the bubble and strikes nothing, one over it
+/// passes through with the rest and strikes a node for it.
+#[test]
+fn a_shield_stops_a_round_on_its_sector_and_a_stronger_one_passes_with_the_rest() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (beam, player, enemy) = shielded_enemy(&mut app, 105.0);
+    let e = entity(&app, enemy);
+    let spec = app.world().get::<ShieldSpec>(e).unwrap().clone();
+    assert_eq!((spec.sector_max, spec.recharge), (150.0 * 0.7, 15.0));
+    assert_eq!(spec.coefficients, [0.5; SHIELD_SECTORS]);
+    let centre = node_centre(&app, enemy, 0);
+    let from = centre + Vec3::new(60.0, 0.0, 0.0);
+    let sector = sector_towards(&app, enemy, from);
+    let before = life(&app, enemy);
+    let whole = shoot(&mut app, (player, &beam), from, centre);
+    app.update();
+    assert_eq!(shielded(&app), vec![(enemy.raw(), 50.0)]);
+    assert!(hits_of(&app, whole).is_empty(), "spent on the bubble");
+    assert_eq!(life(&app, enemy), before);
+    let sectors = app.world().get::<Shield>(e).unwrap().sectors;
+    for (i, &points) in sectors.iter().enumerate() {
+        assert_eq!(points, if i == sector { 5.0 } else { 105.0 }, "{i}");
+    }
+    // The round stopped where it entered the bubble.
+    let rounds = app.world().resource::<Rounds>().0.clone();
+    let round = rounds.iter().find(|r| r.serial == whole).unwrap();
+    let model = app.world().get::<HitModel>(e).unwrap().clone();
+    let t = *app.world().get::<Transform>(e).unwrap();
+    let bubble = t.transform_point(model.centre).distance(round.position);
+    assert!(
+        (bubble - model.radius).abs() < 1e-3,
+        "{bubble} vs {}",
+        model.radius
+    );
+    // 40 points stop 20 of 50: the sector is emptied, the rest strikes.
+    app.world_mut().get_mut::<Shield>(e).unwrap().sectors[sector] = 40.0;
+    let through = shoot(&mut app, (player, &beam), from, centre);
+    app.update();
+    assert_eq!(shielded(&app)[1..], [(enemy.raw(), 20.0)]);
+    assert_eq!(app.world().get::<Shield>(e).unwrap().sectors[sector], 0.0);
+    let hit = hits_of(&app, through);
+    assert_eq!(hit.len(), 1, "{:?}", events(&app));
+    let damage: f32 = events(&app)
+        .iter()
+        .filter(|ev| ev.kind == EventKind::Damage && ev.object == enemy.raw())
+        .map(|ev| ev.amount)
+        .sum();
+    let armour = app.world().get::<Armour>(e).copied();
+    let want = armour.map_or(30.0, |a| a.keeps(30.0));
+    assert!((damage - want).abs() < 1e-3, "{damage} vs {want}");
+}
+
+/// A blast meets a shield it crosses from outside: the sector facing it
+/// stops its share and only the rest falls off over the nodes; kind 4
+/// drains shields and never touches a node; a blast inside the bubble
+/// meets no shield. A destroyed deflector drops the bubble: a laser then
+/// strikes whole.
+#[test]
+fn a_blast_meets_the_shield_it_crosses_from_outside_and_a_dead_deflector_drops_it() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (beam, player, enemy) = shielded_enemy(&mut app, 100.0);
+    let e = entity(&app, enemy);
+    let model = app.world().get::<HitModel>(e).unwrap().clone();
+    let t = *app.world().get::<Transform>(e).unwrap();
+    let centre = t.transform_point(model.centre);
+    let blast = |kind: u32, point: Vec3| PendingHit {
+        point,
+        blast: Blast {
+            resource: "test::blast.exp".into(),
+            kind,
+            damage: 80.0,
+            radius: 20.0,
+            effects: Vec::new(),
+        },
+        amount: 80.0,
+        firer: None,
+        struck: None,
+    };
+    let queue = |app: &mut App, hit: PendingHit| {
+        app.world_mut().resource_mut::<HitQueue>().0.push(hit);
+        app.update();
+    };
+    let damage = |app: &App| -> f32 {
+        events(app)
+            .iter()
+            .filter(|ev| ev.kind == EventKind::Damage)
+            .map(|ev| ev.amount)
+            .sum()
+    };
+    // From above, outside the bubble: the top sector stops 0.5 × 100.
+    let above = centre + Vec3::new(0.0, model.radius + 5.0, 0.0);
+    assert_eq!(sector_towards(&app, enemy, above), 4);
+    queue(&mut app, blast(4, above));
+    assert_eq!(shielded(&app), vec![(enemy.raw(), 50.0)]);
+    assert_eq!(damage(&app), 0.0, "kind 4 strikes shields only");
+    assert_eq!(app.world().get::<Shield>(e).unwrap().sectors[4], 0.0);
+    // From inside the bubble: no sector meets it.
+    queue(&mut app, blast(4, centre));
+    assert_eq!(shielded(&app).len(), 1);
+    // From the side, kind 3: 50 stopped, the nodes take the falloff of 30.
+    let side = centre + Vec3::new(model.radius + 5.0, 0.0, 0.0);
+    let sector = sector_towards(&app, enemy, side);
+    queue(&mut app, blast(3, side));
+    assert_eq!(shielded(&app)[1..], [(enemy.raw(), 50.0)]);
+    assert_eq!(app.world().get::<Shield>(e).unwrap().sectors[sector], 0.0);
+    let armour = app.world().get::<Armour>(e).copied();
+    let want: f32 = model
+        .nodes
+        .iter()
+        .filter(|n| n.max_life > 0.0)
+        .map(|n| {
+            let d = t.transform_point(n.centre).distance(side);
+            let falls = falloff(30.0, 20.0, n.radius, d);
+            armour.map_or(falls, |a| a.keeps(falls))
+        })
+        .sum();
+    assert!(want > 0.0);
+    let got = damage(&app);
+    assert!((got - want).abs() < 1e-2, "{got} vs {want}");
+    // The deflector (on the turret) destroyed: no bubble, though the
+    // sectors are full.
+    app.world_mut().get_mut::<Shield>(e).unwrap().sectors = [100.0; SHIELD_SECTORS];
+    let deflector = app.world().get::<ShieldSpec>(e).unwrap().deflector.unwrap();
+    app.world_mut().get_mut::<NodeLife>(e).unwrap().0[deflector.part][deflector.node] = 0.0;
+    let hull = node_centre(&app, enemy, 0);
+    let from = hull + Vec3::new(60.0, 0.0, 0.0);
+    let serial = shoot(&mut app, (player, &beam), from, hull);
+    app.update();
+    assert_eq!(shielded(&app).len(), 2);
+    assert_eq!(hits_of(&app, serial).len(), 1);
+}
+
+/// On each 250 ms power tick a shield recharges 15 × 0.25 points, shared
+/// among its sectors by what each lacks; full sectors take nothing.
+#[test]
+fn a_shield_recharges_on_the_power_tick_by_what_each_sector_lacks() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (_, _, enemy) = shielded_enemy(&mut app, 105.0);
+    let e = entity(&app, enemy);
+    let start = [105.0, 55.0, 80.0, 105.0, 105.0, 105.0];
+    app.world_mut().get_mut::<Shield>(e).unwrap().sectors = start;
+    let sectors = |app: &App| app.world().get::<Shield>(e).unwrap().sectors;
+    let mut steps = 0;
+    while sectors(&app) == start {
+        app.update();
+        steps += 1;
+        assert!(steps <= 8, "a power tick within 250 ms");
+    }
+    // 3.75 points: two thirds to the sector lacking 50, a third to 25.
+    let now = sectors(&app);
+    assert!(
+        (now[1] - 57.5).abs() < 1e-4 && (now[2] - 81.25).abs() < 1e-4,
+        "{now:?}"
+    );
+    assert_eq!([now[0], now[3], now[4], now[5]], [105.0; 4]);
+    // The next tick: 2.5 of the 3.75 to the sector lacking 47.5 of 71.25.
+    let (was, mut steps) = (now, 0);
+    while sectors(&app) == was {
+        app.update();
+        steps += 1;
+        assert!(steps <= 8, "a power tick within 250 ms");
+    }
+    assert!(
+        (sectors(&app)[1] - 60.0).abs() < 1e-4,
+        "{:?}",
+        sectors(&app)
+    );
+}
+
+/// The turret part of `id`'s first turret and a part mounted on it (its
+/// gun).
+fn turret_and_gun(app: &App, id: OriginalObjectId) -> (Entity, Entity) {
+    let world = app.world();
+    let e = entity(app, id);
+    let index = world.get::<Armament>(e).unwrap().turrets[0].node.part;
+    let children = world.get::<Children>(e).unwrap();
+    let turret = children
+        .iter()
+        .find(|&c| {
+            world
+                .get::<UnitPartInfo>(c)
+                .is_some_and(|i| i.index == index)
+        })
+        .unwrap();
+    let gun = children
+        .iter()
+        .find(|&c| {
+            world
+                .get::<SocketMount>(c)
+                .is_some_and(|m| m.parent_part == turret)
+        })
+        .unwrap();
+    (turret, gun)
+}
+
+/// A turret is drawn turned to its aim and carries its gun: between two
+/// frames the gun part turns, in the turret's frame, by exactly what the
+/// aim turned (yaw about the up axis, pitch about the side axis), while
+/// the turret swings round to a foe put east of it.
+#[test]
+fn a_turret_is_drawn_turned_to_its_aim_and_carries_its_guns() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (player, _) = foes(&mut app, 80.0);
+    app.update();
+    let e = entity(&app, player);
+    let (turret, gun) = turret_and_gun(&app, player);
+    let drawn = |app: &App| {
+        let world = app.world();
+        let aim = world.get::<Weapons>(e).unwrap().turrets[0];
+        let part = world.get::<Transform>(turret).unwrap();
+        let on_turret = part.rotation.inverse() * world.get::<Transform>(gun).unwrap().rotation;
+        let turn = Quat::from_rotation_y(aim.yaw) * Quat::from_rotation_x(aim.pitch);
+        (aim.yaw, turn, on_turret)
+    };
+    let (yaw_before, turn_before, gun_before) = drawn(&app);
+    for _ in 0..30 {
+        app.update();
+    }
+    let (yaw_after, turn_after, gun_after) = drawn(&app);
+    assert!(
+        (yaw_after - yaw_before).abs() > 0.5,
+        "{yaw_before} -> {yaw_after}"
+    );
+    let aimed = turn_after * turn_before.inverse();
+    let shown = gun_after * gun_before.inverse();
+    assert!(shown.angle_between(aimed) < 1e-3, "{shown:?} vs {aimed:?}");
+}
+
 /// A guided round launched off its target's bearing turns onto it and
-/// strikes it; the same round without its seeker flies past.
+/// strikes it (its shield taken away); the same round without its seeker
+/// flies past.
 #[test]
 fn a_guided_round_turns_onto_its_target() {
     let tmp = demo_install();
@@ -463,6 +764,7 @@ fn a_guided_round_turns_onto_its_target() {
     app.update();
     let laser = laser(&app);
     let (player, enemy) = foes(&mut app, 80.0);
+    unshield(&mut app, enemy);
     let guided = std::sync::Arc::new(RoundSpec {
         key: "TEST_MISSILE".into(),
         speed: 60.0,
@@ -577,7 +879,8 @@ fn lives_and_ratios(app: &App) -> Vec<(OriginalObjectId, u32, Option<f32>, Vec<f
 /// `docs/26-damage.md`): the demo's 1 gives the enemy clan's warriors 0.7
 /// of the life `GAME_LEVEL=2` (hard, 1.0) gives them, the player's clan and
 /// the buildings the same life at both; the rounds an enemy's guns fire
-/// carry the ratio, and a laser of theirs takes 0.7 × 50 off a node.
+/// carry the ratio, and a laser of theirs takes 0.7 × 50 off a node of
+/// the player's walker (its shield taken away).
 #[test]
 fn the_difficulty_ratio_scales_enemy_warriors_life_and_hits() {
     let tmp = demo_install();
@@ -632,6 +935,7 @@ fn the_difficulty_ratio_scales_enemy_warriors_life_and_hits() {
         .expect("an enemy walker with lasers only");
     let player = walker_of(&medium, 1);
     alone_apart(&mut medium, (player, laser_walker), 150.0);
+    unshield(&mut medium, player);
     let mut ratios = std::collections::BTreeMap::new();
     let first_damage = (0..30 * 20).find_map(|_| {
         medium.update();

@@ -18,8 +18,21 @@ use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{AnimatedModel, PartNodes, SocketMount, UnitPartInfo, z_up_to_y_up};
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(PostUpdate, pose_movers.in_set(Phase::PublishRenderSnapshot));
+    app.add_systems(
+        PostUpdate,
+        pose_movers
+            .in_set(PoseMovers)
+            .in_set(Phase::PublishRenderSnapshot),
+    );
 }
+
+/// Where movers are posed in `Phase::PublishRenderSnapshot`: what turns a
+/// mounted part's nodes afterwards (a turret's aim) runs after it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PoseMovers;
+
+/// The transforms posing writes: every entity's but a mover root's.
+pub type PartTransforms<'w, 's> = Query<'w, 's, &'static mut Transform, Without<Gait>>;
 
 /// The frame a mover was last posed at.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
@@ -49,7 +62,7 @@ fn pose_movers(
     animated: Query<(&AnimatedModel, &PartNodes)>,
     mounted: Query<(&SocketMount, &UnitPartInfo)>,
     parents: Query<&ChildOf>,
-    mut transforms: Query<&mut Transform, Without<Gait>>,
+    mut transforms: PartTransforms,
     mut commands: Commands,
 ) {
     let now = clock.elapsed().as_secs_f64();
@@ -77,18 +90,31 @@ fn pose_movers(
                 ),
             }
         }
-        let mut parts: Vec<(usize, Entity, SocketMount)> = children
-            .iter()
-            .filter_map(|c| mounted.get(c).ok().map(|(m, info)| (info.index, c, *m)))
-            .collect();
-        parts.sort_by_key(|p| p.0);
-        for (_, part, mount) in parts {
-            let Some(socket) = socket_pose(&mount, &parents, &transforms) else {
-                continue;
-            };
-            if let Ok(mut transform) = transforms.get_mut(part) {
-                *transform = socket.mul_transform(mount.own_root_inverse);
-            }
+        follow_sockets(children, None, (&mounted, &parents), &mut transforms);
+    }
+}
+
+/// Puts every part among `children` mounted on a socket node (of
+/// `parent_part` only, when given) where its socket now is, in part-tree
+/// order, so a part mounted on a part that just moved follows it.
+pub fn follow_sockets(
+    children: &Children,
+    parent_part: Option<Entity>,
+    (mounted, parents): (&Query<(&SocketMount, &UnitPartInfo)>, &Query<&ChildOf>),
+    transforms: &mut PartTransforms,
+) {
+    let mut parts: Vec<(usize, Entity, SocketMount)> = children
+        .iter()
+        .filter_map(|c| mounted.get(c).ok().map(|(m, info)| (info.index, c, *m)))
+        .filter(|(_, _, m)| parent_part.is_none_or(|p| m.parent_part == p))
+        .collect();
+    parts.sort_by_key(|p| p.0);
+    for (_, part, mount) in parts {
+        let Some(socket) = socket_pose(&mount, parents, transforms) else {
+            continue;
+        };
+        if let Ok(mut transform) = transforms.get_mut(part) {
+            *transform = socket.mul_transform(mount.own_root_inverse);
         }
     }
 }
@@ -98,7 +124,7 @@ fn pose_movers(
 fn socket_pose(
     mount: &SocketMount,
     parents: &Query<&ChildOf>,
-    transforms: &Query<&mut Transform, Without<Gait>>,
+    transforms: &PartTransforms,
 ) -> Option<Transform> {
     let mut pose = Transform::IDENTITY;
     let mut at = mount.socket_node;

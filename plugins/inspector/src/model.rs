@@ -6,12 +6,13 @@
 use bevy::prelude::*;
 use iron3d_audio::PlayingSources;
 use iron3d_behavior::{OrderTarget, Orders, Route, Sensor, Target};
+use iron3d_combat::{Shield, shield};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_replay::Trace;
 use iron3d_world::mission::{
     Controller, Drive, InstanceName, MissionClans, ModelNode, NodeLife, ObjectClan, ObjectKind,
-    PropertyBag, PrototypeChain, PrototypeKey, UnitPartInfo,
+    PropertyBag, PrototypeChain, PrototypeKey, SHIELD_SECTORS, ShieldSpec, UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -179,6 +180,8 @@ pub struct ObjectDetails {
     /// How it moves now (velocity, ground state, body); `None`: a static
     /// body, or no body yet.
     pub motion: Option<String>,
+    /// Its shield's sectors, points now of the full; `None`: no shield.
+    pub shield: Option<String>,
     /// The sound sources it plays now, as heard from the camera.
     pub sounds: Vec<String>,
     /// Its recent trace lines, newest first: `tick N channel {fields}`.
@@ -202,6 +205,7 @@ pub fn object_details(world: &World, id: OriginalObjectId) -> Option<ObjectDetai
         parts: part_rows(world, entity),
         controller: world.get::<Controller>(entity).map(controller_text),
         motion: motion_text(world, entity),
+        shield: shield_text(world, entity),
         sounds: sound_rows(world, id),
         trace: trace_rows(world, id),
     })
@@ -218,6 +222,30 @@ fn trace_rows(world: &World, id: OriginalObjectId) -> Vec<String> {
         .collect();
     rows.reverse();
     rows
+}
+
+/// An object's shield as the panel prints it: each sector's points (full
+/// before combat first runs), the full, and whether the bubble stands.
+fn shield_text(world: &World, entity: Entity) -> Option<String> {
+    let spec = world.get::<ShieldSpec>(entity)?;
+    let sectors = world
+        .get::<Shield>(entity)
+        .map_or([spec.sector_max; SHIELD_SECTORS], |s| s.sectors);
+    let stands = world
+        .get::<NodeLife>(entity)
+        .is_some_and(|life| shield::stands(spec, life));
+    let names = ["front", "back", "left", "right", "top", "bottom"];
+    let each: Vec<String> = names
+        .iter()
+        .zip(sectors)
+        .map(|(name, points)| format!("{name} {points:.0}"))
+        .collect();
+    Some(format!(
+        "shield {} of {:.0}{}",
+        each.join(", "),
+        spec.sector_max,
+        if stands { "" } else { " (down)" }
+    ))
 }
 
 /// The sources of object `id` the output plays now.

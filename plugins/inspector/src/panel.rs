@@ -233,6 +233,9 @@ fn draw_details(ui: &mut egui::Ui, details: &ObjectDetails, report: &SelectionRe
     if let Some(motion) = &details.motion {
         ui.label(motion);
     }
+    if let Some(shield) = &details.shield {
+        ui.label(shield);
+    }
     for sound in &details.sounds {
         ui.label(format!("sound {sound}"));
     }

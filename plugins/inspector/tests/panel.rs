@@ -233,6 +233,15 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         text.contains(".ctl (part #") && text.contains("top speed 8 m/s"),
         "{text}"
     );
+    // Its shield: six full sectors (no combat in this app), standing.
+    let shield = unit_model.details.as_ref().unwrap().shield.clone();
+    let shield = shield.expect("the demo unit's shield");
+    assert!(
+        shield.starts_with("shield front ")
+            && shield.contains(", bottom ")
+            && !shield.ends_with("(down)"),
+        "{shield}"
+    );
     // And how it moves: standing, its body.
     let motion = panel_model(world).details.unwrap().motion;
     let motion = motion.expect("the unit's motion");

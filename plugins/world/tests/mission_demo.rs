@@ -449,8 +449,9 @@ fn mounted_kg(key: &[u8]) -> f32 {
 
 /// Every demo unit's drive is assembled from its parts: the engine it fits
 /// replaces its chassis's slot (keeping the slot's node), its chassis and
-/// mounted parts weigh their nodes' density × volume, the walker's legs are
-/// its running gear, and every node starts whole.
+/// mounted parts weigh their nodes' density × volume and its clips their
+/// records' mass, the walker's legs are its running gear, and every node
+/// starts whole.
 #[test]
 fn each_unit_is_driven_by_its_fitted_engine_and_weighs_its_parts() {
     let tmp = demo_install();
@@ -514,7 +515,12 @@ fn each_unit_is_driven_by_its_fitted_engine_and_weighs_its_parts() {
             .filter(|(_, nodes)| *nodes > 1)
             .map(|(p, _)| mounted_kg(&p.key))
             .sum();
-        let expected = own + engine_kg + mounted;
+        // A clip fitted into its cannon weighs its record's 20 kg.
+        let clips = parts
+            .iter()
+            .filter(|(p, _)| p.class == Some(PartClass::Ammo))
+            .count();
+        let expected = own + engine_kg + mounted + 20.0 * clips as f32;
         assert!(
             (drive.mass_kg - expected).abs() < 0.1,
             "{} vs {expected}",

@@ -4,6 +4,10 @@
 //! their `BULL` prototypes, and every node's geometry and full life
 //! (`docs/26-damage.md`, "Hit points" and "The hit test").
 //!
+//! A clip (an `INTO` part fitted into its gun's slot) replaces the gun's
+//! record, keeping its node: its magazine, and its round and barrels, are
+//! the gun's (`docs/29-weapons.md`, "Three records make a weapon").
+//!
 //! The rules this crate states as its own (docs/facts.md, "Weapons at
 //! load"): a gun belongs to the turret of its own part or of its part's
 //! parent; a turret's pitch limits are its pitch channel's span on either
@@ -16,8 +20,8 @@ use super::mount;
 use bevy::prelude::*;
 use iron3d_formats::proto::ctld::{
     ACTION_EXPLODE_NAMED, ACTION_KILL, CHANNEL_WRAPS, CLASS_ARMOUR, CLASS_GUN, CLASS_SEEKER,
-    CLASS_TURRET, Channel, ControlMode, Ctld, FIRES_ALL_BARRELS, GROUP_AT_RANGE, GROUP_ON_HIT,
-    GunValues,
+    CLASS_TURRET, Channel, Component, ControlMode, Ctld, FIRES_ALL_BARRELS, GROUP_AT_RANGE,
+    GROUP_ON_HIT, GunValues,
 };
 use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::expl::Expl;
@@ -211,6 +215,8 @@ pub struct GunSpec {
 pub struct AimAxis {
     pub rate: f32,
     pub limits: Option<(f32, f32)>,
+    /// The node of the turret's part its channel animates.
+    pub node: Option<usize>,
 }
 
 impl AimAxis {
@@ -224,6 +230,7 @@ impl AimAxis {
         Self {
             rate: channel.rate.abs() * span,
             limits,
+            node: usize::try_from(channel.node).ok(),
         }
     }
 }
@@ -378,16 +385,19 @@ pub(crate) fn assemble(
                 .collect()
         })
         .collect();
+    // Clips fitted into their guns' slots (a missing slot fails the
+    // mission through the drive; here such a part brings nothing).
+    let own: Vec<(&PartPlan, &[Component])> = parts
+        .iter()
+        .map(|p| (p.plan, p.ctld.map_or(&[][..], |c| &c.components[..])))
+        .collect();
+    let (components, _) = super::drive::fitted(&own);
     let mut armament = Armament::default();
     // Each part's turret in `armament.turrets`.
     let mut turret_of: Vec<Option<usize>> = vec![None; parts.len()];
     for (p, part) in parts.iter().enumerate() {
         let Some(ctld) = part.ctld else { continue };
-        for k in ctld
-            .components
-            .iter()
-            .filter(|k| k.type_id() == CLASS_TURRET)
-        {
+        for k in components[p].iter().filter(|k| k.type_id() == CLASS_TURRET) {
             let channel = |i: usize| k.entries.get(i).and_then(|&c| ctld.channel(c as usize));
             let (Some(yaw), Some(pitch)) = (channel(0), channel(1)) else {
                 continue;
@@ -414,7 +424,7 @@ pub(crate) fn assemble(
     }
     for (p, part) in parts.iter().enumerate() {
         let Some(ctld) = part.ctld else { continue };
-        for k in ctld.components.iter().filter(|k| k.type_id() == CLASS_GUN) {
+        for k in components[p].iter().filter(|k| k.type_id() == CLASS_GUN) {
             let Some(round) = rounds.get(&k.emits().name.name().to_ascii_uppercase()) else {
                 continue;
             };

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use iron3d_formats::msh::Msh;
-use iron3d_formats::proto::ctld::StateRecord;
+use iron3d_formats::proto::ctld::{SHIELD_SECTORS, StateRecord};
 use iron3d_formats::registry::Resolved;
 use iron3d_formats::tma::{self, PlacedObject, Property, PropertyValue};
 use iron3d_formats::unitdat::PartClass;
@@ -202,6 +202,54 @@ pub struct RadarRef {
     pub node: Option<NodeRef>,
 }
 
+/// An object's shield (openparkan `docs/26-damage.md`, "Shields"): the
+/// last fight shield (class 9) and the last deflector (class 21) of its
+/// device list, fitted parts in their slots (a deflector part takes over
+/// its turret's slot, `docs/30-turrets.md`). An object with only one of
+/// the two has none. A node of `None` is always whole.
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+pub struct ShieldSpec {
+    /// The fight shield's node: the bubble stands while it lives, and its
+    /// condition scales the recharge.
+    pub node: Option<NodeRef>,
+    /// A full sector's points: the fight shield's value 0 (× the object's
+    /// difficulty ratio once placed).
+    pub sector_max: f32,
+    /// Points a second the sectors recharge at full condition (value 1).
+    pub recharge: f32,
+    /// The deflector's node: the bubble stands while it lives, and its
+    /// condition scales what each sector stops.
+    pub deflector: Option<NodeRef>,
+    /// Per sector, the deflector's value: the share of the sector that
+    /// stops damage; a stopped point costs the sector 1 ÷ it.
+    pub coefficients: [f32; SHIELD_SECTORS],
+}
+
+impl ShieldSpec {
+    /// The sector a hit from `local` (object frame, from the bubble's
+    /// centre) falls on: its dominant axis in the node frame (Z up, +Y
+    /// ahead): 0 +y, 1 −y, 2 −x, 3 +x, 4 +z (top), 5 −z (bottom). Ties go
+    /// to x, then y.
+    pub fn sector(local: Vec3) -> usize {
+        // Node frame from Bevy's: (x, −z, y).
+        let (x, y, z) = (local.x, -local.z, local.y);
+        if x.abs() >= y.abs() && x.abs() >= z.abs() {
+            if x < 0.0 { 2 } else { 3 }
+        } else if y.abs() >= z.abs() {
+            if y >= 0.0 { 0 } else { 1 }
+        } else if z >= 0.0 {
+            4
+        } else {
+            5
+        }
+    }
+
+    /// The condition of `node` (of this shield): its life, whole for none.
+    pub fn condition(life: &NodeLife, node: Option<NodeRef>) -> f32 {
+        node.map_or(1.0, |n| life.of(n))
+    }
+}
+
 /// What drives and loads a machine with a controller, assembled at load
 /// (see the `drive` module of the loader): the inputs of its live limits.
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
@@ -218,6 +266,8 @@ pub struct Drive {
     pub payload_kg: f32,
     /// Its radar, if it has one.
     pub radar: Option<RadarRef>,
+    /// Its shield as its parts give it, if it has one.
+    pub shield: Option<ShieldSpec>,
 }
 
 impl Drive {

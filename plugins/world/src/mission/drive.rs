@@ -18,13 +18,19 @@
 //! - The radar is the last class-8 device of the list: only one counts per
 //!   control system, and a fitted radar part takes over its turret's slot
 //!   (`docs/25-sensors.md`, "Only one radar counts").
+//! - The shield is the last fight shield (class 9) and the last deflector
+//!   (class 21) of the list, when it has both (`docs/26-damage.md`,
+//!   "Shields"; ours as to several of either).
 
-use super::components::{Drive, EngineRef, NodeLife, NodeRef, RadarRef};
+use super::components::{Drive, EngineRef, NodeLife, NodeRef, RadarRef, ShieldSpec};
 use super::load::{NodePlan, PartPlan};
 use super::mount::mounts_on_node;
 use crate::ObjectRegistry;
 use bevy::prelude::*;
-use iron3d_formats::proto::ctld::{CLASS_ARMOUR, CLASS_ENGINE, CLASS_RADAR, Component};
+use iron3d_formats::proto::ctld::{
+    CLASS_ARMOUR, CLASS_DEFLECTOR, CLASS_ENGINE, CLASS_FIGHT_SHIELD, CLASS_RADAR, Component,
+    SHIELD_SECTORS,
+};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, Ndpr};
 use iron3d_formats::unitdat::PartClass;
 use iron3d_schedules::StateHasher;
@@ -44,8 +50,9 @@ pub(crate) struct PartInputs<'a> {
 /// One entry of the device list.
 struct Device {
     class: u32,
-    /// Its first five values (an engine's drive, a radar's figures).
-    values: [f32; 5],
+    /// Its first six values (an engine's drive, a radar's figures, a
+    /// deflector's sectors).
+    values: [f32; SHIELD_SECTORS],
     mass: f32,
     node: Option<NodeRef>,
 }
@@ -60,6 +67,49 @@ fn fits_a_slot(class: Option<PartClass>) -> bool {
     )
 }
 
+/// Every part's components as its control system runs them, by part: a
+/// part that mounts on a node (a turret, a gun) keeps its own; an internal
+/// part, armour or a clip fitted into a slot of its parent keeps none and
+/// its first record replaces that component of its parent, keeping the
+/// slot's node (a fitted part without a controller brings nothing). With
+/// them, the first part (its index in `parts`) whose slot does not exist,
+/// and why: it brings nothing.
+pub(crate) fn fitted(
+    parts: &[(&PartPlan, &[Component])],
+) -> (Vec<Vec<Component>>, Option<(usize, String)>) {
+    let mut lists: Vec<Vec<Component>> = Vec::with_capacity(parts.len());
+    let mut missing = None;
+    for (p, (plan, components)) in parts.iter().enumerate() {
+        let fitted = p > 0 && fits_a_slot(plan.class);
+        let Some(first) = components.first().filter(|_| fitted) else {
+            lists.push(if fitted {
+                Vec::new()
+            } else {
+                components.to_vec()
+            });
+            continue;
+        };
+        lists.push(Vec::new());
+        let slots = plan.parent.and_then(|q| lists.get_mut(q));
+        let count = slots.as_ref().map_or(0, |s| s.len());
+        let slot = usize::try_from(plan.attachment)
+            .ok()
+            .and_then(|a| slots.and_then(|s| s.get_mut(a)));
+        let Some(slot) = slot else {
+            let cause = format!(
+                "part #{} fits component slot {} of its parent, which has {count}",
+                plan.index, plan.attachment
+            );
+            missing.get_or_insert((p, cause));
+            continue;
+        };
+        let node = slot.node();
+        *slot = first.clone();
+        slot.set_node(node);
+    }
+    (lists, missing)
+}
+
 /// The drive of an object of `parts` under `scale` with the controller's
 /// `payload_kg`; an error names the part (its index in `parts`) whose slot
 /// does not exist.
@@ -68,49 +118,26 @@ pub(crate) fn assemble(
     scale: [f32; 3],
     payload_kg: f32,
 ) -> Result<Drive, (usize, String)> {
-    let mut devices: Vec<Device> = Vec::new();
-    // Each part's first device and its device count.
-    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(parts.len());
-    for (p, part) in parts.iter().enumerate() {
-        let device = |k: &Component| Device {
-            class: k.type_id(),
-            values: std::array::from_fn(|i| k.value(i).unwrap_or(0.0)),
-            mass: k.mass(),
-            node: usize::try_from(k.node())
-                .ok()
-                .map(|node| NodeRef { part: p, node }),
-        };
-        let fitted = p > 0 && fits_a_slot(part.plan.class);
-        let Some(first) = part.components.first().filter(|_| fitted) else {
-            let start = devices.len();
-            if !fitted {
-                devices.extend(part.components.iter().map(device));
-            }
-            ranges.push((start, devices.len() - start));
-            continue;
-        };
-        ranges.push((devices.len(), 0));
-        let (start, count) = part
-            .plan
-            .parent
-            .and_then(|q| ranges.get(q).copied())
-            .unwrap_or_default();
-        let slot = usize::try_from(part.plan.attachment)
-            .ok()
-            .filter(|&a| a < count)
-            .ok_or_else(|| {
-                let cause = format!(
-                    "part #{} fits component slot {} of its parent, which has {count}",
-                    part.plan.index, part.plan.attachment
-                );
-                (p, cause)
-            })?;
-        let replaced = &mut devices[start + slot];
-        *replaced = Device {
-            node: replaced.node,
-            ..device(first)
-        };
+    let own: Vec<(&PartPlan, &[Component])> =
+        parts.iter().map(|p| (p.plan, p.components)).collect();
+    let (lists, missing) = fitted(&own);
+    if let Some(missing) = missing {
+        return Err(missing);
     }
+    let devices: Vec<Device> = lists
+        .iter()
+        .enumerate()
+        .flat_map(|(p, list)| {
+            list.iter().map(move |k| Device {
+                class: k.type_id(),
+                values: std::array::from_fn(|i| k.value(i).unwrap_or(0.0)),
+                mass: k.mass(),
+                node: usize::try_from(k.node())
+                    .ok()
+                    .map(|node| NodeRef { part: p, node }),
+            })
+        })
+        .collect();
     let armour = devices
         .iter()
         .rev()
@@ -165,7 +192,22 @@ pub(crate) fn assemble(
             period_ms: d.values[4],
             node: d.node,
         });
+    drive.shield = shield(&devices);
     Ok(drive)
+}
+
+/// The shield of a device list: its last fight shield and last deflector,
+/// when it has both.
+fn shield(devices: &[Device]) -> Option<ShieldSpec> {
+    let last = |class: u32| devices.iter().rev().find(|d| d.class == class);
+    let (fight, deflector) = (last(CLASS_FIGHT_SHIELD)?, last(CLASS_DEFLECTOR)?);
+    Some(ShieldSpec {
+        node: fight.node,
+        sector_max: fight.values[0],
+        recharge: fight.values[1],
+        deflector: deflector.node,
+        coefficients: deflector.values,
+    })
 }
 
 /// State-hash contributor: every object's node life in id order.
@@ -379,6 +421,52 @@ mod tests {
                 .range,
             500.0
         );
+    }
+
+    /// A chassis's fight shield and a turret (mounted on it) with a
+    /// deflector slot, a deflector part fitted into it: the shield takes
+    /// the fitted part's coefficients on the slot's node; without the
+    /// turret there is no deflector and no shield.
+    #[test]
+    fn a_shield_is_the_last_fight_shield_and_deflector_fitted_parts_in_their_slots() {
+        let deflector = |coefficient: f32| {
+            let mut k = Component::new(CLASS_DEFLECTOR, 2, b"");
+            (0..SHIELD_SECTORS).for_each(|i| k.set_value(i, coefficient + i as f32 * 0.01));
+            k
+        };
+        let mut fight = Component::new(CLASS_FIGHT_SHIELD, 0, b"");
+        [300.0, 30.0, 2.0]
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| fight.set_value(i, *v));
+        let plans = [
+            plan(0, None, PartClass::Chassis, -1),
+            plan(1, Some(0), PartClass::Turret, 0),
+            plan(2, Some(1), PartClass::Internal, 0),
+        ];
+        let (chassis, turret, part) = ([fight], [deflector(0.5)], [deflector(0.9)]);
+        let inputs: Vec<PartInputs> = [&chassis[..], &turret[..], &part[..]]
+            .into_iter()
+            .zip(&plans)
+            .map(|(components, plan)| PartInputs {
+                plan,
+                components,
+                damage: None,
+                nodes: &[],
+            })
+            .collect();
+        let shield = assemble(&inputs, [1.0; 3], 0.0).unwrap().shield.unwrap();
+        assert_eq!(
+            shield,
+            ShieldSpec {
+                node: Some(NodeRef { part: 0, node: 0 }),
+                sector_max: 300.0,
+                recharge: 30.0,
+                deflector: Some(NodeRef { part: 1, node: 2 }),
+                coefficients: std::array::from_fn(|i| 0.9 + i as f32 * 0.01),
+            }
+        );
+        assert_eq!(assemble(&inputs[..1], [1.0; 3], 0.0).unwrap().shield, None);
     }
 
     #[test]

@@ -47,11 +47,12 @@ pub use components::{
     EngineEffect, EngineRef, Hero, InstanceName, LevelRatio, Locality, MissionObject, ModelNode,
     ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace,
     PhysicalModel, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef,
-    SocketMount, UnitPartInfo, z_up_to_y_up,
+    ShieldSpec, SocketMount, UnitPartInfo, z_up_to_y_up,
 };
 pub use effects::{MissionEffects, effect_key, reference_key};
 pub use gate::{GateFailure, ResourceGate};
 pub use iron3d_formats::graph::MaterialRow;
+pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use rng::RngStreams;
@@ -664,6 +665,14 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             let level = difficulty.of(placed);
             if let Some(ratio) = level {
                 world.entity_mut(root).insert(LevelRatio(ratio));
+            }
+            // The ratio scales a shield's sectors too (docs/26).
+            let shield = world.get::<Drive>(root).and_then(|d| d.shield.clone());
+            if let Some(spec) = shield {
+                let sector_max = spec.sector_max * level.unwrap_or(1.0);
+                world
+                    .entity_mut(root)
+                    .insert(ShieldSpec { sector_max, ..spec });
             }
             let (armament, hits, armour) = arms_of(
                 &loader,
