@@ -810,7 +810,7 @@ fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
 }
 
 /// The outcome panel's Restart: the kept won game (`tests/replays/won.ron`)
-/// loaded in the window completes the demo's first mission at tick 7,561;
+/// loaded in the window completes the demo's first mission at tick 7,921;
 /// the outcome panel shows, and a click on Restart under it loads the
 /// mission again from its files (a new run starts).
 #[test]
@@ -832,7 +832,7 @@ fn the_outcome_panel_restarts_the_mission() {
         .map_while(Result::ok);
     let won = log
         .by_ref()
-        .any(|l| l.contains("mission: Complete at tick 7561"));
+        .any(|l| l.contains("mission: Complete at tick 7921"));
     assert!(won, "the mission is won in the window");
     // Restart sits at (250, 350) of the 640x480 layout, which fills the
     // 1280x720 window's height: 1.5 pixels a layout pixel, 160 from the

@@ -60,9 +60,13 @@ pub struct Autopilot {
 
 impl Autopilot {
     /// The legs of the demo's first mission: wait for the enemy's attack
-    /// to break on the base, then out of it and round to the enemy's
-    /// tower, which it shoots down, back to the neutral generator, which
-    /// it takes, and into the free build site's square.
+    /// to break on the base, then out of it by the free build site and
+    /// round to a place west of the enemy's tower, within the hero's
+    /// lasers' reach of it and beyond the enemy base's radars (its armed
+    /// buildings fire at what they see), where it shoots the tower down;
+    /// back and along the road in the south to the neutral generator,
+    /// which it takes, and back into the free build site's square (the
+    /// mission ends on the way if the hero was in it on the way out).
     pub fn first_mission(world: &mut World) -> Self {
         let generator = building(world, NEUTRAL, "GENERATOR");
         let tower = building(world, ENEMY, "B_TOWER");
@@ -72,11 +76,20 @@ impl Autopilot {
                 Leg::Hold,
                 Leg::Walk(Vec2::new(-300.0, 250.0)),
                 Leg::Walk(Vec2::new(-300.0, -250.0)),
-                Leg::Walk(Vec2::new(150.0, -375.0)),
+                Leg::Walk(Vec2::new(-220.0, -290.0)),
                 Leg::Shoot(tower),
-                Leg::Walk(Vec2::new(330.0, -250.0)),
-                Leg::Walk(Vec2::new(330.0, 0.0)),
+                Leg::Walk(Vec2::new(-300.0, -250.0)),
+                Leg::Walk(Vec2::new(-300.0, 250.0)),
+                // East along the road past the north end of the row of
+                // factories across it.
+                Leg::Walk(Vec2::new(-100.0, 260.0)),
+                Leg::Walk(Vec2::new(8.0, 250.0)),
+                Leg::Walk(Vec2::new(150.0, 265.0)),
                 Leg::Take(generator),
+                Leg::Walk(Vec2::new(150.0, 265.0)),
+                Leg::Walk(Vec2::new(8.0, 250.0)),
+                Leg::Walk(Vec2::new(-100.0, 260.0)),
+                Leg::Walk(Vec2::new(-300.0, 250.0)),
                 Leg::Walk(site),
             ],
             last: Vec2::ZERO,

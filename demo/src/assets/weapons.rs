@@ -13,9 +13,9 @@ use iron3d_formats::error::Result;
 use iron3d_formats::fixed::{FixedName, ResourceRef};
 use iron3d_formats::proto::ctld::{
     ACTION_EXPLODE_NAMED, ACTION_KILL, ACTION_REMOVE, ACTION_STOP, Action, CHANNEL_INVERTS,
-    CHANNEL_SIZE, CHANNEL_WRAPS, CLASS_DEFLECTOR, CLASS_GUN, CLASS_TURRET, CTLD_TYPE_ID, Channel,
-    Component, ControlParams, Ctld, GROUP_AT_EDGE, GROUP_AT_RANGE, GROUP_ON_HIT,
-    ROUND_STARTS_SELECTED, SHIELD_SECTORS, WHOLE_TURN,
+    CHANNEL_SIZE, CHANNEL_WRAPS, CLASS_DEFLECTOR, CLASS_GUN, CLASS_RADAR, CLASS_TURRET,
+    CTLD_TYPE_ID, Channel, Component, ControlParams, Ctld, GROUP_AT_EDGE, GROUP_AT_RANGE,
+    GROUP_ON_HIT, ROUND_STARTS_SELECTED, SHIELD_SECTORS, WHOLE_TURN,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::expl::{self, Expl};
@@ -285,8 +285,12 @@ const CLIP_SHELLS: f32 = 60.0;
 /// entries are its yaw channel (a whole turn, wrapping, half a turn a
 /// second, facing ahead at 0.5) and its pitch channel (a quarter turn, half
 /// of it a second, level at 0.111: −10° to +80°, as 52 shipped turrets),
-/// and a deflector of 0.5 on every sector, as the shipped turrets carry
-/// (openparkan `docs/26-damage.md`, "Shields").
+/// then a radar slot (0.5 to each signature, a scan good for 750 ms, as
+/// every shipped turret's, at the demo's radar range) and a deflector of
+/// 0.5 on every sector, as the shipped turrets carry (openparkan
+/// `docs/30-turrets.md`, "A turret is a turret, a radar, a camera and a
+/// deflector"). The radar is a tower's eyes, and a unit's (the last of its
+/// device list).
 fn turret_controller() -> Result<Vec<u8>> {
     let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
     ctld.channels.push(channel(Channel {
@@ -310,6 +314,14 @@ fn turret_controller() -> Result<Vec<u8>> {
     let mut record = Component::new(CLASS_TURRET, 1, b"");
     record.entries = vec![0, 1];
     ctld.components.push(record);
+    let mut radar = Component::new(CLASS_RADAR, 0, b"i_rdr_l");
+    for (i, v) in [0.5, 0.5, 0.5, super::RADAR_RANGE, 750.0]
+        .into_iter()
+        .enumerate()
+    {
+        radar.set_value(i, v);
+    }
+    ctld.components.push(radar);
     let mut deflector = Component::new(CLASS_DEFLECTOR, 0, b"");
     (0..SHIELD_SECTORS).for_each(|i| deflector.set_value(i, 0.5));
     ctld.components.push(deflector);

@@ -20,6 +20,10 @@
 //! - **The target** is state: the attacked object, else the hostile contact
 //!   the fire control picks while the unit goes about its order (mode 2,
 //!   the nearest within 500), else none. Combat aims and fires at it.
+//! - **A building that carries guns** (a tower, a bunker) has a radar
+//!   picture and a target too (ours: its fire control alone): the nearest
+//!   hostile its radar sees within 500; none for a neutral clan's or a
+//!   destroyed one.
 
 use crate::clan::ClanRelations;
 use crate::order::{Order, OrderKind, OrderTarget, Orders};
@@ -27,9 +31,9 @@ use crate::sensor::Sensor;
 use bevy::prelude::*;
 use iron3d_control::Piloted;
 use iron3d_formats::order::InsertMode;
-use iron3d_formats::tma::{self, ClanType};
+use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::{Destroyed, ObjectClan, ObjectKind, RngStreams};
+use iron3d_world::mission::{Armament, Controller, Destroyed, ObjectClan, ObjectKind, RngStreams};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// The random stream of attacks' fighting places.
@@ -128,8 +132,7 @@ pub(crate) fn engage(
         let Ok((mut orders, sensor, clan, kind)) = units.get_mut(entity) else {
             continue;
         };
-        let neutral = clan.and_then(|c| relations.clan_type(c.identity_raw as usize))
-            == Some(ClanType::Neutral);
+        let neutral = relations.is_neutral(clan);
         let building = kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building);
         if neutral || building || !engages_during(orders.current()) {
             continue;
@@ -139,6 +142,52 @@ pub(crate) fn engage(
                 .expect("an attack on an object is an order");
             orders.insert(attack, InsertMode::Start);
         }
+    }
+}
+
+/// An armed object without a controller (a building) holds a radar
+/// picture and a target (none at first) from the moment it is armed.
+pub(crate) fn give_fire_control(
+    add: On<Add, Armament>,
+    machines: Query<(), With<Controller>>,
+    mut commands: Commands,
+) {
+    if !machines.contains(add.entity) {
+        commands
+            .entity(add.entity)
+            .insert((Sensor::default(), Target::default()));
+    }
+}
+
+/// What an armed building's fire control reads and sets.
+type FireControl<'a> = (
+    &'a Sensor,
+    &'a mut Target,
+    Option<&'a ObjectClan>,
+    Has<Destroyed>,
+);
+
+/// Armed buildings: present, and not machines.
+type ArmedBuilding = (With<Armament>, Without<Controller>, Without<PendingDelete>);
+
+/// Every armed building's fire control picks the nearest hostile its radar
+/// sees within [`ENGAGE_RANGE`], in id order; a neutral clan's, or a
+/// destroyed one, picks none.
+pub(crate) fn aim_buildings(
+    registry: Res<ObjectRegistry>,
+    relations: Res<ClanRelations>,
+    mut buildings: Query<FireControl, ArmedBuilding>,
+) {
+    for (_, entity) in registry.iter() {
+        let Ok((sensor, mut target, clan, destroyed)) = buildings.get_mut(entity) else {
+            continue;
+        };
+        let pick = if relations.is_neutral(clan) || destroyed {
+            None
+        } else {
+            sensor.nearest_hostile(ENGAGE_RANGE)
+        };
+        target.set_if_neq(Target(pick));
     }
 }
 

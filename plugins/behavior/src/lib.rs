@@ -11,7 +11,7 @@
 //! | report | `Phase::UpdateWorld`, [`BehaviorStep`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
 //! | scan | `Phase::UpdateWorld`, [`BehaviorStep`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
 //! | seize | `Phase::UpdateWorld`, [`BehaviorStep`], after steer | captured buildings change owner ([`capture`]) |
-//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500 ([`attack`]) |
+//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500; an armed building targets it ([`attack`]) |
 //! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
@@ -86,6 +86,7 @@ impl Plugin for BehaviorPlugin {
         .init_mission_resource::<Seizures>()
         .init_mission_resource::<Pods>()
         .add_observer(order::give_order_list)
+        .add_observer(attack::give_fire_control)
         .configure_sets(FixedUpdate, TakeOrders.in_set(QueueStep::Traverse))
         .add_systems(FixedUpdate, order::take_orders.in_set(TakeOrders))
         .add_systems(
@@ -97,6 +98,7 @@ impl Plugin for BehaviorPlugin {
                 tactical::report_routes,
                 sensor::scan,
                 attack::engage,
+                attack::aim_buildings,
                 steer::steer,
                 capture::watch_pods,
                 capture::seize,

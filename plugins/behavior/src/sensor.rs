@@ -1,6 +1,6 @@
-//! Sensors (openparkan `docs/25-sensors.md`; GAMEPLAY §4 "Radar"): a unit
-//! sees with its radar, the last class-8 component of its controllers
-//! ([`RadarRef`]). A scan stays good for the radar's period (750 ms on
+//! Sensors (openparkan `docs/25-sensors.md`; GAMEPLAY §4 "Radar"): a unit,
+//! or a building that carries guns, sees with its radar, the last class-8
+//! component of its parts' records ([`RadarRef`]). A scan stays good for the radar's period (750 ms on
 //! every shipped radar); then the radar looks again: every other object
 //! within its range `R` is seen when, for one of its three signatures,
 //! `sensitivity × life × level × signature × (1 − d²/R²) ≥ 1` — no line of
@@ -66,7 +66,7 @@ struct Seen {
 
 type Scanner<'a> = (
     &'a Transform,
-    &'a Drive,
+    Option<&'a RadarRef>,
     &'a NodeLife,
     Option<&'a ObjectClan>,
     &'a mut Sensor,
@@ -115,7 +115,7 @@ pub(crate) fn scan(
         })
         .collect();
     for (id, entity) in registry.iter() {
-        let Ok((transform, drive, life, clan, mut sensor)) = scanners.get_mut(entity) else {
+        let Ok((transform, radar, life, clan, mut sensor)) = scanners.get_mut(entity) else {
             continue;
         };
         if tick < sensor.next_scan {
@@ -133,7 +133,7 @@ pub(crate) fn scan(
             }
             continue;
         }
-        let Some(radar) = drive.radar else {
+        let Some(&radar) = radar else {
             sensor.hostile.clear();
             sensor.friendly.clear();
             sensor.next_scan = u64::MAX;

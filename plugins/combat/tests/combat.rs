@@ -3,7 +3,7 @@
 //! destroyed is deleted through the World3D queue.
 
 use bevy::prelude::*;
-use iron3d_behavior::BehaviorPlugin;
+use iron3d_behavior::{BehaviorPlugin, Target};
 use iron3d_combat::*;
 use iron3d_control::{Body, ControlPlugin, MotionFlags, PhysicalState};
 use iron3d_demo::{self as demo, Scale};
@@ -752,6 +752,46 @@ fn a_turret_is_drawn_turned_to_its_aim_and_carries_its_guns() {
     let aimed = turn_after * turn_before.inverse();
     let shown = gun_after * gun_before.inverse();
     assert!(shown.angle_between(aimed) < 1e-3, "{shown:?} vs {aimed:?}");
+}
+
+/// An enemy building that carries guns (the demo's tower) fires at a
+/// hostile walker its radar sees: the walker is its target, its turret
+/// turns to it and its gun's shots are listed.
+#[test]
+fn an_armed_building_fires_at_the_nearest_hostile_its_radar_sees() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let world = app.world();
+    let tower = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .find(|&(_, e)| {
+            world.get::<Armament>(e).is_some()
+                && world.get::<Controller>(e).is_none()
+                && world
+                    .get::<ObjectClan>(e)
+                    .is_some_and(|c| c.identity_raw == 2)
+        })
+        .map(|(id, _)| id)
+        .expect("an armed enemy building");
+    assert!(
+        world.get::<RadarRef>(entity(&app, tower)).is_some(),
+        "its turret's radar"
+    );
+    let player = walker_of(&app, 1);
+    alone_apart(&mut app, (tower, player), 150.0);
+    let shot = (0..30 * 10).find_map(|_| {
+        app.update();
+        events(&app)
+            .into_iter()
+            .find(|e| e.kind == EventKind::Shot && e.object == tower.raw())
+    });
+    assert!(shot.is_some(), "the tower fires");
+    let e = entity(&app, tower);
+    assert_eq!(app.world().get::<Target>(e), Some(&Target(Some(player))));
+    let aim = app.world().get::<Weapons>(e).unwrap().turrets[0];
+    assert!(aim.error < 0.1, "on its target: {aim:?}");
 }
 
 /// A guided round launched off its target's bearing turns onto it and

@@ -366,12 +366,14 @@ fn named_point(part: &PartArms<'_>, name: &str) -> Option<i32> {
         .map(|i| i as i32)
 }
 
-/// The guns and turrets of an object's parts (`rounds`: each gun's round by
-/// its upper-cased prototype key; a gun whose round was not read is left
-/// out), and every node's hit geometry, its full life scaled by
+/// The guns and turrets of an object's parts (`components`: each part's
+/// records, clips fitted into their guns' slots; `rounds`: each gun's round
+/// by its upper-cased prototype key; a gun whose round was not read is
+/// left out), and every node's hit geometry, its full life scaled by
 /// `life_scale` (the object's volume scale × its difficulty ratio).
 pub(crate) fn assemble(
     parts: &[PartArms<'_>],
+    components: &[Vec<Component>],
     frames: &[(Transform, Option<usize>)],
     rounds: &BTreeMap<Vec<u8>, Arc<RoundSpec>>,
     life_scale: f32,
@@ -385,13 +387,6 @@ pub(crate) fn assemble(
                 .collect()
         })
         .collect();
-    // Clips fitted into their guns' slots (a missing slot fails the
-    // mission through the drive; here such a part brings nothing).
-    let own: Vec<(&PartPlan, &[Component])> = parts
-        .iter()
-        .map(|p| (p.plan, p.ctld.map_or(&[][..], |c| &c.components[..])))
-        .collect();
-    let (components, _) = super::drive::fitted(&own);
     let mut armament = Armament::default();
     // Each part's turret in `armament.turrets`.
     let mut turret_of: Vec<Option<usize>> = vec![None; parts.len()];

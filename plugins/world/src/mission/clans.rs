@@ -80,6 +80,11 @@ impl ClanRelations {
         self.types.get(a).copied().flatten()
     }
 
+    /// Whether an object of `clan` belongs to a neutral clan.
+    pub fn is_neutral(&self, clan: Option<&super::ObjectClan>) -> bool {
+        clan.and_then(|c| self.clan_type(c.identity_raw as usize)) == Some(ClanType::Neutral)
+    }
+
     /// Whether a unit of clan `a` takes a contact of clan `b` as hostile.
     pub fn hostile(&self, a: usize, b: usize) -> bool {
         if self.dropped(b) || a == b {

@@ -188,10 +188,11 @@ pub struct EngineRef {
     pub node: Option<NodeRef>,
 }
 
-/// A machine's radar: the last class-8 component of its device list (only
-/// one counts per control system), with the node whose life scales its
-/// sensitivities (`None`: always whole).
-#[derive(Reflect, Debug, Clone, Copy, PartialEq, Default)]
+/// An object's radar: the last class-8 component of its device list (only
+/// one counts per control system; a turret's radar slot is a unit's or a
+/// tower's), with the node whose life scales its sensitivities (`None`:
+/// always whole).
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 pub struct RadarRef {
     /// To mass, electronics and drive.
     pub sensitivity: [f32; 3],
@@ -264,8 +265,6 @@ pub struct Drive {
     pub own_kg: f32,
     /// kg: the controller's payload (file +124).
     pub payload_kg: f32,
-    /// Its radar, if it has one.
-    pub radar: Option<RadarRef>,
     /// Its shield as its parts give it, if it has one.
     pub shield: Option<ShieldSpec>,
 }

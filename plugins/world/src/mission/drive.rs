@@ -15,9 +15,10 @@
 //!   weighs nothing; an internal part's model is not loaded at all.
 //! - The spare payload is the controller's payload plus the root part's own
 //!   nodes' mass minus the whole mass, never below zero.
-//! - The radar is the last class-8 device of the list: only one counts per
-//!   control system, and a fitted radar part takes over its turret's slot
-//!   (`docs/25-sensors.md`, "Only one radar counts").
+//! - The radar is the last class-8 device of the list, a building's too:
+//!   only one counts per control system, and a fitted radar part takes
+//!   over its turret's slot (`docs/25-sensors.md`, "Only one radar
+//!   counts").
 //! - The shield is the last fight shield (class 9) and the last deflector
 //!   (class 21) of the list, when it has both (`docs/26-damage.md`,
 //!   "Shields"; ours as to several of either).
@@ -182,18 +183,27 @@ pub(crate) fn assemble(
             node: d.node,
         })
         .collect();
-    drive.radar = devices
-        .iter()
-        .rev()
-        .find(|d| d.class == CLASS_RADAR)
-        .map(|d| RadarRef {
-            sensitivity: [d.values[0], d.values[1], d.values[2]],
-            range: d.values[3],
-            period_ms: d.values[4],
-            node: d.node,
-        });
     drive.shield = shield(&devices);
     Ok(drive)
+}
+
+/// The radar of fitted device lists ([`fitted`]): their last class-8
+/// record, on its part's node.
+pub(crate) fn radar(lists: &[Vec<Component>]) -> Option<RadarRef> {
+    let (p, k) = lists
+        .iter()
+        .enumerate()
+        .flat_map(|(p, list)| list.iter().map(move |k| (p, k)))
+        .rfind(|(_, k)| k.type_id() == CLASS_RADAR)?;
+    let value = |i: usize| k.value(i).unwrap_or(0.0);
+    Some(RadarRef {
+        sensitivity: [value(0), value(1), value(2)],
+        range: value(3),
+        period_ms: value(4),
+        node: usize::try_from(k.node())
+            .ok()
+            .map(|node| NodeRef { part: p, node }),
+    })
 }
 
 /// The shield of a device list: its last fight shield and last deflector,
@@ -386,26 +396,13 @@ mod tests {
             plan(0, None, PartClass::Chassis, -1),
             plan(1, Some(0), PartClass::Internal, 0),
         ];
-        let slot = [radar(500.0)];
-        let part = [fitted];
-        let inputs = [
-            PartInputs {
-                plan: &plans[0],
-                components: &slot,
-                damage: None,
-                nodes: &[],
-            },
-            PartInputs {
-                plan: &plans[1],
-                components: &part,
-                damage: None,
-                nodes: &[],
-            },
-        ];
+        let (slot, part) = ([radar(500.0)], [fitted]);
+        let own: [(&PartPlan, &[Component]); 2] = [(&plans[0], &slot), (&plans[1], &part)];
         // The fitted part takes over the slot and keeps its node.
-        let drive = assemble(&inputs, [1.0; 3], 0.0).unwrap();
+        let (lists, missing) = super::fitted(&own);
+        assert_eq!(missing, None);
         assert_eq!(
-            drive.radar,
+            super::radar(&lists),
             Some(RadarRef {
                 sensitivity: [0.05, 0.7, 25.0],
                 range: 400.0,
@@ -413,14 +410,8 @@ mod tests {
                 node: Some(NodeRef { part: 0, node: 1 }),
             })
         );
-        assert_eq!(
-            assemble(&inputs[..1], [1.0; 3], 0.0)
-                .unwrap()
-                .radar
-                .unwrap()
-                .range,
-            500.0
-        );
+        let (alone, _) = super::fitted(&own[..1]);
+        assert_eq!(super::radar(&alone).unwrap().range, 500.0);
     }
 
     /// A chassis's fight shield and a turret (mounted on it) with a

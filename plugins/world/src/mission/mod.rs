@@ -66,6 +66,7 @@ use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use iron3d_formats::config::ini::{Settings, level_ratio};
+use iron3d_formats::proto::ctld::Component;
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::route::{NavGraph, Navigator};
 use iron3d_formats::tma::{
@@ -523,14 +524,23 @@ fn describe(world: &mut World, loader: &Loader) {
     world.resource_mut::<LoadProgress>().objects_total = tma.objects.len();
 }
 
-/// An object's guns and turrets, where it can be struck and its armour,
-/// from its parts' models, controllers, control points and node tables.
+/// What an object fights and sees with and where it is struck.
+struct Arms {
+    armament: Armament,
+    hits: HitModel,
+    armour: Option<Armour>,
+    radar: Option<RadarRef>,
+}
+
+/// An object's guns and turrets, where it can be struck, its armour and
+/// its radar, from its parts' models, controllers (clips and other fitted
+/// parts in their slots), control points and node tables.
 fn arms_of(
     loader: &Loader,
     parts: &[load::PartPlan],
     frames: &[(Transform, Option<usize>)],
     (scale, level): ([f32; 3], f32),
-) -> (Armament, HitModel, Option<Armour>) {
+) -> Arms {
     // Node life = .ndp HP × volume scale × level ratio (docs/26).
     let inputs: Vec<arms::PartArms<'_>> = parts
         .iter()
@@ -547,9 +557,22 @@ fn arms_of(
             }
         })
         .collect();
+    // A missing slot fails the mission through the drive (a machine's);
+    // here such a part brings nothing.
+    let own: Vec<(&load::PartPlan, &[Component])> = inputs
+        .iter()
+        .map(|p| (p.plan, p.ctld.map_or(&[][..], |c| &c.components[..])))
+        .collect();
+    let (components, _) = drive::fitted(&own);
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
-    let (armament, hits) = arms::assemble(&inputs, frames, &loader.rounds, volume_scale * level);
-    (armament, hits, arms::armour(&inputs))
+    let life_scale = volume_scale * level;
+    let (armament, hits) = arms::assemble(&inputs, &components, frames, &loader.rounds, life_scale);
+    Arms {
+        armament,
+        hits,
+        armour: arms::armour(&inputs),
+        radar: drive::radar(&components),
+    }
 }
 
 /// Who takes the difficulty ratio (openparkan `docs/26-damage.md`, "The
@@ -674,7 +697,12 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                     .entity_mut(root)
                     .insert(ShieldSpec { sector_max, ..spec });
             }
-            let (armament, hits, armour) = arms_of(
+            let Arms {
+                armament,
+                hits,
+                armour,
+                radar,
+            } = arms_of(
                 &loader,
                 object_parts,
                 &frames,
@@ -685,6 +713,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             }
             if let Some(armour) = armour {
                 world.entity_mut(root).insert(armour);
+            }
+            if let Some(radar) = radar {
+                world.entity_mut(root).insert(radar);
             }
             if !hits.nodes.is_empty() {
                 world.entity_mut(root).insert(hits);
