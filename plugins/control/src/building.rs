@@ -7,6 +7,11 @@
 //! doors (triangle flag 0x10) let movers through; batches flagged 0x0200 and
 //! triangles flagged 0x0024 are never tested.
 //!
+//! A destroyed node's faces (life 0, unless the model keeps it as a shell)
+//! neither stop movers nor are stood on: the physical model is the visible
+//! one, and a destroyed node is no longer drawn (ours; docs/facts.md
+//! "Static bodies").
+//!
 //! A face stops a segment that crosses its plane from the side its normal
 //! faces to the other (`dot(n, start − a) > 0`, `dot(n, end − a) ≤ 0`) at a
 //! point inside it or on its edge; a batch flagged 0x0002 is tested the
@@ -21,9 +26,9 @@ use iron3d_formats::msh::{
     BATCH_DOORWAY, BATCH_TWO_SIDED, BATCH_UNTESTED, TRI_FLOOR, TRI_OPEN_DOOR, TRI_UNTESTED,
 };
 use iron3d_world::mission::MissionScopeExt;
-use iron3d_world::mission::{PhysicalFace, PhysicalModel};
+use iron3d_world::mission::{HitModel, NodeLife, NodeRef, PhysicalFace, PhysicalModel};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Grid cell size, m (seen from above).
 const CELL: f32 = 8.0;
@@ -89,6 +94,29 @@ pub struct BuildingFaces {
     walls: Vec<Wall>,
     /// Per cell (x, z), the walls whose box touches it, in order.
     cells: BTreeMap<(i32, i32), Vec<u32>>,
+    /// The destroyed nodes whose faces were left out, per object.
+    gone: BTreeMap<OriginalObjectId, BTreeSet<NodeRef>>,
+}
+
+/// The destroyed nodes of a static body (life 0, not kept as a shell):
+/// their faces neither stop movers nor are stood on.
+fn gone_nodes(
+    model: &PhysicalModel,
+    life: Option<&NodeLife>,
+    hits: Option<&HitModel>,
+) -> BTreeSet<NodeRef> {
+    let Some(life) = life else {
+        return BTreeSet::new();
+    };
+    let shell = |node: NodeRef| {
+        hits.is_some_and(|h| h.index(node).is_some_and(|i| h.nodes[i].never_hidden))
+    };
+    model
+        .0
+        .iter()
+        .map(|f| f.node)
+        .filter(|&n| life.of(n) <= 0.0 && !shell(n))
+        .collect()
 }
 
 fn cell_of(p: Vec3) -> (i32, i32) {
@@ -166,31 +194,48 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
+type StaticBody<'a> = (
+    &'a PhysicalModel,
+    &'a Transform,
+    Option<&'a NodeLife>,
+    Option<&'a HitModel>,
+);
+
 /// Gathers every static object's walls and floors, in id order, whenever a
-/// physical model comes or goes or the ground is rebuilt: walls into
-/// [`BuildingFaces`], walkable floors into the ground.
+/// physical model comes or goes, a node of one is destroyed (or mended) or
+/// the ground is rebuilt: walls into [`BuildingFaces`], walkable floors
+/// into the ground; a destroyed node's faces are left out.
 fn gather_buildings(
     registry: Res<ObjectRegistry>,
-    models: Query<(&PhysicalModel, &Transform)>,
+    models: Query<StaticBody>,
     added: Query<(), Added<PhysicalModel>>,
+    damaged: Query<(&OriginalObjectId, StaticBody), Changed<NodeLife>>,
     mut removed: RemovedComponents<PhysicalModel>,
     mut buildings: ResMut<BuildingFaces>,
     ground: Option<ResMut<GroundFaces>>,
 ) {
     let gone = removed.read().count() > 0;
     let new_ground = ground.as_ref().is_some_and(|g| g.is_added());
-    if added.is_empty() && !gone && !new_ground {
+    let lost = damaged.iter().any(|(id, (model, _, life, hits))| {
+        let now = gone_nodes(model, life, hits);
+        buildings
+            .gone
+            .get(id)
+            .map_or(!now.is_empty(), |was| *was != now)
+    });
+    if added.is_empty() && !gone && !new_ground && !lost {
         return;
     }
     let mut walls = BuildingFaces::default();
     let mut floors = Vec::new();
     for (id, entity) in registry.iter() {
-        let Ok((model, transform)) = models.get(entity) else {
+        let Ok((model, transform, life, hits)) = models.get(entity) else {
             continue;
         };
+        let destroyed = gone_nodes(model, life, hits);
         for face in &model.0 {
             let role = face_role(face);
-            if role == FaceRole::Passable {
+            if role == FaceRole::Passable || destroyed.contains(&face.node) {
                 continue;
             }
             let corners = face.corners.map(|c| transform.transform_point(c));
@@ -209,6 +254,9 @@ fn gather_buildings(
                 floor,
                 owner: id,
             });
+        }
+        if !destroyed.is_empty() {
+            walls.gone.insert(id, destroyed);
         }
     }
     *buildings = walls;
@@ -258,6 +306,7 @@ mod tests {
             corners: [Vec3::ZERO; 3],
             batch_word,
             tri_flags,
+            node: NodeRef::default(),
         }
     }
 

@@ -390,6 +390,52 @@ fn a_buildings_wall_stops_a_walker() {
     assert!(local.z > -6.0, "it reached the wall: {local}");
 }
 
+/// A destroyed node takes its faces with it: with the nodes that carry
+/// the factory's loading dock destroyed, the building has that many faces
+/// fewer and a walker dropped over the dock lands on the ground beneath.
+#[test]
+fn a_destroyed_node_is_not_stood_on() {
+    let (_tmp, mut app, walker, factory) = walker_and_factory();
+    let world = app.world();
+    let building = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .map(|(_, e)| e)
+        .find(|&e| world.get::<PhysicalModel>(e).is_some())
+        .unwrap();
+    let model = world.get::<PhysicalModel>(building).unwrap();
+    let dock: std::collections::BTreeSet<NodeRef> = model
+        .0
+        .iter()
+        .filter(|f| f.tri_flags & iron3d_formats::msh::TRI_FLOOR != 0)
+        .map(|f| f.node)
+        .collect();
+    let dock_faces = model.0.iter().filter(|f| dock.contains(&f.node)).count();
+    assert!(!dock.is_empty());
+    let before = world.resource::<BuildingFaces>().len();
+    let mut life = app.world_mut().get_mut::<NodeLife>(building).unwrap();
+    for n in &dock {
+        life.0[n.part][n.node] = 0.0;
+    }
+    let over = factory.transform_point(Vec3::new(0.0, 3.0, 5.0));
+    place(&mut app, walker, over, factory.rotation * Vec3::Z, 0.0);
+    for _ in 0..60 {
+        app.update();
+    }
+    let after = app.world().resource::<BuildingFaces>().len();
+    assert!(
+        after < before && before - after <= dock_faces,
+        "{before} -> {after}"
+    );
+    let at = translation(&app, walker);
+    let (ground, _) = terrain_at(&land(&app), at.x, at.z).unwrap();
+    assert!(
+        (at.y - ground).abs() < 0.05,
+        "on the ground: {} vs {ground}",
+        at.y
+    );
+}
+
 /// A walker dropped over the factory's loading dock lands on the dock (a
 /// floor: triangle flag 2), half a metre above the ground beside it, and
 /// walks off it onto the ground.

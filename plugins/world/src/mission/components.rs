@@ -159,6 +159,8 @@ pub struct PhysicalFace {
     pub corners: [Vec3; 3],
     pub batch_word: u32,
     pub tri_flags: u16,
+    /// The node it belongs to: a destroyed node's faces are no longer met.
+    pub node: NodeRef,
 }
 
 /// What a static object collides with: the level-0 triangles of every node
@@ -169,7 +171,7 @@ pub struct PhysicalModel(pub Vec<PhysicalFace>);
 
 /// A model node of an object: its part (index in part-tree order) and the
 /// node's index in that part's model.
-#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct NodeRef {
     pub part: usize,
     pub node: usize,

@@ -3,7 +3,7 @@
 //! named by its unit DAT record's attachment word; its root node takes the
 //! socket's rest pose. Every other part sits at its parent part's origin.
 
-use super::components::{BodyBounds, PhysicalFace, PhysicalModel, z_up_to_y_up};
+use super::components::{BodyBounds, NodeRef, PhysicalFace, PhysicalModel, z_up_to_y_up};
 use super::load::{NodePlan, PartPlan};
 use bevy::prelude::*;
 use iron3d_formats::unitdat::PartClass;
@@ -97,16 +97,21 @@ fn object_nodes<'a>(
     parts: &'a [PartPlan],
     models: &'a BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
     frames: &'a [(Transform, Option<usize>)],
-) -> impl Iterator<Item = (&'a NodePlan, Transform)> + 'a {
+) -> impl Iterator<Item = (NodeRef, &'a NodePlan, Transform)> + 'a {
     parts
         .iter()
         .zip(frames)
-        .flat_map(move |(part, (frame, _))| {
+        .enumerate()
+        .flat_map(move |(p, (part, (frame, _)))| {
             let nodes = models
                 .get(&part.key.to_ascii_uppercase())
                 .map_or(&[][..], |m| &m[..]);
             nodes.iter().enumerate().filter_map(move |(index, node)| {
-                Some((node, frame.mul_transform(model_pose(nodes, index)?)))
+                let at = NodeRef {
+                    part: p,
+                    node: index,
+                };
+                Some((at, node, frame.mul_transform(model_pose(nodes, index)?)))
             })
         })
 }
@@ -130,7 +135,7 @@ pub(crate) fn body_bounds(
     frames: &[(Transform, Option<usize>)],
 ) -> Option<BodyBounds> {
     let mut corners = Vec::new();
-    for (node, to_object) in object_nodes(parts, models, frames) {
+    for (_, node, to_object) in object_nodes(parts, models, frames) {
         let Some((min, max)) = node.bounds else {
             continue;
         };
@@ -157,11 +162,12 @@ pub(crate) fn physical_model(
     frames: &[(Transform, Option<usize>)],
 ) -> Option<PhysicalModel> {
     let faces: Vec<PhysicalFace> = object_nodes(parts, models, frames)
-        .flat_map(|(node, to_object)| {
+        .flat_map(|(at, node, to_object)| {
             node.faces.iter().map(move |f| PhysicalFace {
                 corners: f.corners.map(|c| to_object_point(&to_object, c)),
                 batch_word: f.batch_word,
                 tri_flags: f.tri_flags,
+                node: at,
             })
         })
         .collect();
