@@ -1,13 +1,14 @@
 //! Sensors (openparkan `docs/25-sensors.md`; GAMEPLAY §4 "Radar"): a unit,
 //! or a building that carries guns, sees with its radar, the last class-8
-//! component of its parts' records ([`RadarRef`]). A scan stays good for the radar's period (750 ms on
-//! every shipped radar); then the radar looks again: every other object
+//! component of its parts' records ([`RadarRef`]). A scan stays good for
+//! the radar's period (750 ms on every shipped radar); then the radar
+//! looks again: every other object
 //! within its range `R` is seen when, for one of its three signatures,
 //! `sensitivity × life × level × signature × (1 − d²/R²) ≥ 1` — no line of
 //! sight, no terrain. `life` is the radar node's; a radar on a dead node
 //! sees nothing.
 //!
-//! Ours, until power and shields are simulated: the power level is 1 and a
+//! Ours, until power is simulated: the power level is 1 and a
 //! target gives away only its mass (kg, its first signature); the
 //! electronics and drive signatures, which are power draws, are 0. A unit's
 //! scans are staggered over the period by its id, so a mission's radars do

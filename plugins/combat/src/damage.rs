@@ -313,11 +313,11 @@ pub(crate) fn apply_hits(
                         continue;
                     };
                     let (transform, model) = (*victim.0, victim.1.clone());
-                    let scale = transform.scale.abs().max_element();
-                    let centre = transform.transform_point(model.centre);
-                    if centre.distance(hit.point) > hit.blast.radius + model.radius * scale {
+                    let (centre, radius) = model.sphere(&transform);
+                    if centre.distance(hit.point) > hit.blast.radius + radius {
                         continue;
                     }
+                    let scale = transform.scale.abs().max_element();
                     let left = ledger.shield(id, &mut victim, &hit);
                     if hit.blast.kind == 4 {
                         continue;

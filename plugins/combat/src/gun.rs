@@ -209,12 +209,8 @@ fn sighted(view: TargetView<'_>) -> Sighted {
     let (transform, model, state) = view;
     let (centre, radius) = match model {
         Some(m) => {
-            let centre = transform.transform_point(m.centre);
-            let scale = transform.scale.abs().max_element();
-            (
-                centre,
-                centre.distance(transform.translation) + m.radius * scale,
-            )
+            let (centre, radius) = m.sphere(transform);
+            (centre, centre.distance(transform.translation) + radius)
         }
         None => (transform.translation, DEFAULT_RADIUS),
     };

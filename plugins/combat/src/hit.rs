@@ -81,9 +81,8 @@ fn object_hit(
     model: &HitModel,
     life: Option<&NodeLife>,
 ) -> Option<Hit> {
-    let scale = transform.scale.abs().max_element();
-    let centre = transform.transform_point(model.centre);
-    if !passes_sphere(from, to, centre, model.radius * scale) {
+    let (centre, radius) = model.sphere(transform);
+    if !passes_sphere(from, to, centre, radius) {
         return None;
     }
     // Into the object's frame: the triangles stay as loaded.

@@ -103,13 +103,10 @@ fn pose_turrets(
                 continue;
             }
             rig.shown = Some(now);
-            let (yaw, pitch) = (
-                Quat::from_rotation_y(aim.yaw),
-                Quat::from_rotation_x(aim.pitch),
-            );
+            let pitch = Quat::from_rotation_x(aim.pitch);
             let turns = match (rig.yaw, rig.pitch) {
-                (Some(y), Some(p)) => [Some((y, yaw)), Some((p, pitch))],
-                (Some(y), None) => [Some((y, yaw * pitch)), None],
+                (Some(y), Some(p)) => [Some((y, Quat::from_rotation_y(aim.yaw))), Some((p, pitch))],
+                (Some(y), None) => [Some((y, aim.turn())), None],
                 (None, p) => [p.map(|p| (p, pitch)), None],
             };
             for (joint, turn) in turns.into_iter().flatten() {

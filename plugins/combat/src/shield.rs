@@ -79,15 +79,6 @@ pub(crate) struct BubbleMeet {
     pub sector: usize,
 }
 
-/// The bubble of an object: its centre and radius, world frame.
-fn bubble(transform: &Transform, model: &HitModel) -> (Vec3, f32) {
-    let scale = transform.scale.abs().max_element();
-    (
-        transform.transform_point(model.centre),
-        model.radius * scale,
-    )
-}
-
 /// The sector of `transform`'s shield facing a hit from `at` (world) on a
 /// bubble centred at `centre`.
 fn sector_facing(transform: &Transform, centre: Vec3, at: Vec3) -> usize {
@@ -118,7 +109,7 @@ pub(crate) fn bubbles_along(
             if !stands(spec, life) {
                 return None;
             }
-            let (centre, radius) = bubble(transform, model);
+            let (centre, radius) = model.sphere(transform);
             let t = entry(from, to, centre, radius)?;
             let sector = sector_facing(transform, centre, from.lerp(to, t));
             Some(BubbleMeet { t, object, sector })
@@ -155,7 +146,7 @@ pub(crate) fn blast_sector(
     point: Vec3,
     reach: f32,
 ) -> Option<usize> {
-    let (centre, radius) = bubble(transform, model);
+    let (centre, radius) = model.sphere(transform);
     let d = centre.distance(point);
     (radius < d && d < radius + reach).then(|| sector_facing(transform, centre, point))
 }

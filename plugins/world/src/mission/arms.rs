@@ -301,6 +301,13 @@ pub struct HitModel {
 }
 
 impl HitModel {
+    /// The sphere round all its nodes under `transform` (world frame):
+    /// its centre and its radius at the placed scale's largest axis.
+    pub fn sphere(&self, transform: &Transform) -> (Vec3, f32) {
+        let scale = transform.scale.abs().max_element();
+        (transform.transform_point(self.centre), self.radius * scale)
+    }
+
     /// The index of `node` in [`HitModel::nodes`].
     pub fn index(&self, node: NodeRef) -> Option<usize> {
         self.nodes.iter().position(|n| n.node == node)

@@ -207,7 +207,7 @@ pub struct RadarRef {
 
 /// An object's shield (openparkan `docs/26-damage.md`, "Shields"): the
 /// last fight shield (class 9) and the last deflector (class 21) of its
-/// device list, fitted parts in their slots (a deflector part takes over
+/// device list (a machine's or a building's), fitted parts in their slots (a deflector part takes over
 /// its turret's slot, `docs/30-turrets.md`). An object with only one of
 /// the two has none. A node of `None` is always whole.
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
@@ -267,8 +267,6 @@ pub struct Drive {
     pub own_kg: f32,
     /// kg: the controller's payload (file +124).
     pub payload_kg: f32,
-    /// Its shield as its parts give it, if it has one.
-    pub shield: Option<ShieldSpec>,
 }
 
 impl Drive {

@@ -30,7 +30,6 @@ use crate::ObjectRegistry;
 use bevy::prelude::*;
 use iron3d_formats::proto::ctld::{
     CLASS_ARMOUR, CLASS_DEFLECTOR, CLASS_ENGINE, CLASS_FIGHT_SHIELD, CLASS_RADAR, Component,
-    SHIELD_SECTORS,
 };
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, Ndpr};
 use iron3d_formats::unitdat::PartClass;
@@ -51,9 +50,8 @@ pub(crate) struct PartInputs<'a> {
 /// One entry of the device list.
 struct Device {
     class: u32,
-    /// Its first six values (an engine's drive, a radar's figures, a
-    /// deflector's sectors).
-    values: [f32; SHIELD_SECTORS],
+    /// Its value 0 (an engine's drive, armour's weight per area).
+    value: f32,
     mass: f32,
     node: Option<NodeRef>,
 }
@@ -131,7 +129,7 @@ pub(crate) fn assemble(
         .flat_map(|(p, list)| {
             list.iter().map(move |k| Device {
                 class: k.type_id(),
-                values: std::array::from_fn(|i| k.value(i).unwrap_or(0.0)),
+                value: k.value(0).unwrap_or(0.0),
                 mass: k.mass(),
                 node: usize::try_from(k.node())
                     .ok()
@@ -143,7 +141,7 @@ pub(crate) fn assemble(
         .iter()
         .rev()
         .find(|d| d.class == CLASS_ARMOUR)
-        .map_or(0.0, |d| d.values[0]);
+        .map_or(0.0, |d| d.value);
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
     let area_scale = volume_scale.powf(2.0 / 3.0);
     let mut drive = Drive {
@@ -179,44 +177,51 @@ pub(crate) fn assemble(
         .iter()
         .filter(|d| d.class == CLASS_ENGINE)
         .map(|d| EngineRef {
-            drive: d.values[0],
+            drive: d.value,
             node: d.node,
         })
         .collect();
-    drive.shield = shield(&devices);
     Ok(drive)
 }
 
-/// The radar of fitted device lists ([`fitted`]): their last class-8
-/// record, on its part's node.
-pub(crate) fn radar(lists: &[Vec<Component>]) -> Option<RadarRef> {
+/// The last record of `class` in fitted device lists ([`fitted`]), with
+/// its node (`None` for a negative one).
+fn last_of(lists: &[Vec<Component>], class: u32) -> Option<(&Component, Option<NodeRef>)> {
     let (p, k) = lists
         .iter()
         .enumerate()
         .flat_map(|(p, list)| list.iter().map(move |k| (p, k)))
-        .rfind(|(_, k)| k.type_id() == CLASS_RADAR)?;
+        .rfind(|(_, k)| k.type_id() == class)?;
+    let node = usize::try_from(k.node())
+        .ok()
+        .map(|node| NodeRef { part: p, node });
+    Some((k, node))
+}
+
+/// The radar of fitted device lists: their last class-8 record.
+pub(crate) fn radar(lists: &[Vec<Component>]) -> Option<RadarRef> {
+    let (k, node) = last_of(lists, CLASS_RADAR)?;
     let value = |i: usize| k.value(i).unwrap_or(0.0);
     Some(RadarRef {
         sensitivity: [value(0), value(1), value(2)],
         range: value(3),
         period_ms: value(4),
-        node: usize::try_from(k.node())
-            .ok()
-            .map(|node| NodeRef { part: p, node }),
+        node,
     })
 }
 
-/// The shield of a device list: its last fight shield and last deflector,
-/// when it has both.
-fn shield(devices: &[Device]) -> Option<ShieldSpec> {
-    let last = |class: u32| devices.iter().rev().find(|d| d.class == class);
-    let (fight, deflector) = (last(CLASS_FIGHT_SHIELD)?, last(CLASS_DEFLECTOR)?);
+/// The shield of fitted device lists: their last fight shield and last
+/// deflector, when they have both.
+pub(crate) fn shield(lists: &[Vec<Component>]) -> Option<ShieldSpec> {
+    let (fight, node) = last_of(lists, CLASS_FIGHT_SHIELD)?;
+    let (deflector, deflector_node) = last_of(lists, CLASS_DEFLECTOR)?;
+    let value = |k: &Component, i: usize| k.value(i).unwrap_or(0.0);
     Some(ShieldSpec {
-        node: fight.node,
-        sector_max: fight.values[0],
-        recharge: fight.values[1],
-        deflector: deflector.node,
-        coefficients: deflector.values,
+        node,
+        sector_max: value(fight, 0),
+        recharge: value(fight, 1),
+        deflector: deflector_node,
+        coefficients: std::array::from_fn(|i| value(deflector, i)),
     })
 }
 
@@ -422,7 +427,8 @@ mod tests {
     fn a_shield_is_the_last_fight_shield_and_deflector_fitted_parts_in_their_slots() {
         let deflector = |coefficient: f32| {
             let mut k = Component::new(CLASS_DEFLECTOR, 2, b"");
-            (0..SHIELD_SECTORS).for_each(|i| k.set_value(i, coefficient + i as f32 * 0.01));
+            (0..iron3d_formats::proto::ctld::SHIELD_SECTORS)
+                .for_each(|i| k.set_value(i, coefficient + i as f32 * 0.01));
             k
         };
         let mut fight = Component::new(CLASS_FIGHT_SHIELD, 0, b"");
@@ -436,17 +442,14 @@ mod tests {
             plan(2, Some(1), PartClass::Internal, 0),
         ];
         let (chassis, turret, part) = ([fight], [deflector(0.5)], [deflector(0.9)]);
-        let inputs: Vec<PartInputs> = [&chassis[..], &turret[..], &part[..]]
-            .into_iter()
-            .zip(&plans)
-            .map(|(components, plan)| PartInputs {
-                plan,
-                components,
-                damage: None,
-                nodes: &[],
-            })
-            .collect();
-        let shield = assemble(&inputs, [1.0; 3], 0.0).unwrap().shield.unwrap();
+        let own: [(&PartPlan, &[Component]); 3] = [
+            (&plans[0], &chassis),
+            (&plans[1], &turret),
+            (&plans[2], &part),
+        ];
+        let (lists, missing) = super::fitted(&own);
+        assert_eq!(missing, None);
+        let shield = super::shield(&lists).unwrap();
         assert_eq!(
             shield,
             ShieldSpec {
@@ -457,7 +460,7 @@ mod tests {
                 coefficients: std::array::from_fn(|i| 0.9 + i as f32 * 0.01),
             }
         );
-        assert_eq!(assemble(&inputs[..1], [1.0; 3], 0.0).unwrap().shield, None);
+        assert_eq!(super::shield(&super::fitted(&own[..1]).0), None);
     }
 
     #[test]

@@ -530,10 +530,11 @@ struct Arms {
     hits: HitModel,
     armour: Option<Armour>,
     radar: Option<RadarRef>,
+    shield: Option<ShieldSpec>,
 }
 
-/// An object's guns and turrets, where it can be struck, its armour and
-/// its radar, from its parts' models, controllers (clips and other fitted
+/// An object's guns and turrets, where it can be struck, its armour, its
+/// radar and its shield, from its parts' models, controllers (clips and other fitted
 /// parts in their slots), control points and node tables.
 fn arms_of(
     loader: &Loader,
@@ -572,6 +573,11 @@ fn arms_of(
         hits,
         armour: arms::armour(&inputs),
         radar: drive::radar(&components),
+        // The ratio scales a shield's sectors too (docs/26).
+        shield: drive::shield(&components).map(|spec| ShieldSpec {
+            sector_max: spec.sector_max * level,
+            ..spec
+        }),
     }
 }
 
@@ -689,19 +695,12 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             if let Some(ratio) = level {
                 world.entity_mut(root).insert(LevelRatio(ratio));
             }
-            // The ratio scales a shield's sectors too (docs/26).
-            let shield = world.get::<Drive>(root).and_then(|d| d.shield.clone());
-            if let Some(spec) = shield {
-                let sector_max = spec.sector_max * level.unwrap_or(1.0);
-                world
-                    .entity_mut(root)
-                    .insert(ShieldSpec { sector_max, ..spec });
-            }
             let Arms {
                 armament,
                 hits,
                 armour,
                 radar,
+                shield,
             } = arms_of(
                 &loader,
                 object_parts,
@@ -716,6 +715,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             }
             if let Some(radar) = radar {
                 world.entity_mut(root).insert(radar);
+            }
+            if let Some(shield) = shield {
+                world.entity_mut(root).insert(shield);
             }
             if !hits.nodes.is_empty() {
                 world.entity_mut(root).insert(hits);
