@@ -832,7 +832,7 @@ fn the_outcome_panel_restarts_the_mission() {
         .map_while(Result::ok);
     let won = log
         .by_ref()
-        .any(|l| l.contains("mission: Complete at tick 7921"));
+        .any(|l| l.contains("mission: Complete at tick 7861"));
     assert!(won, "the mission is won in the window");
     // Restart sits at (250, 350) of the 640x480 layout, which fills the
     // 1280x720 window's height: 1.5 pixels a layout pixel, 160 from the

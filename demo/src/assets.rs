@@ -283,7 +283,7 @@ pub fn write(install: &mut Install, seed: u64, scale: Scale) -> Result<Catalog> 
     statics.push(
         kinds::DEBRIS,
         MESH_TYPE_ID,
-        models::build(&debris, false, &names)?,
+        models::build(&debris, (false, false), &names)?,
     );
 
     install.add(files::OBJECTS, Registry::build(&registry)?)?;
@@ -312,9 +312,16 @@ fn model_entries(
 ) -> Result<Vec<ObjectRef>> {
     let stem = key.to_ascii_lowercase();
     let (nodes, names) = kinds::tree(kind.key, item_seed(seed, key));
-    let msh = models::build(&kinds::scaled(nodes, size), kind.lightmapped, &names)?;
+    // A building's nodes have a battered look for their damage stages.
+    let battered = kind.role == Role::Building;
+    let msh = models::build(
+        &kinds::scaled(nodes, size),
+        (kind.lightmapped, battered),
+        &names,
+    )?;
+    let explosion = format!("{stem}_node.exp");
     let damage = kinds::build_of(kind.key)
-        .map(|build| damage_table(&msh, kind.role, build, &names))
+        .map(|build| damage_table(&msh, (kind.role, build), &names, &explosion))
         .transpose()?;
     let rows = kind
         .paints
@@ -350,6 +357,8 @@ fn model_entries(
     if let Some(ndp) = damage {
         let ndp_name = format!("{stem}.ndp");
         archive.push(&ndp_name, NDPR_TYPE_ID, ndp);
+        let (name, type_id, payload) = weapons::node_explosion(explosion)?;
+        archive.push(&name, type_id, payload);
         refs.push(ObjectRef::new(
             kind.archive.as_bytes(),
             ndp_name.as_bytes(),
@@ -383,9 +392,15 @@ fn model_entries(
 
 /// A kind's node table: one record per model node, with the density that
 /// makes its merged nodes weigh the build's weight (a mounted part's node 0
-/// is not merged), and a walker's `_l` / `_r` legs flagged as the left and
-/// right running gear (its thighs and shins).
-fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> Result<Vec<u8>> {
+/// is not merged), a walker's `_l` / `_r` legs flagged as the left and
+/// right running gear (its thighs and shins), and every node setting off
+/// `explosion` (an entry of the kind's own archive).
+fn damage_table(
+    msh: &[u8],
+    (role, build): (Role, kinds::Build),
+    names: &[&str],
+    explosion: &str,
+) -> Result<Vec<u8>> {
     let model = Msh::parse(msh, Mode::Strict)?;
     let volumes: Vec<f32> = model
         .nodes
@@ -415,7 +430,7 @@ fn damage_table(msh: &[u8], role: Role, build: kinds::Build, names: &[&str]) -> 
                 flags,
                 hit_points: build.hit_points,
                 density,
-                explosion: ResourceRef::new(b"", b"")?,
+                explosion: ResourceRef::new(b"", explosion.as_bytes())?,
             })
         })
         .collect::<Result<_>>()?;

@@ -320,9 +320,34 @@ fn key(anim: Anim, offset: [f32; 3], time: u32) -> AnimKey24 {
     }
 }
 
+/// How much of its height a battered node keeps.
+const BATTERED_HEIGHT: f32 = 0.6;
+
+/// A node's parts after a beating: each kept at [`BATTERED_HEIGHT`] of its
+/// height, sagging toward the side it leans on.
+fn battered(parts: &[Part]) -> Vec<Part> {
+    parts
+        .iter()
+        .map(|p| {
+            let [sx, sy, sz] = p.size;
+            Part {
+                at: [p.at[0] + sx * 0.1, p.at[1], p.at[2]],
+                size: [sx * 0.9, sy, sz * BATTERED_HEIGHT],
+                ..*p
+            }
+        })
+        .collect()
+}
+
 /// Builds a model from its nodes; `lightmapped` adds UV1 and lightmap
-/// index 0 on every batch.
-pub fn build(nodes: &[NodeSpec], lightmapped: bool, names: &[&str]) -> Result<Vec<u8>> {
+/// index 0 on every batch; `battered` gives each node with geometry its
+/// [`battered`] look in native states 1 and 2 (two damage states,
+/// openparkan `docs/26-damage.md`), else state 1 shares state 0's slots.
+pub fn build(
+    nodes: &[NodeSpec],
+    (lightmapped, battered_states): (bool, bool),
+    names: &[&str],
+) -> Result<Vec<u8>> {
     let mut b = Builder {
         lightmapped,
         ..Builder::default()
@@ -337,6 +362,14 @@ pub fn build(nodes: &[NodeSpec], lightmapped: bool, names: &[&str]) -> Result<Ve
             let s = b.slot(&spec.parts, lod > 0);
             slot_index[lod] = s; // state 0
             slot_index[5 + lod] = s; // state 1 (damaged) shares the geometry
+        }
+        if battered_states && !spec.parts.is_empty() {
+            let worn = battered(&spec.parts);
+            for lod in 0..LODS {
+                let s = b.slot(&worn, lod > 0);
+                slot_index[5 + lod] = s;
+                slot_index[10 + lod] = s;
+            }
         }
         let keys = &mut b.parts.keys;
         let (anim_map_start, fallback_key) = if spec.anim == Anim::Still {

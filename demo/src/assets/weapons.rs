@@ -370,6 +370,20 @@ fn round_nodes(round: &RoundDesign, hit: &str) -> Result<Vec<u8>> {
     .to_bytes()
 }
 
+/// What a machine's or a building's node sets off as it dies or steps
+/// up a damage stage: kind 1, the effect only (as the shipped building
+/// and robot debris, openparkan `docs/26-damage.md`), `FX_EXPLODE` sized
+/// by the node's radius: `(name, type id, payload)`.
+pub fn node_explosion(name: String) -> Result<(String, u32, Vec<u8>)> {
+    let design = ExpDesign {
+        kind: 1,
+        damage: 0.0,
+        radius: 1.0,
+        effect: "FX_EXPLODE",
+    };
+    Ok((name, EXPL_TYPE_ID, explosion(&design)?))
+}
+
 /// An explosion: its kind, damage and radius, and its effect in slot 0.
 fn explosion(design: &ExpDesign) -> Result<Vec<u8>> {
     let mut effects = [ResourceRef::default(); expl::SLOTS];

@@ -58,6 +58,16 @@ impl Node38 {
         Some(self.slot_index[state * 5 + lod]).filter(|&s| s != NONE)
     }
 
+    /// How many damage states the node has (openparkan
+    /// `docs/26-damage.md`, "Damage stages"): the last native state past
+    /// state 0 it has geometry in at any LOD, 0 when only state 0 has.
+    pub fn damage_states(&self) -> u8 {
+        (1..3u8)
+            .rev()
+            .find(|&state| (0..5).any(|lod| self.slot(usize::from(state), lod).is_some()))
+            .unwrap_or(0)
+    }
+
     /// The parent index, `None` for a root.
     pub fn parent(&self) -> Option<usize> {
         (self.parent_or_link != NONE).then_some(self.parent_or_link as usize)
@@ -547,6 +557,28 @@ mod tests {
         assert_eq!(decode_normal([127, -127, 0, 9]), [1.0, -1.0, 0.0]);
         assert_eq!(decode_normal([-128, 64, 1, 0])[0], -1.0);
         assert_eq!(decode_normal([-128, 64, 1, 0])[1], 64.0 / 127.0);
+    }
+
+    #[test]
+    fn damage_states_are_the_last_state_with_geometry() {
+        let node = |slots: &[(usize, u16)]| {
+            let mut slot_index = [NONE; 15];
+            for &(k, s) in slots {
+                slot_index[k] = s;
+            }
+            Node38 {
+                hdr0: 0,
+                parent_or_link: NONE,
+                anim_map_start: NONE,
+                fallback_key: 0,
+                slot_index,
+            }
+        };
+        assert_eq!(node(&[(0, 0)]).damage_states(), 0);
+        assert_eq!(node(&[(0, 0), (5, 0)]).damage_states(), 1, "shared slot");
+        assert_eq!(node(&[(0, 0), (5, 1), (14, 2)]).damage_states(), 2);
+        assert_eq!(node(&[(0, 0), (12, 1)]).damage_states(), 2, "a gap");
+        assert_eq!(node(&[]).damage_states(), 0);
     }
 
     #[test]

@@ -14,9 +14,13 @@
 //! - **Whom it spares**: the firer itself and an object with a non-zero
 //!   `Invulnerability` property; no clan is checked (friendly fire).
 //!   Armour keeps `min(d, lin·d + sq·d²)`.
-//! - **Nodes**: life = `.ndp` hit points × the volume scale; a node at 0
-//!   is destroyed and hidden (not drawn, not struck), and takes the nodes
-//!   that hang on it with it; node 0 or a vital node destroys the object:
+//! - **Nodes**: life = `.ndp` hit points × the volume scale; a node with
+//!   `N` damage states is in stage `N − ceil(N × life / max)`: each step
+//!   up short of 0 sets off the node's explosion effect and destroys the
+//!   nodes that hang on it (docs/26 "Damage stages"); the node is drawn in
+//!   that native state. A node at 0 is destroyed and hidden (not drawn,
+//!   not struck), and takes the nodes that hang on it with it; node 0 or a
+//!   vital node destroys the object:
 //!   a machine is deleted through the World3D queue after its controller's
 //!   `+92` ms, a building stays as a shell.
 //! - **Burning** (ours, docs/facts.md "Burning"): a machine under 20 % of
@@ -127,30 +131,28 @@ impl<'a, 'w, 's> Ledger<'a, 'w, 's> {
 }
 
 impl Ledger<'_, '_, '_> {
-    /// Records that node `node` of `id` died, with the effect it sets off.
-    fn node_destroyed(
+    /// Records that node `node` of `id` died (`kind` node_destroyed, amount
+    /// 0) or stepped up to a damage stage (`kind` stage, amount the stage),
+    /// with the effect it sets off.
+    fn node_event(
         &mut self,
-        id: OriginalObjectId,
+        (id, kind, amount): (OriginalObjectId, EventKind, f32),
         transform: &Transform,
         node: &HitNode,
         by: Option<u32>,
     ) {
-        let cue = self.death_cue(id, transform, node);
-        let event = self.events.push(
-            self.tick,
-            EventKind::NodeDestroyed,
-            id.raw(),
-            by,
-            Some(node.node),
-            0.0,
-        );
+        let cue = self.explosion_cue(id, transform, node);
+        let event = self
+            .events
+            .push(self.tick, kind, id.raw(), by, Some(node.node), amount);
         event.cue = cue;
     }
 
-    /// The effect node `node` of `id` sets off as it dies: its explosion's
-    /// slot 0 at its centre, sized by the explosion's radius times the
-    /// node's (openparkan `docs/11-effects.md`, "`.exp`").
-    fn death_cue(
+    /// The effect node `node` of `id` sets off as it dies or steps up a
+    /// damage stage: its explosion's slot 0 at its centre, sized by the
+    /// explosion's radius times the node's (openparkan
+    /// `docs/11-effects.md`, "`.exp`").
+    fn explosion_cue(
         &self,
         id: OriginalObjectId,
         transform: &Transform,
@@ -207,19 +209,32 @@ impl Ledger<'_, '_, '_> {
             Some(node.node),
             lost,
         );
+        let destroyed_node = (id, EventKind::NodeDestroyed, 0.0);
+        let mut fatal = false;
         if after > 0.0 {
-            return;
+            let stage = node.stage(after);
+            if stage <= node.stage(before) {
+                return;
+            }
+            self.node_event(
+                (id, EventKind::Stage, f32::from(stage)),
+                transform,
+                node,
+                by,
+            );
+        } else {
+            self.node_event(destroyed_node, transform, node, by);
+            fatal |= node.fatal();
         }
-        self.node_destroyed(id, transform, node, by);
         // What hangs on the node goes with it.
         for (j, other) in model.nodes.iter().enumerate() {
             if j != index && hangs_on(model, j, index) && life.of(other.node) > 0.0 {
                 set(life, other.node, 0.0);
-                self.node_destroyed(id, transform, other, by);
+                self.node_event(destroyed_node, transform, other, by);
+                fatal |= other.fatal();
             }
         }
-        let root = node.node == iron3d_world::mission::NodeRef { part: 0, node: 0 };
-        if (root || node.vital) && destroyed.is_none() && self.destroyed_now.insert(id) {
+        if fatal && destroyed.is_none() && self.destroyed_now.insert(id) {
             let building = kind.and_then(|k| k.kind()) == Some(tma::ObjectKind::Building);
             let delay_ms = controller.map_or(0, |c| c.params.delete_delay_ms);
             let delete_at =

@@ -22,6 +22,9 @@ pub enum EventKind {
     Explosion,
     /// A shield stopped (part of) a round or a blast.
     Shielded,
+    /// A node stepped up a damage stage short of 0 (it is drawn in that
+    /// state and sets off its explosion).
+    Stage,
 }
 
 impl EventKind {
@@ -35,6 +38,7 @@ impl EventKind {
             EventKind::Destroyed => "destroyed",
             EventKind::Explosion => "explosion",
             EventKind::Shielded => "shielded",
+            EventKind::Stage => "stage",
         }
     }
 }
@@ -52,7 +56,8 @@ pub struct CombatEvent {
     /// The node concerned, when one is.
     pub node: Option<NodeRef>,
     /// Life lost (damage), points a shield stopped (shielded), the
-    /// round's serial (shot, hit, explosion), else 0.
+    /// stage reached (stage), the round's serial (shot, hit, explosion),
+    /// else 0.
     pub amount: f32,
     /// The effect it sets off, when it sets one off.
     pub cue: Option<EffectCue>,

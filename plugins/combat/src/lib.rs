@@ -13,7 +13,7 @@
 //! | shield | [`CombatStep`] | shielded objects get their sectors; on the power tick they recharge ([`shield`]) |
 //! | fly | [`CombatStep`] | rounds move, meet shields, strike and end ([`round`]) |
 //! | damage | [`CombatStep`] | the tick's explosions are applied in order, shields first; machines under 20 % burn ([`damage`]) |
-//! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | destroyed nodes are hidden; turrets are drawn turned to their aim, their guns following ([`pose`]) |
+//! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | destroyed nodes are hidden, the others drawn in their damage stage; turrets are drawn turned to their aim, their guns following ([`pose`]) |
 //!
 //! [`CombatStep`] runs after Control has moved and resolved every body
 //! (rounds meet this tick's positions) and before it publishes them.
@@ -46,7 +46,7 @@ use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::QueueStep;
 use iron3d_world::mission::MissionScopeExt;
-use iron3d_world::mission::{HitModel, NodeLife, PartNodes, UnitPartInfo};
+use iron3d_world::mission::{HitModel, NodeLife, NodeStage, PartNodes, UnitPartInfo};
 
 /// Combat's step inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,7 +90,7 @@ impl Plugin for CombatPlugin {
         )
         .add_systems(
             PostUpdate,
-            hide_destroyed_nodes.in_set(Phase::PublishRenderSnapshot),
+            show_node_damage.in_set(Phase::PublishRenderSnapshot),
         )
         .add_plugins(pose::plugin)
         .add_state_hash("combat_weapons", gun::hash_weapons)
@@ -101,11 +101,12 @@ impl Plugin for CombatPlugin {
 }
 
 /// Presentation: a destroyed node (life 0) is not drawn, unless its model
-/// keeps it as a shell; a repaired one is drawn again.
-fn hide_destroyed_nodes(
+/// keeps it as a shell; a repaired one is drawn again. Each node is drawn
+/// in its damage stage ([`NodeStage`]).
+fn show_node_damage(
     objects: Query<(&HitModel, &NodeLife, &Children), Changed<NodeLife>>,
     parts: Query<(&UnitPartInfo, &PartNodes)>,
-    mut shown: Query<&mut Visibility>,
+    mut shown: Query<(Option<&mut Visibility>, Option<&mut NodeStage>)>,
     mut commands: Commands,
 ) {
     for (model, life, children) in &objects {
@@ -119,19 +120,33 @@ fn hide_destroyed_nodes(
             let Some(&entity) = entity else {
                 continue;
             };
-            let want = if life.of(node.node) <= 0.0 && !node.never_hidden {
+            let life = life.of(node.node);
+            let visibility = if life <= 0.0 && !node.never_hidden {
                 Visibility::Hidden
             } else {
                 Visibility::Inherited
             };
-            match shown.get_mut(entity) {
-                Ok(mut v) => {
-                    v.set_if_neq(want);
+            let stage = NodeStage(node.stage(life));
+            let Ok((v, s)) = shown.get_mut(entity) else {
+                continue;
+            };
+            match v {
+                Some(mut v) => {
+                    v.set_if_neq(visibility);
                 }
-                Err(_) if want == Visibility::Hidden => {
-                    commands.entity(entity).insert(want);
+                None if visibility == Visibility::Hidden => {
+                    commands.entity(entity).insert(visibility);
                 }
-                Err(_) => {}
+                None => {}
+            }
+            match s {
+                Some(mut s) => {
+                    s.set_if_neq(stage);
+                }
+                None if stage.0 > 0 => {
+                    commands.entity(entity).insert(stage);
+                }
+                None => {}
             }
         }
     }

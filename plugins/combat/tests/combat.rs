@@ -487,6 +487,115 @@ fn a_destroyed_node_is_neither_drawn_nor_struck() {
     );
 }
 
+/// A node with two damage states (a demo building's hall) steps up a
+/// stage at half its life: the
+/// step is an event carrying the stage and the node's explosion effect,
+/// the nodes hanging on it are destroyed, and the node is drawn in that
+/// state; the next hit that leaves it in the same stage changes neither.
+#[test]
+fn a_node_steps_up_its_damage_stage_plays_its_explosion_and_drops_what_hangs_on_it() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (beam, player, building) = laser_walker_and_building(&mut app);
+    let e = entity(&app, building);
+    // The demo's hall (node 0) has two damage states, battered in both;
+    // the chimney (node 1) hangs on it.
+    let model = app.world().get::<HitModel>(e).unwrap().clone();
+    assert_eq!(model.nodes[0].damage_states, 2);
+    assert_eq!(model.nodes[1].parent, Some(0));
+    let max = model.nodes[0].max_life;
+    // A laser hit (50) takes the hall from just above half to below it.
+    app.world_mut().get_mut::<NodeLife>(e).unwrap().0[0][0] = 0.5 + 30.0 / max;
+    let hall = NodeRef { part: 0, node: 0 };
+    let centre = node_centre(&app, building, 0);
+    let from = centre + Vec3::new(40.0, 0.0, 25.0);
+    let serial = shoot(&mut app, (player, &beam), from, centre);
+    app.update();
+    assert_eq!(
+        hits_of(&app, serial)[0].node,
+        Some(hall),
+        "{:?}",
+        events(&app)
+    );
+    let steps: Vec<CombatEvent> = events(&app)
+        .into_iter()
+        .filter(|e| e.kind == EventKind::Stage)
+        .collect();
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(
+        (steps[0].object, steps[0].node),
+        (building.raw(), Some(hall))
+    );
+    assert_eq!(steps[0].amount, 1.0, "stage 2 − ceil(2 × 0.49)");
+    let blast = model.nodes[0].explosion.as_deref().unwrap();
+    let effects = app.world().resource::<MissionEffects>();
+    let cue = steps[0].cue.as_ref().unwrap();
+    assert_eq!(
+        Some(cue.effect.as_str()),
+        effects.blasts[blast].effect_on(None)
+    );
+    assert_eq!(cue.on, Some(building.raw()));
+    // What hangs on the hall (the chimney first) went with the step; the
+    // hall stands, drawn in state 1.
+    let hanging: Vec<Option<NodeRef>> = model
+        .nodes
+        .iter()
+        .filter(|n| std::iter::successors(n.parent, |&p| model.nodes[p].parent).any(|p| p == 0))
+        .map(|n| Some(n.node))
+        .collect();
+    assert_eq!(hanging[0], Some(NodeRef { part: 0, node: 1 }));
+    let destroyed: Vec<Option<NodeRef>> = events(&app)
+        .iter()
+        .filter(|e| e.kind == EventKind::NodeDestroyed)
+        .map(|e| e.node)
+        .collect();
+    assert_eq!(destroyed, hanging);
+    let lives = life(&app, building);
+    assert_eq!(lives.0[0][1], 0.0);
+    assert!((lives.0[0][0] - (0.5 - 20.0 / max)).abs() < 1e-6);
+    let part = app.world().get::<Children>(e).unwrap()[0];
+    let hall_entity = app.world().get::<PartNodes>(part).unwrap().0[0];
+    assert_eq!(
+        app.world().get::<NodeStage>(hall_entity),
+        Some(&NodeStage(1))
+    );
+    assert!(app.world().get::<Destroyed>(e).is_none());
+    // Another hit in the same stage: damage only.
+    let serial = shoot(&mut app, (player, &beam), from, centre);
+    app.update();
+    assert_eq!(hits_of(&app, serial).len(), 1);
+    let steps = events(&app)
+        .iter()
+        .filter(|e| e.kind == EventKind::Stage)
+        .count();
+    assert_eq!(steps, 1);
+}
+
+#[test]
+fn a_nodes_stage_is_its_states_less_the_ceiling_of_its_share_of_them() {
+    let node = |damage_states| HitNode {
+        node: NodeRef { part: 0, node: 0 },
+        centre: Vec3::ZERO,
+        radius: 1.0,
+        faces: Vec::new(),
+        max_life: 100.0,
+        vital: false,
+        never_hidden: false,
+        parent: None,
+        explosion: None,
+        damage_states,
+    };
+    let two = node(2);
+    let stages: Vec<u8> = [1.0, 0.51, 0.5, 0.01, 0.0]
+        .iter()
+        .map(|&l| two.stage(l))
+        .collect();
+    assert_eq!(stages, vec![0, 0, 1, 1, 2]);
+    assert_eq!(node(1).stage(0.01), 0, "one state: only at 0");
+    assert_eq!(node(1).stage(0.0), 1);
+    assert_eq!(node(0).stage(0.0), 0);
+}
+
 /// An enemy walker alone on the map, its shield's sectors set to
 /// `points`; the demo's laser and a player's id to fire it under.
 fn shielded_enemy(app: &mut App, points: f32) -> Shooting {

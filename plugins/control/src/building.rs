@@ -266,7 +266,9 @@ fn gather_buildings(
 }
 
 /// Step 6, buildings: a mover whose centre segment this step crosses a
-/// building's face goes back to where the step began (its velocity kept)
+/// building's face goes back to where the step began, loses its velocity
+/// along the step it could not take (it does not move, so it does not run
+/// on at top speed against the wall; ours, docs/facts.md "Static bodies")
 /// and touches that building.
 fn stop_at_buildings(
     registry: Res<ObjectRegistry>,
@@ -291,6 +293,9 @@ fn stop_at_buildings(
         }
         if let Some(owner) = buildings.stop(from, to, body.holds_ground) {
             transform.translation = start.0;
+            let along = (to - from).normalize_or_zero();
+            let into = state.linear_velocity.dot(along).max(0.0);
+            state.linear_velocity -= along * into;
             state.flags.set(MotionFlags::BLOCKED, true);
             touching.now.insert((id.min(owner), id.max(owner)));
         }

@@ -349,7 +349,8 @@ fn walker_and_factory() -> (tempfile::TempDir, App, OriginalObjectId, Transform)
 
 /// A building's faces stop a walker's centre: it stays outside the hall
 /// (which it meets at its wall, not at the box around the whole building),
-/// blocked, touching the building, and the pair posts its message.
+/// blocked, touching the building, and the pair posts its message. A
+/// blocked walker keeps no speed toward the wall it did not pass.
 #[test]
 fn a_buildings_wall_stops_a_walker() {
     let (_tmp, mut app, walker, factory) = walker_and_factory();
@@ -363,7 +364,13 @@ fn a_buildings_wall_stops_a_walker() {
     let (mut blocked, mut touched) = (0, false);
     for _ in 0..240 {
         app.update();
-        blocked += state(&app, walker).flags.has(MotionFlags::BLOCKED) as u32;
+        let now = state(&app, walker);
+        if now.flags.has(MotionFlags::BLOCKED) {
+            blocked += 1;
+            let toward = (centre - translation(&app, walker)).with_y(0.0).normalize();
+            let speed = now.linear_velocity.dot(toward);
+            assert!(speed.abs() < 1e-3, "blocked at {speed} m/s toward the wall");
+        }
         let local = factory
             .compute_affine()
             .inverse()

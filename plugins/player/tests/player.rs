@@ -74,14 +74,21 @@ fn w_walks_the_hero_forward_at_its_controllers_top_speed_and_release_stops_it() 
     assert!(top > 1.0, "the hero's live top speed {top}");
     let start = app.world().get::<Transform>(hero).unwrap().translation;
     KeyCode::KeyW.press(app.world_mut());
-    steps(&mut app, 60);
+    // It reaches its top speed, then meets its bunker's wall (heroes start
+    // in their bunker), where it stands with no speed toward it.
+    let mut fastest = 0.0f32;
+    for _ in 0..60 {
+        steps(&mut app, 1);
+        let state = *app.world().get::<PhysicalState>(hero).unwrap();
+        let forward = app.world().get::<Transform>(hero).unwrap().rotation * Vec3::NEG_Z;
+        fastest = fastest.max(state.linear_velocity.dot(forward));
+    }
     let state = *app.world().get::<PhysicalState>(hero).unwrap();
     assert_eq!(state.requested, Vec3::Y, "W asks the full forward speed");
     let forward = app.world().get::<Transform>(hero).unwrap().rotation * Vec3::NEG_Z;
-    let ahead = state.linear_velocity.dot(forward);
     assert!(
-        (ahead - top).abs() < 1e-3,
-        "forward speed {ahead} against top {top}"
+        (fastest - top).abs() < 1e-3,
+        "forward speed {fastest} against top {top}"
     );
     let moved = app.world().get::<Transform>(hero).unwrap().translation - start;
     assert!(

@@ -1,8 +1,9 @@
 //! Slot selection by native state and camera distance. A node's slots are
 //! `slot_index[state * 5 + lod]`, 3 native states by 5 LODs (reference
 //! msh.md, "Node and slot selection"). Every distinct slot of every state
-//! is spawned hidden; each frame a node shows the slot of its object's
-//! [`ModelState`] at the LOD chosen by distance (tome V "Полный кадр":
+//! is spawned hidden; each frame a node shows the slot of its damage
+//! stage ([`NodeStage`], combat) or its object's [`ModelState`] at the LOD
+//! chosen by distance (tome V "Полный кадр":
 //! "выбрать LOD по расстоянию и настройкам"), so a state change switches
 //! the batches on the next update without respawning.
 //!
@@ -18,7 +19,7 @@ use crate::camera::MissionCamera;
 use crate::scene::DrawnBatch;
 use bevy::prelude::*;
 use iron3d_assets::model::{Model, ModelNode as MeshNode};
-use iron3d_world::mission::ModelState;
+use iron3d_world::mission::{ModelState, NodeStage};
 
 /// LOD 0 up to this many bounding radii from the camera.
 pub const LOD_NEAR: f32 = 16.0;
@@ -138,12 +139,23 @@ impl NodeSlots {
     }
 }
 
+/// The native state a node is drawn in: its damage stage, or its
+/// object's [`ModelState`] when that is further on.
+pub fn node_state(object: Option<ModelState>, stage: Option<NodeStage>) -> ModelState {
+    let object = object.unwrap_or_default();
+    stage
+        .and_then(|s| ModelState::new(s.0))
+        .filter(|s| s.index() > object.index())
+        .unwrap_or(object)
+}
+
 /// Shows each drawn batch whose slot is the one its node selects for its
-/// object's [`ModelState`] (state 0 without one) at the camera's distance,
-/// and hides the others.
+/// state ([`node_state`]: its damage stage or its object's
+/// [`ModelState`], state 0 without either) at the camera's distance, and
+/// hides the others.
 pub fn select_lods(
     cameras: Query<&GlobalTransform, With<MissionCamera>>,
-    nodes: Query<(&NodeSlots, &GlobalTransform)>,
+    nodes: Query<(&NodeSlots, &GlobalTransform, Option<&NodeStage>)>,
     states: Query<&ModelState>,
     mut batches: Query<(&DrawnBatch, &ChildOf, &mut Visibility)>,
 ) {
@@ -151,10 +163,10 @@ pub fn select_lods(
         return;
     };
     for (batch, parent, mut visibility) in &mut batches {
-        let Ok((slots, node)) = nodes.get(parent.parent()) else {
+        let Ok((slots, node, stage)) = nodes.get(parent.parent()) else {
             continue;
         };
-        let state = states.get(slots.object).copied().unwrap_or_default();
+        let state = node_state(states.get(slots.object).ok().copied(), stage.copied());
         let shown = slots
             .select(state, eye.distance(node.translation()))
             .is_some_and(|(_, slot)| slot == batch.slot);
@@ -224,6 +236,20 @@ mod tests {
     fn a_state_without_geometry_draws_state_zero() {
         assert_eq!(drawn_states([true, true, false]), [0, 1, 0]);
         assert_eq!(drawn_states([true, false, true]), [0, 0, 2]);
+    }
+
+    #[test]
+    fn a_node_is_drawn_in_its_damage_stage_or_its_objects_state() {
+        let state = |s| ModelState::new(s).unwrap();
+        assert_eq!(node_state(None, None), state(0));
+        assert_eq!(node_state(None, Some(NodeStage(2))), state(2));
+        assert_eq!(node_state(Some(state(1)), Some(NodeStage(0))), state(1));
+        assert_eq!(node_state(Some(state(1)), Some(NodeStage(2))), state(2));
+        assert_eq!(
+            node_state(None, Some(NodeStage(7))),
+            state(0),
+            "no such native state"
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain, TerrainLayer};
 use iron3d_schedules::GameClock;
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{
-    LoadProgress, MissionObject, MissionPhase, MissionRequest, ModelNode, ModelState,
+    LoadProgress, MissionObject, MissionPhase, MissionRequest, ModelNode, ModelState, NodeStage,
     PrototypeChain, UnitPartInfo, headless_app,
 };
 use std::path::{Path, PathBuf};
@@ -534,8 +534,8 @@ fn batches_switch_with_the_objects_model_state() {
         assert!(!states.is_empty());
         assert!(states.iter().all(|s| *s == Some(ModelState::default())));
     }
-    // A node whose state 1 shows another slot up close than state 0; no
-    // demo model has state 2, so it draws state 0.
+    // A node whose state 1 shows another slot up close than state 0, of
+    // a model without state 2 (a machine's), so it draws state 0.
     let (node, position, slots) = node_where(&mut app, |s| {
         s.drawn == [0, 1, 0]
             && s.states[0].slots.first().map(|l| l.1) != s.states[1].slots.first().map(|l| l.1)
@@ -562,6 +562,40 @@ fn batches_switch_with_the_objects_model_state() {
     let shown = shown_slots(&mut app, node);
     assert!(all_are(&shown, state0), "state 2 falls back: {shown:?}");
     set_state(&mut app, slots.object, 0);
+    assert!(all_are(&shown_slots(&mut app, node), state0));
+}
+
+/// A node in a damage stage (combat's [`NodeStage`]) shows that native
+/// state's slot while its object stays in state 0: a demo building's
+/// battered look.
+#[test]
+fn a_node_is_drawn_in_its_damage_stage() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let (node, position, slots) = node_where(&mut app, |s| {
+        s.drawn == [0, 1, 2]
+            && s.states[0].slots.first().map(|l| l.1) != s.states[1].slots.first().map(|l| l.1)
+    });
+    let (state0, battered) = (slots.states[0].slots[0].1, slots.states[1].slots[0].1);
+    place_camera(&mut app, position, 0.5 * slots.states[0].radius);
+    assert!(all_are(&shown_slots(&mut app, node), state0));
+    for stage in [1, 2] {
+        app.world_mut().entity_mut(node).insert(NodeStage(stage));
+        app.update();
+        app.update();
+        let shown = shown_slots(&mut app, node);
+        assert!(
+            all_are(&shown, battered),
+            "stage {stage}: {shown:?} of {slots:?}"
+        );
+    }
+    assert_eq!(
+        app.world().get::<ModelState>(slots.object),
+        Some(&ModelState::default())
+    );
+    app.world_mut().entity_mut(node).insert(NodeStage(0));
+    app.update();
+    app.update();
     assert!(all_are(&shown_slots(&mut app, node), state0));
 }
 

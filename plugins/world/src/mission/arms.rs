@@ -287,8 +287,11 @@ pub struct HitNode {
     /// index in [`HitModel::nodes`].
     pub parent: Option<usize>,
     /// The `.exp` key of its node table row: what it sets off when it
-    /// dies ([`super::MissionEffects::blasts`]).
+    /// dies or steps up a damage stage ([`super::MissionEffects::blasts`]).
     pub explosion: Option<String>,
+    /// Its damage states: the native model states past 0 it has geometry
+    /// in (`Node38::damage_states`).
+    pub damage_states: u8,
 }
 
 /// Every node of an object that has life, in part then node order, and
@@ -299,6 +302,29 @@ pub struct HitModel {
     pub centre: Vec3,
     pub radius: f32,
 }
+
+impl HitNode {
+    /// The damage stage of the node at life fraction `life` (openparkan
+    /// `docs/26-damage.md`, "Damage stages"): `N − ceil(N × life)` of its
+    /// `N` damage states, 0 at full life, `N` at 0.
+    pub fn stage(&self, life: f32) -> u8 {
+        let n = f32::from(self.damage_states);
+        let reached = n - (n * life.clamp(0.0, 1.0)).ceil();
+        reached as u8
+    }
+
+    /// Whether its death kills the object: node 0 or a vital node.
+    pub fn fatal(&self) -> bool {
+        self.vital || self.node == NodeRef { part: 0, node: 0 }
+    }
+}
+
+/// Presentation: the damage stage a node of a placed model is drawn in
+/// (the native state of its slots), set from its object's life
+/// ([`HitNode::stage`]). A node without one is drawn in its object's
+/// [`super::ModelState`].
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeStage(pub u8);
 
 impl HitModel {
     /// The sphere round all its nodes under `transform` (world frame):
@@ -532,6 +558,7 @@ fn hit_model(
                 never_hidden: plan.flags & NODE_NEVER_HIDDEN != 0,
                 parent: plan.parent.map(|q| first[p] + q).or(socket),
                 explosion: part.explosions.get(n).cloned().flatten(),
+                damage_states: plan.damage_states,
             });
         }
     }

@@ -278,6 +278,7 @@ mod tests {
                 measures: Some((10.0, 2.0)),
                 faces: Vec::new(),
                 flags: 0,
+                damage_states: 0,
             })
             .collect()
     }

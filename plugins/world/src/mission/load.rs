@@ -178,6 +178,8 @@ pub(crate) struct NodePlan {
     pub faces: Vec<SlotFace>,
     /// The node's flag word (`Node38` `+0`): vital, never hidden, ...
     pub flags: u16,
+    /// Its damage states ([`Node38::damage_states`]).
+    pub damage_states: u8,
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -929,6 +931,7 @@ fn prepare(
                 .map(|s| model.slot_faces(usize::from(s)))
                 .unwrap_or_default(),
             flags: node.hdr0,
+            damage_states: node.damage_states(),
         })
         .collect())
 }

@@ -38,7 +38,7 @@ mod sounds;
 
 pub use arms::{
     AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
-    NODE_VITAL, RoundEnd, RoundSpec, SURFACE_MACHINE, Seeker, TurretSpec,
+    NODE_VITAL, NodeStage, RoundEnd, RoundSpec, SURFACE_MACHINE, Seeker, TurretSpec,
 };
 pub use chain::{PartResources, ResourceChain};
 pub use clans::{ClanRelations, Relation};
