@@ -13,7 +13,9 @@ use iron3d_fx::FxPlugin;
 use iron3d_hud::{HudPlugin, MainMenu, PlayBriefing};
 use iron3d_input::IronInputPlugin;
 use iron3d_inspector::InspectorPlugin;
-use iron3d_player::{BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode};
+use iron3d_player::{
+    Bindings, BindingsFile, PlayerInputPlugin, PlayerPlugin, PlayerView, ViewMode,
+};
 use iron3d_render::IronRenderPlugin;
 use iron3d_render::bench::BenchRequest;
 use iron3d_render::camera::CameraPose;
@@ -177,6 +179,11 @@ pub fn windowed(
     // player sees from the hero's cockpit.
     if debug_view {
         app.insert_resource(PlayerView::new(ViewMode::Debug));
+    }
+    // The bindings before the player's file: the defaults with the
+    // install's `hero.tbl` laid over them.
+    if let Some(request) = &request {
+        app.insert_resource(Bindings::of_install(&request.game_dir, &request.mod_dirs));
     }
     // The player's bindings file (written on the first run, re-read when
     // it changes); without a config directory the defaults stay.

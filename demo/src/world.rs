@@ -99,7 +99,7 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
 }
 
 /// The root configs: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`,
-/// `ArealMap.ini` with the keys and demo values of tome VIII (and the
+/// `hero.tbl`, `ArealMap.ini` with the keys and demo values of tome VIII (and the
 /// three keys Part 2 adds to `iron_3d.ini`).
 fn write_root_configs(install: &mut Install) -> Result<()> {
     install.add(
@@ -181,6 +181,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
             "UseWizard=1",
         ]),
     )?;
+    install.add("hero.tbl", crlf(HERO_TABLE))?;
     install.add(
         "ArealMap.ini",
         crlf(&[
@@ -195,6 +196,41 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         ]),
     )
 }
+
+/// The pilot's input table in the original layout (openparkan
+/// `docs/14-controls.md`, "The table"): each key's press row and the
+/// release row that sends the same command with 0, the keys the engine's
+/// code defaults give (so the game plays the same with it or without).
+const HERO_TABLE: &[&str] = &[
+    "// Iron3D demo: the pilot's controls",
+    "// dev   modifier  key        press class          command        value  index flag  ramp time",
+    "KEY   SCAN_NULL SCAN_W       1  CICLS_UNKNOWN  MCMD_WALK_F    1.0  0  0         0.0  0     // walk forward",
+    "KEY   SCAN_NULL SCAN_W       0  CICLS_UNKNOWN  MCMD_WALK_F    0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_S       1  CICLS_UNKNOWN  MCMD_WALK_B    1.0  0  0         0.0  0     // walk back",
+    "KEY   SCAN_NULL SCAN_S       0  CICLS_UNKNOWN  MCMD_WALK_B    0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_A       1  CICLS_UNKNOWN  MCMD_LEFT      1.0  0  0         0.0  0     // OBJ_MOVE_LEFT",
+    "KEY   SCAN_NULL SCAN_A       0  CICLS_UNKNOWN  MCMD_LEFT      0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_D       1  CICLS_UNKNOWN  MCMD_RIGHT     1.0  0  0         0.0  0     // OBJ_MOVE_RIGHT",
+    "KEY   SCAN_NULL SCAN_D       0  CICLS_UNKNOWN  MCMD_RIGHT     0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_G_STAR  1  CICLS_UNKNOWN  MCMD_FORWARD   1.0  0  0         0.0  0     // OBJ_SPEED_MAX",
+    "KEY   SCAN_NULL SCAN_G_SLASH 1  CICLS_UNKNOWN  MCMD_FORWARD   0.0  0  0         0.0  0     // OBJ_STOP",
+    "KEY   SCAN_NULL SCAN_G_PLUS  1  CICLS_UNKNOWN  MCMD_FORWARD   1.0  0  0         0.05 1000  // OBJ_SPEED_MORE",
+    "KEY   SCAN_NULL SCAN_G_PLUS  0  CICLS_UNKNOWN  MCMD_FORWARD   0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_G_MINUS 1  CICLS_UNKNOWN  MCMD_FORWARD  -1.0  0  0         0.05 1000  // OBJ_SPEED_LESS",
+    "KEY   SCAN_NULL SCAN_G_MINUS 0  CICLS_UNKNOWN  MCMD_FORWARD   0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_LMOUSE  1  CICLS_MULTIGUN MCMD_STATE     1.0  0  0         0.0  0     // FIRE_SELECTED_CONT",
+    "KEY   SCAN_NULL SCAN_LMOUSE  0  CICLS_MULTIGUN MCMD_STATE     0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_RMOUSE  1  CICLS_MULTIGUN MCMD_FIRE_ALL  1.0  0  0         0.0  0     // FIRE_ALL",
+    "KEY   SCAN_NULL SCAN_RMOUSE  0  CICLS_MULTIGUN MCMD_FIRE_ALL  0.0  0  0         0.0  0",
+    "KEY   SCAN_NULL SCAN_W_0     1  CICLS_MULTIGUN MCMD_SELECT    1.0  0  0         0.0  0     // SELECT_ALL_WEAPON",
+    "KEY   SCAN_NULL SCAN_W_1     1  CICLS_MULTIGUN MCMD_SELECT    1.0  1  0         0.0  0     // SELECT_WEAPON_1",
+    "KEY   SCAN_NULL SCAN_W_2     1  CICLS_MULTIGUN MCMD_SELECT    1.0  2  0         0.0  0     // SELECT_WEAPON_2",
+    "KEY   SCAN_NULL SCAN_W_3     1  CICLS_MULTIGUN MCMD_SELECT    1.0  3  0         0.0  0     // SELECT_WEAPON_3",
+    "KEY   SCAN_NULL SCAN_W_4     1  CICLS_MULTIGUN MCMD_SELECT    1.0  4  0         0.0  0     // SELECT_WEAPON_4",
+    "KEY   SCAN_NULL SCAN_Q       1  CICLS_MULTIGUN MCMD_SELECT_NEXT 1.0 0 0         0.0  0     // next weapon",
+    "MOUSE SCAN_NULL SCAN_MOUSE_X 1  CICLS_UNKNOWN  MCMD_ROTATE_Z  1.0  0  0         0.0  0     // OBJ_TURN",
+    "MOUSE SCAN_NULL SCAN_MOUSE_Y 1  CICLS_TURRET   MCMD_ANGLE_X   1.0  0  0         0.0  0     // TURRET_UP",
+];
 
 /// Text lines joined with CRLF (every line terminated), as CP1251.
 pub(crate) fn crlf(lines: &[&str]) -> Vec<u8> {

@@ -1,8 +1,8 @@
 //! Mutation tests of the mission-side readers: TMA, unit DAT, the
-//! `objects.rlb` registry, `BuildDat.lst` and the text-config reader. Each
-//! gets thousands of corrupted variants of a valid file (truncation at every
-//! offset, flipped bytes, words pushed out of range): never a panic, peak heap
-//! linear in the input.
+//! `objects.rlb` registry, `BuildDat.lst`, the input tables and the
+//! text-config reader. Each gets thousands of corrupted variants of a valid
+//! file (truncation at every offset, flipped bytes, words pushed out of
+//! range): never a panic, peak heap linear in the input.
 
 mod support;
 
@@ -13,6 +13,7 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::builddat::{BuildCategory, BuildDat};
 use iron3d_formats::config::ini::{self, Settings};
+use iron3d_formats::config::input_table::InputTable;
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::registry::Registry;
@@ -131,6 +132,12 @@ fn builddat_survives_mutation() {
     for mode in [Mode::Strict, Mode::Compatible] {
         support::assert_robust(&valid, None, text_budget, |d| BuildDat::parse(d, mode));
     }
+}
+
+#[test]
+fn input_tables_survive_mutation() {
+    let table = b"// hero\r\nKEY SCAN_NULL SCAN_W 1 CICLS_UNKNOWN MCMD_WALK_F 1.0 0 0 0.0 0 // OBJ_MOVE_FORWARD\r\nKEY SCAN_NULL SCAN_W 0 CICLS_UNKNOWN MCMD_WALK_F 0.0 0 0 0.0 0\r\nMOUSE SCAN_NULL SCAN_MOUSE_X 1 CICLS_TURRET MCMD_ANGLE_X 0.1 1 MAN_WRAP 0.05 1000\r\n";
+    support::assert_robust(table, None, text_budget, InputTable::parse);
 }
 
 #[test]

@@ -116,6 +116,16 @@ fn every_demo_mission_reaches_its_clans_scripts_and_a_broken_script_is_reported(
     );
 }
 
+/// Every diagnostic of validating `root`, as `family message`.
+fn diagnostics(root: &std::path::Path) -> Vec<String> {
+    let report = validate(root, &mut |_| {}).unwrap();
+    report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.family, d.message))
+        .collect()
+}
+
 #[test]
 fn a_briefing_waypoint_that_does_not_read_is_reported_with_its_object() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,15 +144,32 @@ fn a_briefing_waypoint_that_does_not_read_is_reported_with_its_object() {
         text.replacen("EdgeTime = 2.50", "EdgeTime = soon", 1),
     )
     .unwrap();
-    let report = validate(&root, &mut |_| {}).unwrap();
-    let errors: Vec<String> = report
-        .diagnostics
-        .iter()
-        .map(|d| format!("{} {}", d.family, d.message))
-        .collect();
+    let errors = diagnostics(&root);
     assert!(
         errors.iter().any(|e| e.starts_with("briefing ")
             && e.contains("object WayPoint0 (line 2): EdgeTime a number")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn the_demo_hero_table_validates_and_a_broken_row_is_reported_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    assert_eq!(report.families["input table"].files, 1);
+    let table = root.join("hero.tbl");
+    let text = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(
+        &table,
+        text.replacen("MCMD_WALK_F    1.0", "MCMD_WALK_F    fast", 1),
+    )
+    .unwrap();
+    let errors = diagnostics(&root);
+    assert!(
+        errors.iter().any(|e| e.starts_with("input table ")
+            && e.contains("line 3: a magnitude, found fast")),
         "{errors:#?}"
     );
 }

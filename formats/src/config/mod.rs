@@ -10,6 +10,7 @@
 //! | `mission.cfg` objectives, `messages.cfg` messages | [`mission_text`] |
 //! | `briefing.cfg` | [`blocks::ObjectConfig`], its waypoints typed by [`briefing::waypoints`] |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
+//! | `hero.tbl`, `m1.tbl`, `m2.tbl` | [`input_table::InputTable`] |
 //! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
 
 pub mod ambient;
@@ -17,6 +18,7 @@ pub mod blocks;
 pub mod briefing;
 pub mod builddat;
 pub mod ini;
+pub mod input_table;
 pub mod mission_text;
 pub mod text;
 pub mod ui_resources;

@@ -49,6 +49,9 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         "BuildDat.lst" => crate::config::builddat::BuildDat::parse(&data, Mode::Compatible)
             .map(|b| b.sections.len() as u64),
         "Comp.ini" => crate::config::blocks::CompIni::parse(&data).map(|_| 1),
+        "input table" => {
+            crate::config::input_table::InputTable::parse(&data).map(|t| t.rows.len() as u64)
+        }
         "INI" => crate::config::text::TextConfig::parse(&data, "ini").map(|_| 1),
         "text CFG" => crate::config::text::TextConfig::parse(&data, "cfg").map(|_| 1),
         "briefing" => crate::config::blocks::ObjectConfig::parse(&data, "briefing.cfg")
@@ -139,6 +142,7 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         ("data.tma", _) => "TMA",
         ("builddat.lst", _) => "BuildDat.lst",
         ("comp.ini", _) => "Comp.ini",
+        (_, "tbl") => "input table",
         (_, "ini") => "INI",
         // `mission.cfg` and the UI configs are object blocks (tome VIII);
         // The briefing's waypoints are object blocks of their own fields;

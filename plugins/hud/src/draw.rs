@@ -31,6 +31,7 @@ const RED: Color32 = Color32::from_rgb(230, 60, 50);
 const AMBER: Color32 = Color32::from_rgb(240, 190, 60);
 const GLASS: Color32 = Color32::from_rgba_premultiplied(0, 20, 10, 150);
 const INK: Color32 = Color32::from_rgb(190, 240, 200);
+const SHIELD: Color32 = Color32::from_rgb(90, 180, 240);
 
 /// Text of this layout size and over is a title, in `MENU_FONT`.
 const TITLE_SIZE: f32 = 14.0;
@@ -248,8 +249,8 @@ fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
 }
 
 fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) {
-    let y = 412.0;
-    p.rect_filled(l.rect(x, y, 160.0, 60.0), 2.0, GLASS);
+    let y = 400.0;
+    p.rect_filled(l.rect(x, y, 160.0, 72.0), 2.0, GLASS);
     l.text(
         p,
         l.at(x + 6.0, y + 4.0),
@@ -281,6 +282,31 @@ fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) 
             l.rect(x + 6.0 + col * 12.5, y + 34.0 + row * 11.0, 10.0, 9.0),
             1.0,
             shade,
+        );
+    }
+    if let Some(sectors) = &panel.shield {
+        shield_sectors(p, l, sectors, (x + 6.0, y + 58.0));
+    }
+}
+
+/// A shield's six sectors in a row (front, back, left, right, top,
+/// bottom), each a frame filled as far as the sector is.
+fn shield_sectors(p: &egui::Painter, l: &Layout, sectors: &[f32], (x, y): (f32, f32)) {
+    const LETTERS: [&str; 6] = ["F", "B", "L", "R", "T", "D"];
+    for (i, (fill, letter)) in sectors.iter().zip(LETTERS).enumerate() {
+        let left = x + i as f32 * 25.0;
+        l.text(p, l.at(left, y), Align2::LEFT_TOP, letter, 8.0, INK);
+        let (bar_x, width) = (left + 7.0, 16.0);
+        p.rect_stroke(
+            l.rect(bar_x, y + 1.0, width, 6.0),
+            0.0,
+            Stroke::new(1.0, INK),
+            StrokeKind::Inside,
+        );
+        p.rect_filled(
+            l.rect(bar_x, y + 1.0, width * fill.clamp(0.0, 1.0), 6.0),
+            0.0,
+            SHIELD,
         );
     }
 }

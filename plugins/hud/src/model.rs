@@ -4,14 +4,15 @@
 
 use bevy::prelude::*;
 use iron3d_behavior::ClanRelations;
-use iron3d_combat::{GunPhase, Weapons};
+use iron3d_combat::{GunPhase, Shield, Weapons, shield};
 use iron3d_formats::tma;
 use iron3d_player::Pilot;
 use iron3d_schedules::GameClock;
 use iron3d_script::{ObjectiveState, OutcomeResult, Progress};
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{
-    Armament, Destroyed, HitModel, InstanceName, NodeLife, ObjectClan, ObjectKind,
+    Armament, Destroyed, HitModel, InstanceName, NodeLife, ObjectClan, ObjectKind, SHIELD_SECTORS,
+    ShieldSpec,
 };
 
 /// Lines the message box holds, and how long a message stays (s of game
@@ -63,14 +64,18 @@ pub struct Contact {
     pub side: Side,
 }
 
-/// An object's panel: its name, its life (node 0, 0–1) and each hit
-/// node's life.
+/// An object's panel: its name, its life (node 0, 0–1), each hit node's
+/// life and, while its bubble stands, how full each shield sector is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Panel {
     pub id: u32,
     pub name: String,
     pub life: f32,
     pub nodes: Vec<f32>,
+    /// Each sector's points over a full sector's, 0–1, in sector order
+    /// (front, back, left, right, top, bottom: `ShieldSpec::sector`);
+    /// `None` without a shield or while its bubble is down.
+    pub shield: Option<[f32; SHIELD_SECTORS]>,
 }
 
 /// One line of the objectives screen.
@@ -152,16 +157,28 @@ pub fn radar_point(forward: Vec3, d: Vec3) -> Option<Vec2> {
     Some(Vec2::new(flat.dot(right), flat.dot(ahead)) / RADAR_RANGE)
 }
 
+/// What an object's panel is drawn from.
+type PanelOf<'a> = (
+    &'a InstanceName,
+    Option<&'a HitModel>,
+    &'a NodeLife,
+    Option<(&'a ShieldSpec, &'a Shield)>,
+);
+
 /// An object's panel.
-pub fn panel(id: u32, name: &InstanceName, model: Option<&HitModel>, life: &NodeLife) -> Panel {
+pub fn panel(id: u32, (name, model, life, shield): PanelOf<'_>) -> Panel {
     let nodes: Vec<f32> = model.map_or_else(Vec::new, |m| {
         m.nodes.iter().map(|n| life.of(n.node)).collect()
     });
+    let shield = shield
+        .filter(|(spec, _)| spec.sector_max > 0.0 && shield::stands(spec, life))
+        .map(|(spec, s)| s.sectors.map(|p| (p / spec.sector_max).clamp(0.0, 1.0)));
     Panel {
         id,
         name: name.0.clone(),
         life: life.of(Default::default()),
         nodes,
+        shield,
     }
 }
 
@@ -171,18 +188,14 @@ type HeroItem<'a> = (
     &'a ObjectClan,
     Option<&'a Armament>,
     Option<&'a Weapons>,
-    &'a InstanceName,
-    Option<&'a HitModel>,
-    &'a NodeLife,
+    PanelOf<'a>,
 );
 
 type Seen<'a> = (
     &'a Transform,
     &'a ObjectClan,
     &'a ObjectKind,
-    &'a InstanceName,
-    Option<&'a HitModel>,
-    &'a NodeLife,
+    PanelOf<'a>,
     Option<&'a Destroyed>,
 );
 
@@ -219,7 +232,7 @@ pub(crate) fn take(
     let hero = registry
         .iter()
         .find_map(|(id, e)| heroes.get(e).ok().map(|h| (id, h)));
-    if let Some((id, (at, pilot, clan, armament, weapons, name, hits, life))) = hero {
+    if let Some((id, (at, pilot, clan, armament, weapons, own))) = hero {
         if let Some(a) = armament {
             // Before its first step (a game started paused) the guns are
             // as the combat plugin arms them: full.
@@ -233,11 +246,11 @@ pub(crate) fn take(
             };
             next.guns = gun_rows(pilot, a, w);
         }
-        next.own = Some(panel(id.raw(), name, hits, life));
+        next.own = Some(panel(id.raw(), own));
         let forward = at.rotation * Vec3::NEG_Z;
         let mut nearest: Option<(f32, Panel)> = None;
         for (other, entity) in registry.iter().filter(|(o, _)| *o != id) {
-            let Ok((t, c, kind, name, hits, life, destroyed)) = objects.get(entity) else {
+            let Ok((t, c, kind, seen, destroyed)) = objects.get(entity) else {
                 continue;
             };
             let counted = matches!(
@@ -266,7 +279,7 @@ pub(crate) fn take(
             });
             let distance = d.length();
             if side == Side::Hostile && nearest.as_ref().is_none_or(|(n, _)| distance < *n) {
-                nearest = Some((distance, panel(other.raw(), name, hits, life)));
+                nearest = Some((distance, panel(other.raw(), seen)));
             }
         }
         next.target = nearest.map(|(_, p)| p);

@@ -14,7 +14,7 @@ use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_lines, radar_point};
 use iron3d_hud::*;
 use iron3d_player::{PlayerInputPlugin, PlayerPlugin};
 use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, ScriptPlugin};
-use iron3d_world::mission::running_test_app;
+use iron3d_world::mission::{NodeLife, ShieldSpec, running_test_app};
 use leafwing_input_manager::prelude::*;
 
 fn demo_install() -> tempfile::TempDir {
@@ -104,6 +104,41 @@ fn the_hud_lists_the_heros_guns_its_radar_contacts_and_the_mission() {
         app.update();
     }
     assert!(!model(&app).objectives_at_start, "7 s on");
+}
+
+/// The own panel shows how full each of the hero's shield sectors is,
+/// and nothing once its bubble is down.
+#[test]
+fn the_own_panel_shows_the_heros_shield_sectors() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let own = model(&app).own.expect("the hero's panel");
+    assert_eq!(own.shield, Some([1.0; 6]), "full at the start");
+    let hero = app
+        .world()
+        .resource::<iron3d_world::ObjectRegistry>()
+        .entity(iron3d_world::OriginalObjectId(own.id))
+        .unwrap();
+    let (max, deflector) = {
+        let spec = app.world().get::<ShieldSpec>(hero).unwrap();
+        (spec.sector_max, spec.deflector.unwrap())
+    };
+    app.world_mut()
+        .get_mut::<iron3d_combat::Shield>(hero)
+        .unwrap()
+        .sectors[2] = max / 4.0;
+    app.update();
+    let sectors = model(&app).own.unwrap().shield.unwrap();
+    assert!(
+        (sectors[2] - 0.25).abs() < 0.05,
+        "the left sector: {sectors:?}"
+    );
+    assert!(sectors.iter().enumerate().all(|(i, &s)| i == 2 || s == 1.0));
+    // The deflector's node destroyed: the bubble is down.
+    app.world_mut().get_mut::<NodeLife>(hero).unwrap().0[deflector.part][deflector.node] = 0.0;
+    app.update();
+    assert_eq!(model(&app).own.unwrap().shield, None);
 }
 
 #[test]

@@ -18,11 +18,18 @@
 //! `F5`, ...), mouse buttons `MouseLeft`, `MouseRight`, `MouseMiddle`,
 //! `MouseBack`, `MouseForward`; `Mouse` takes `MouseMotion` (or nothing).
 //! An action the file leaves out keeps no binding.
+//!
+//! The bindings before the file (what its first writing holds) are the
+//! code's defaults with the install's `hero.tbl` laid over them
+//! ([`Bindings::of_install`]): each action the table's press rows bind
+//! takes the table's keys instead of the default ones.
 
 use crate::action::PlayerAction;
 use bevy::prelude::*;
 use bevy::reflect::FromReflect;
 use bevy::reflect::enums::{DynamicEnum, DynamicVariant};
+use iron3d_formats::config::input_table::{InputRow, InputTable, NO_MODIFIER};
+use iron3d_formats::source::Source;
 use leafwing_input_manager::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -175,6 +182,167 @@ impl Bindings {
         map
     }
 }
+
+/// The action a press row of an input table (`hero.tbl`) binds, by its
+/// identity (the `Command.dsc` name without `CMD_`, openparkan
+/// `docs/14-controls.md`) or else by its class and command.
+fn table_action(row: &InputRow) -> Option<PlayerAction> {
+    use PlayerAction as A;
+    let by_identity = match row.identity.as_deref().unwrap_or_default() {
+        "FIRE_SELECTED_CONT" => Some(A::FirePrimary),
+        "FIRE_ALL" => Some(A::FireSecondary),
+        "SELECT_ALL_WEAPON" => Some(A::SelectAll),
+        "SELECT_WEAPON_1" => Some(A::Weapon1),
+        "SELECT_WEAPON_2" => Some(A::Weapon2),
+        "SELECT_WEAPON_3" => Some(A::Weapon3),
+        "SELECT_WEAPON_4" => Some(A::Weapon4),
+        "OBJ_SPEED_MAX" => Some(A::CruiseFull),
+        "OBJ_STOP" => Some(A::CruiseStop),
+        "OBJ_SPEED_MORE" => Some(A::CruiseMore),
+        "OBJ_SPEED_LESS" => Some(A::CruiseLess),
+        _ => None,
+    };
+    by_identity.or(match (row.class.as_str(), row.command.as_str()) {
+        (_, "MCMD_WALK_F") => Some(A::WalkForward),
+        (_, "MCMD_WALK_B") => Some(A::WalkBack),
+        ("CICLS_UNKNOWN", "MCMD_LEFT") => Some(A::StrafeLeft),
+        ("CICLS_UNKNOWN", "MCMD_RIGHT") => Some(A::StrafeRight),
+        ("CICLS_MULTIGUN", "MCMD_SELECT_NEXT") => Some(A::NextWeapon),
+        ("CICLS_MULTIGUN", "MCMD_SELECT") => match row.index {
+            0 => Some(A::SelectAll),
+            1 => Some(A::Weapon1),
+            2 => Some(A::Weapon2),
+            3 => Some(A::Weapon3),
+            4 => Some(A::Weapon4),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The input of a `SCAN_*` name (`ScanCode.dsc`'s identifiers, IBM PC set-1
+/// keys). Attested names (openparkan `docs/14-controls.md`, `docs/26`):
+/// `SCAN_A`, `SCAN_G`, `SCAN_W_1`, `SCAN_ESC`, `SCAN_LSHIFT`, `SCAN_F1`,
+/// `SCAN_G_PLUS`, `SCAN_LMOUSE`; the rest follow their families' spelling
+/// (ours): letters, `SCAN_W_0`..`9` the number row, `SCAN_F1`..`F12`,
+/// `SCAN_G_*` the keypad.
+pub fn scan_input(name: &str) -> Option<Input> {
+    use KeyCode::*;
+    let rest = name.strip_prefix("SCAN_")?;
+    const LETTERS: [KeyCode; 26] = [
+        KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO,
+        KeyP, KeyQ, KeyR, KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ,
+    ];
+    const DIGITS: [KeyCode; 10] = [
+        Digit0, Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
+    ];
+    const PAD: [KeyCode; 10] = [
+        Numpad0, Numpad1, Numpad2, Numpad3, Numpad4, Numpad5, Numpad6, Numpad7, Numpad8, Numpad9,
+    ];
+    const F: [KeyCode; 12] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12];
+    let digit = |s: &str| s.parse::<usize>().ok().filter(|&d| d < 10 && s.len() == 1);
+    let key = match rest.as_bytes() {
+        [c @ b'A'..=b'Z'] => LETTERS[usize::from(c - b'A')],
+        _ if rest.starts_with("W_") => DIGITS[digit(&rest[2..])?],
+        _ if rest.starts_with("F") && rest.len() > 1 => {
+            *F.get(rest[1..].parse::<usize>().ok()?.checked_sub(1)?)?
+        }
+        _ => match rest {
+            "ESC" => Escape,
+            "LSHIFT" => ShiftLeft,
+            "RSHIFT" => ShiftRight,
+            "SPACE" => Space,
+            "TAB" => Tab,
+            "ENTER" => Enter,
+            "UP" => ArrowUp,
+            "DOWN" => ArrowDown,
+            "LEFT" => ArrowLeft,
+            "RIGHT" => ArrowRight,
+            "G_PLUS" => NumpadAdd,
+            "G_MINUS" => NumpadSubtract,
+            "G_STAR" => NumpadMultiply,
+            "G_SLASH" => NumpadDivide,
+            "LMOUSE" => return Some(Input::Mouse(MouseButton::Left)),
+            "RMOUSE" => return Some(Input::Mouse(MouseButton::Right)),
+            "MMOUSE" => return Some(Input::Mouse(MouseButton::Middle)),
+            _ if rest.starts_with("G_") => PAD[digit(&rest[2..])?],
+            _ => return None,
+        },
+    };
+    Some(Input::Key(key))
+}
+
+impl Bindings {
+    /// These bindings with the press rows of an input table laid over
+    /// them: every action the table binds takes the table's inputs (in
+    /// row order) instead of its own. Returns what of the table could not
+    /// be taken, a sentence per row (a chord, a key with no input here).
+    pub fn with_table(mut self, table: &InputTable) -> (Self, Vec<String>) {
+        let mut taken: BTreeMap<usize, Vec<Input>> = BTreeMap::new();
+        let mut problems = Vec::new();
+        for row in table.rows.iter().filter(|r| r.press) {
+            let Some(action) = table_action(row) else {
+                continue;
+            };
+            let refuse = |why: String| format!("line {}: {}: {why}", row.line, action.name());
+            if row.modifier != NO_MODIFIER {
+                problems.push(refuse(format!(
+                    "the chord {} + {} is not bound here",
+                    row.modifier, row.key
+                )));
+                continue;
+            }
+            match scan_input(&row.key) {
+                Some(input) => {
+                    let slot = self.0.iter().position(|(a, _)| *a == action);
+                    if let Some(i) = slot {
+                        let inputs = taken.entry(i).or_default();
+                        if !inputs.contains(&input) {
+                            inputs.push(input);
+                        }
+                    }
+                }
+                _ => problems.push(refuse(format!("{} has no input here", row.key))),
+            }
+        }
+        for (i, inputs) in taken {
+            self.0[i].1 = inputs;
+        }
+        (self, problems)
+    }
+
+    /// The code's defaults with the install's `hero.tbl` laid over them
+    /// ([`Bindings::with_table`]), read through the install's layers (mod
+    /// directories first). An install without one gives the defaults; a
+    /// table that does not read, or rows that cannot be taken, are logged
+    /// with the file and line, and the rest stays.
+    pub fn of_install(game_dir: &Path, mod_dirs: &[PathBuf]) -> Self {
+        let defaults = Self::default();
+        let read = Source::new(game_dir, mod_dirs)
+            .and_then(|source| source.read_legacy(HERO_TABLE.as_bytes()))
+            .and_then(|found| found.map(|f| InputTable::parse(f.bytes())).transpose());
+        match read {
+            Ok(Some(table)) => {
+                let (bindings, problems) = defaults.with_table(&table);
+                for problem in problems {
+                    warn!("bindings: {} -> {HERO_TABLE} {problem}", game_dir.display());
+                }
+                bindings
+            }
+            Ok(None) => defaults,
+            Err(e) => {
+                error!(
+                    "bindings: {} -> {HERO_TABLE}: {e}; the default bindings stay",
+                    game_dir.display()
+                );
+                defaults
+            }
+        }
+    }
+}
+
+/// The pilot's input table in the install's root.
+pub const HERO_TABLE: &str = "hero.tbl";
 
 /// The user's bindings file and what became of its last reading.
 #[derive(Resource, Debug, Clone, PartialEq)]

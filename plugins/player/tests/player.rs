@@ -9,6 +9,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::{CombatEvents, CombatPlugin, EventKind, Manual, Weapons};
 use iron3d_control::{Body, ControlPlugin, PhysicalState, Piloted};
 use iron3d_demo::{self as demo, Scale};
+use iron3d_player::bindings::scan_input;
 use iron3d_player::view::{COCKPIT_FOV, NARROWEST_FOV, outer, vertical_fov};
 use iron3d_player::*;
 use iron3d_render::camera::MissionCamera;
@@ -355,6 +356,88 @@ fn bindings_name_every_action_and_refuse_what_they_cannot_bind() {
             vec![Input::Mouse(MouseButton::Right), Input::Key(KeyCode::Space)]
         )]
     );
+}
+
+/// The inputs `bindings` give `action`.
+fn inputs_of(bindings: &Bindings, action: PlayerAction) -> Vec<Input> {
+    bindings
+        .0
+        .iter()
+        .find(|(a, _)| *a == action)
+        .map(|(_, i)| i.clone())
+        .unwrap_or_default()
+}
+
+/// The demo install's `hero.tbl` gives the code's defaults; a mod's
+/// `hero.tbl` laid over the install rebinds what its press rows bind (by
+/// command, or by the row's identity), keeps the rest, and reports the
+/// rows it cannot take with their lines.
+#[test]
+fn the_installs_hero_table_sets_the_bindings_before_the_players_file() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    assert_eq!(Bindings::of_install(&game, &[]), Bindings::default());
+
+    let table = "// a mod's pilot\r\n\
+KEY SCAN_NULL SCAN_UP 1 CICLS_UNKNOWN MCMD_WALK_F 1.0 0 0 0.0 0 // walk\r\n\
+KEY SCAN_NULL SCAN_UP 0 CICLS_UNKNOWN MCMD_WALK_F 0.0 0 0 0.0 0\r\n\
+KEY SCAN_NULL SCAN_W 1 CICLS_UNKNOWN MCMD_WALK_F 1.0 0 0 0.0 0\r\n\
+KEY SCAN_NULL SCAN_G_9 1 CICLS_MULTIGUN MCMD_STATE 1.0 0 0 0.0 0 // FIRE_SELECTED_CONT\r\n\
+KEY SCAN_LSHIFT SCAN_F 1 CICLS_MULTIGUN MCMD_SELECT 1.0 2 0 0.0 0 // SELECT_WEAPON_2\r\n\
+KEY SCAN_NULL SCAN_WHEEL 1 CICLS_MULTIGUN MCMD_SELECT 1.0 3 0 0.0 0\r\n";
+    let table = iron3d_formats::config::input_table::InputTable::parse(table.as_bytes()).unwrap();
+    let (bindings, problems) = Bindings::default().with_table(&table);
+    use PlayerAction as A;
+    assert_eq!(
+        inputs_of(&bindings, A::WalkForward),
+        [Input::Key(KeyCode::ArrowUp), Input::Key(KeyCode::KeyW)]
+    );
+    assert_eq!(
+        inputs_of(&bindings, A::FirePrimary),
+        [Input::Key(KeyCode::Numpad9)]
+    );
+    assert_eq!(
+        problems,
+        [
+            "line 6: Weapon2: the chord SCAN_LSHIFT + SCAN_F is not bound here",
+            "line 7: Weapon3: SCAN_WHEEL has no input here",
+        ]
+    );
+    // What the table does not take keeps its default.
+    for action in [A::WalkBack, A::Weapon2, A::Weapon3, A::Menu] {
+        assert_eq!(
+            inputs_of(&bindings, action),
+            inputs_of(&Bindings::default(), action)
+        );
+    }
+    // Through the install's layers: a mod directory's table wins.
+    let mods = tempfile::tempdir().unwrap();
+    std::fs::write(mods.path().join("HERO.TBL"), table.to_bytes()).unwrap();
+    let layered = Bindings::of_install(&game, &[mods.path().to_path_buf()]);
+    assert_eq!(layered, bindings);
+}
+
+#[test]
+fn scan_names_map_to_the_keys_of_their_families() {
+    let key = |name| scan_input(name);
+    assert_eq!(key("SCAN_A"), Some(Input::Key(KeyCode::KeyA)));
+    assert_eq!(key("SCAN_Z"), Some(Input::Key(KeyCode::KeyZ)));
+    assert_eq!(key("SCAN_W_1"), Some(Input::Key(KeyCode::Digit1)));
+    assert_eq!(key("SCAN_F12"), Some(Input::Key(KeyCode::F12)));
+    assert_eq!(key("SCAN_ESC"), Some(Input::Key(KeyCode::Escape)));
+    assert_eq!(key("SCAN_G_PLUS"), Some(Input::Key(KeyCode::NumpadAdd)));
+    assert_eq!(key("SCAN_G_0"), Some(Input::Key(KeyCode::Numpad0)));
+    assert_eq!(key("SCAN_LMOUSE"), Some(Input::Mouse(MouseButton::Left)));
+    for unknown in [
+        "SCAN_F13",
+        "SCAN_F0",
+        "SCAN_W_10",
+        "SCAN_MOUSE_X",
+        "SCAN_NULL",
+        "A",
+    ] {
+        assert_eq!(key(unknown), None, "{unknown}");
+    }
 }
 
 #[test]
