@@ -31,7 +31,6 @@ const RED: Color32 = Color32::from_rgb(230, 60, 50);
 const AMBER: Color32 = Color32::from_rgb(240, 190, 60);
 const GLASS: Color32 = Color32::from_rgba_premultiplied(0, 20, 10, 150);
 const INK: Color32 = Color32::from_rgb(190, 240, 200);
-const SHIELD: Color32 = Color32::from_rgb(90, 180, 240);
 
 /// Text of this layout size and over is a title, in `MENU_FONT`.
 const TITLE_SIZE: f32 = 14.0;
@@ -289,8 +288,15 @@ fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) 
     }
 }
 
+/// A shield sector's tint at `fill` (0–1): red when empty, green when
+/// full (openparkan `docs/35-hud.md`: `(255 − v, v, 0)`, `v = 255 × fill`).
+fn sector_tint(fill: f32) -> Color32 {
+    let v = (255.0 * fill.clamp(0.0, 1.0)).round() as u8;
+    Color32::from_rgb(255 - v, v, 0)
+}
+
 /// A shield's six sectors in a row (front, back, left, right, top,
-/// bottom), each a frame filled as far as the sector is.
+/// bottom), each a frame filled as far as the sector is, in its tint.
 fn shield_sectors(p: &egui::Painter, l: &Layout, sectors: &[f32], (x, y): (f32, f32)) {
     const LETTERS: [&str; 6] = ["F", "B", "L", "R", "T", "D"];
     for (i, (fill, letter)) in sectors.iter().zip(LETTERS).enumerate() {
@@ -306,7 +312,7 @@ fn shield_sectors(p: &egui::Painter, l: &Layout, sectors: &[f32], (x, y): (f32, 
         p.rect_filled(
             l.rect(bar_x, y + 1.0, width * fill.clamp(0.0, 1.0), 6.0),
             0.0,
-            SHIELD,
+            sector_tint(*fill),
         );
     }
 }
