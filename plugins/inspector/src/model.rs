@@ -11,8 +11,9 @@ use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_replay::Trace;
 use iron3d_world::mission::{
-    Controller, Drive, InstanceName, MissionClans, ModelNode, NodeLife, ObjectClan, ObjectKind,
-    PropertyBag, PrototypeChain, PrototypeKey, SHIELD_SECTORS, ShieldSpec, UnitPartInfo,
+    Controller, Drive, InstanceName, MissionClans, ModelNode, NodeLife, NodeStage, ObjectClan,
+    ObjectKind, PropertyBag, PrototypeChain, PrototypeKey, SHIELD_SECTORS, ShieldSpec,
+    UnitPartInfo,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -455,7 +456,8 @@ fn part_depth(parts: &[(Entity, &UnitPartInfo)], part: &UnitPartInfo) -> usize {
     depth
 }
 
-/// The model nodes below `entity`, depth first.
+/// The model nodes below `entity`, depth first; a node past its first
+/// damage stage says which it is drawn in.
 fn node_rows(world: &World, entity: Entity, depth: usize) -> Vec<(usize, String)> {
     let Some(children) = world.get::<Children>(entity) else {
         return Vec::new();
@@ -463,10 +465,13 @@ fn node_rows(world: &World, entity: Entity, depth: usize) -> Vec<(usize, String)
     let mut out = Vec::new();
     for child in children.iter() {
         if let Some(node) = world.get::<ModelNode>(child) {
-            let name = node
+            let mut name = node
                 .name
                 .as_deref()
                 .map_or_else(|| format!("node #{}", node.index), lossy);
+            if let Some(NodeStage(stage @ 1..)) = world.get::<NodeStage>(child) {
+                name.push_str(&format!(" (damage stage {stage})"));
+            }
             out.push((depth, name));
             out.extend(node_rows(world, child, depth + 1));
         }

@@ -38,7 +38,8 @@ use iron3d_inspector::{InspectorPlugin, InspectorState, selection_report};
 use iron3d_render::camera::MissionCamera;
 use iron3d_schedules::{GameClock, Phase, SpinePlugin, deny_simulation_ambiguities};
 use iron3d_world::mission::{
-    LoadProgress, MissionPhase, MissionPlugin, MissionRequest, ModelNode, PropertyBag,
+    LoadProgress, MissionPhase, MissionPlugin, MissionRequest, ModelNode, NodeStage, PartNodes,
+    PropertyBag,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldPlugin};
 use leafwing_input_manager::prelude::*;
@@ -275,6 +276,23 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         &texts,
         &format!("#{} {}", details.parts[0].index, details.parts[0].key)
     ));
+}
+
+/// A node drawn in a damage stage says so in the selection's part tree.
+#[test]
+fn the_part_tree_names_a_nodes_damage_stage() {
+    let (_dir, mut app) = demo_app();
+    let world = app.world_mut();
+    let id = registered(world)[0];
+    let entity = world.resource::<ObjectRegistry>().entity(id).unwrap();
+    let part = world.get::<Children>(entity).unwrap()[0];
+    let node = world.get::<PartNodes>(part).unwrap().0[0];
+    world.entity_mut(node).insert(NodeStage(2));
+    world.insert_resource(SelectedObject(Some(id)));
+    let details = panel_model(world).details.unwrap();
+    let nodes = &details.parts[0].nodes;
+    assert!(nodes[0].1.ends_with(" (damage stage 2)"), "{nodes:?}");
+    assert!(nodes[1..].iter().all(|(_, n)| !n.contains("damage stage")));
 }
 
 /// The windowed game traces always: the selected object's recent trace
