@@ -927,6 +927,35 @@ fn the_kept_won_replay_completes_the_demo_mission() {
         3
     );
     assert!(report["script_errors"].as_array().unwrap().is_empty());
+    // Each objective completed is voiced, the last one followed by the
+    // mission's own voice, as `ui/game_resources.cfg` binds them.
+    let voices: Vec<(u64, &str, &str)> = report["sounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "voice" && s["source"] != "messages.cfg message 1")
+        .map(|s| {
+            let source = s["source"].as_str().unwrap();
+            (
+                s["tick"].as_u64().unwrap(),
+                s["key"].as_str().unwrap(),
+                source,
+            )
+        })
+        .collect();
+    let end = report["outcome"]["tick"].as_u64().unwrap();
+    let (obj, mission) = ("VOICES.LIB::V_ACK.WAV", "VOICES.LIB::V_DONE.WAV");
+    assert_eq!(voices.len(), 5, "{voices:?}");
+    assert!(
+        voices[..4]
+            .iter()
+            .all(|v| v.1 == obj && v.2.ends_with(" VOICE_OBJ_COMPLETE"))
+    );
+    assert_eq!(
+        voices[4],
+        (end, mission, "ui/game_resources.cfg VOICE_MISSION_COMPLETE")
+    );
+    assert_eq!(voices[3].0, end, "the last objective's, first");
 }
 
 /// `replay OLD --headless --rerecord OUT` succeeds and writes `kept`.

@@ -127,7 +127,9 @@ fn draw(atlas: &mut Rgba8Image, cx: u32, cy: u32, scale: u32, rows: &Rows) {
     }
 }
 
-/// `ui/game_resources.cfg`: the `fonts` descriptor, by index.
+/// `ui/game_resources.cfg`: the `fonts` descriptor, by index, and the
+/// interface voices (objectives and outcomes, openparkan
+/// `docs/34-progression.md`) bound to the demo's voice beeps by name.
 fn game_resources() -> Vec<u8> {
     let mut lines = vec![
         "// Iron3D demo: the game's interface resources".to_string(),
@@ -141,6 +143,21 @@ fn game_resources() -> Vec<u8> {
         lines.push(format!(" {} = {index}", spec.bound_as));
     }
     lines.push("end".into());
+    lines.extend(
+        [
+            "",
+            "object interface_voices",
+            " desc = \"resource\"",
+            " library = \"voices.lib\"",
+            " libtype = \"multi\"",
+            " type = 4",
+            " VOICE_OBJ_COMPLETE = \"V_ACK.WAV\"",
+            " VOICE_MISSION_COMPLETE = \"V_DONE.WAV\"",
+            " VOICE_MISSION_FAIL = \"V_FAIL.WAV\"",
+            "end",
+        ]
+        .map(String::from),
+    );
     crlf(&lines.iter().map(String::as_str).collect::<Vec<_>>())
 }
 

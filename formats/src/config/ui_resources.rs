@@ -115,32 +115,62 @@ pub struct InstallFont {
     pub font: Tfnt,
 }
 
-/// Reads the font `role` takes on `screen` through `source`: `Ok(None)`
-/// when the install's resource files do not bind one; a bound entry that
-/// is missing or does not read is an error naming it.
-pub fn read_font(source: &Source, role: &str, screen: [u32; 2]) -> Result<Option<InstallFont>> {
+/// The install's `files` that exist, parsed, in that order.
+fn read_configs(source: &Source, files: &[&str]) -> Result<Vec<ObjectConfig>> {
     let mut configs = Vec::new();
-    for file in [MENU_RESOURCES, GAME_RESOURCES] {
+    for &file in files {
         if let Some(found) = source.read_legacy(file.as_bytes())? {
             let config =
                 ObjectConfig::parse(found.bytes(), "ui resources").map_err(|e| e.in_file(file))?;
             configs.push(config);
         }
     }
-    let refs: Vec<&ObjectConfig> = configs.iter().collect();
-    let Some(binding) = font(&refs, role, screen) else {
-        return Ok(None);
-    };
-    let entry = match &binding.member {
-        Member::Name(name) => name.clone(),
+    Ok(configs)
+}
+
+/// The entry name `binding` names (an index looked up in its library's
+/// directory); `what` names the binding in errors.
+fn entry_name(source: &Source, binding: &Binding, what: &str) -> Result<String> {
+    match &binding.member {
+        Member::Name(name) => Ok(name.clone()),
         Member::Index(index) => source
             .archive_directory(Path::new(&binding.library))?
             .and_then(|dir| dir.get(*index).map(|e| e.name.clone()))
             .ok_or_else(|| {
-                FormatError::missing("ui resources", format!("entry #{index} for {role}"))
+                FormatError::missing("ui resources", format!("entry #{index} for {what}"))
                     .in_file(binding.library.clone())
-            })?,
+            }),
+    }
+}
+
+/// The sound `name` is bound to by the first sounds descriptor (`type =
+/// 4`) of `ui/game_resources.cfg` that binds it: `(library, entry)`;
+/// `Ok(None)` when none does.
+pub fn sound_entry(source: &Source, name: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+    let configs = read_configs(source, &[GAME_RESOURCES])?;
+    let binding = configs.iter().find_map(|c| {
+        c.objects
+            .iter()
+            .filter(|o| o.field("type").is_some_and(|t| t.trim() == "4"))
+            .find_map(|o| binding(c, &o.name, name))
+    });
+    let Some(binding) = binding else {
+        return Ok(None);
     };
+    let entry = entry_name(source, &binding, name)?;
+    Ok(Some((binding.library.into_bytes(), entry.into_bytes())))
+}
+
+/// Reads the font `role` takes on `screen` through `source`: `Ok(None)`
+/// when the install's resource files do not bind one; a bound entry that
+/// is missing or does not read is an error naming it.
+pub fn read_font(source: &Source, role: &str, screen: [u32; 2]) -> Result<Option<InstallFont>> {
+    let configs = read_configs(source, &[MENU_RESOURCES, GAME_RESOURCES])?;
+    let refs: Vec<&ObjectConfig> = configs.iter().collect();
+    let Some(binding) = font(&refs, role, screen) else {
+        return Ok(None);
+    };
+    let entry = entry_name(source, &binding, role)?;
     let name = format!("{}/{entry}", binding.library);
     let found = source
         .entry(binding.library.as_bytes(), entry.as_bytes())?

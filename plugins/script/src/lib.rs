@@ -22,7 +22,9 @@ pub mod view;
 pub mod vm;
 
 pub use brain::{Brain, Problem};
-pub use progress::{MessageEntry, ObjectiveState, ObjectiveStatus, OutcomeResult, Progress};
+pub use progress::{
+    MessageEntry, ObjectiveState, ObjectiveStatus, OutcomeResult, Progress, VoiceCue,
+};
 
 use bevy::prelude::*;
 use functions::{Call, ChannelCall};
@@ -35,7 +37,7 @@ use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
-    ObjectClan, ObjectKind, RngStreams, VOICES, effect_key,
+    MissionSounds, ObjectClan, ObjectKind, RngStreams, VOICES, effect_key,
 };
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::{BTreeMap, BTreeSet};
@@ -113,7 +115,11 @@ impl Plugin for ScriptPlugin {
         .init_mission_resource::<Progress>()
         .init_mission_resource::<ScriptErrors>()
         .add_systems(OnEnter(MissionPhase::Running), start)
-        .add_systems(FixedUpdate, (watch_hero, run).chain().in_set(ScriptStep))
+        .init_mission_resource::<VoicesSpoken>()
+        .add_systems(
+            FixedUpdate,
+            (watch_hero, run, speak).chain().in_set(ScriptStep),
+        )
         .add_state_hash("script_brains", hash_brains)
         .add_state_hash("script_progress", |world, h| {
             if let Some(p) = world.get_resource::<Progress>() {
@@ -261,7 +267,6 @@ fn run(
     mut outbox: ResMut<WorldOutbox>,
     mut progress: ResMut<Progress>,
     mut errors: ResMut<ScriptErrors>,
-    mut sink: SoundSink,
     owners: ChangedOwners,
 ) {
     if brains.list.is_empty() {
@@ -316,7 +321,6 @@ fn run(
         routes.as_deref(),
     );
     let mission = mission.map_or_else(String::new, |m| m.name.clone());
-    let logged = progress.messages.len();
     let mut batch = Batch {
         view: &view,
         rng: &mut rng,
@@ -358,22 +362,51 @@ fn run(
             packet.to_bytes(),
         );
     }
-    for m in &progress.messages[logged..] {
-        if let Some(voice) = &m.voice {
-            sink.push(SoundEvent {
-                tick,
-                key: effect_key(VOICES, voice.as_bytes()),
-                owner: None,
-                position: None,
-                kind: SoundKind::Voice,
-                bus: Bus::Voices,
-                near: 0.0,
-                far: 0.0,
-                source: format!("messages.cfg message {}", m.value),
-                effect: 0,
-            });
-        }
+}
+
+/// How many of [`Progress::voices`] have become sound events.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct VoicesSpoken(pub usize);
+
+/// The voices the progress asked for this step become voice events, in
+/// order: a message's `voices.lib` entry, an interface voice's sample as
+/// `ui/game_resources.cfg` binds it (nothing when the install binds
+/// none; a bound sample that did not read is in the load's faults).
+fn speak(
+    clock: Res<GameClock>,
+    progress: Res<Progress>,
+    sounds: Option<Res<MissionSounds>>,
+    mut spoken: ResMut<VoicesSpoken>,
+    mut sink: SoundSink,
+) {
+    for cue in progress.voices.iter().skip(spoken.0) {
+        let (key, source) = match cue {
+            VoiceCue::Message { index, entry } => (
+                Some(effect_key(VOICES, entry.as_bytes())),
+                format!("messages.cfg message {index}"),
+            ),
+            VoiceCue::Interface(name) => (
+                sounds
+                    .as_ref()
+                    .and_then(|s| s.interface_voices.get(*name).cloned()),
+                format!("ui/game_resources.cfg {name}"),
+            ),
+        };
+        let Some(key) = key else { continue };
+        sink.push(SoundEvent {
+            tick: clock.tick(),
+            key,
+            owner: None,
+            position: None,
+            kind: SoundKind::Voice,
+            bus: Bus::Voices,
+            near: 0.0,
+            far: 0.0,
+            source,
+            effect: 0,
+        });
     }
+    spoken.0 = progress.voices.len();
 }
 
 /// What one step's handler runs share: the world as the batch began, and

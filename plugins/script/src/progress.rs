@@ -12,12 +12,17 @@
 //! - `MESSAGE_INFO n` plays message *n* of `messages.cfg`: voiced the first
 //!   time, only noted after that.
 //! - The hero destroyed fails the mission.
+//! - Voices ([`Progress::voices`], in the order asked): an objective
+//!   completed asks for `VOICE_OBJ_COMPLETE`, then the outcome it brings
+//!   `VOICE_MISSION_COMPLETE`; a failed mission `VOICE_MISSION_FAIL`; a
+//!   message voiced its own.
 
 use crate::brain::Brain;
 use crate::functions::ChannelCall;
 use bevy::prelude::*;
 use iron3d_formats::config::mission_text::{Message, Objective};
 use iron3d_schedules::StateHasher;
+use iron3d_world::mission::{VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE};
 use std::collections::BTreeSet;
 
 /// Where an objective stands.
@@ -73,6 +78,19 @@ pub struct Progress {
     pub hero: Option<u32>,
     /// The `messages.cfg` table.
     pub table: Vec<Message>,
+    /// Every voice the progress asked for, in order (the voices' queue
+    /// plays them one after another).
+    pub voices: Vec<VoiceCue>,
+}
+
+/// A voice the progress asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VoiceCue {
+    /// An interface voice of `ui/game_resources.cfg` by name
+    /// (`VOICE_OBJ_COMPLETE`, `VOICE_MISSION_COMPLETE`, `VOICE_MISSION_FAIL`).
+    Interface(&'static str),
+    /// Message `index` of `messages.cfg`, its `voices.lib` entry.
+    Message { index: u32, entry: String },
 }
 
 /// The channel-0 kinds, by their names.
@@ -106,11 +124,16 @@ impl Progress {
         }
     }
 
-    /// Records the outcome unless one stands (and says it in the log).
+    /// Records the outcome unless one stands (and says it in the log), and
+    /// asks for its voice.
     pub fn end(&mut self, result: OutcomeResult, tick: u64) {
         if self.outcome.is_none() {
             info!("mission: {result:?} at tick {tick}");
             self.outcome = Some((result, tick));
+            self.voices.push(VoiceCue::Interface(match result {
+                OutcomeResult::Complete => VOICE_MISSION_COMPLETE,
+                OutcomeResult::Failed => VOICE_MISSION_FAIL,
+            }));
         }
     }
 
@@ -130,21 +153,29 @@ impl Progress {
         };
         let objective = call.value as usize;
         let mut set = |state: ObjectiveState, from: &[ObjectiveState]| {
-            if let Some(o) = self.objectives.get_mut(objective) {
-                entry.text = Some(o.text.clone());
-                if from.contains(&o.state) {
-                    o.state = state;
-                    o.tick = Some(tick);
-                }
-            }
+            let o = self.objectives.get_mut(objective)?;
+            entry.text = Some(o.text.clone());
+            from.contains(&o.state).then(|| {
+                o.state = state;
+                o.tick = Some(tick);
+            })
         };
         match kind.as_str() {
-            "OBJECTIVE_COMPLETE" => set(ObjectiveState::Complete, &[ObjectiveState::Open]),
-            "OBJECTIVE_FAILED" => set(ObjectiveState::Failed, &[ObjectiveState::Open]),
-            "OBJECTIVE_PROGRESS" => set(
-                ObjectiveState::Open,
-                &[ObjectiveState::Complete, ObjectiveState::Failed],
-            ),
+            "OBJECTIVE_COMPLETE" => {
+                let completed = set(ObjectiveState::Complete, &[ObjectiveState::Open]);
+                if completed.is_some() {
+                    self.voices.push(VoiceCue::Interface(VOICE_OBJ_COMPLETE));
+                }
+            }
+            "OBJECTIVE_FAILED" => {
+                set(ObjectiveState::Failed, &[ObjectiveState::Open]);
+            }
+            "OBJECTIVE_PROGRESS" => {
+                set(
+                    ObjectiveState::Open,
+                    &[ObjectiveState::Complete, ObjectiveState::Failed],
+                );
+            }
             "SYSTEM_MESSAGE" if brain.word("MISSION_COMPLETE") == Some(call.value) => {
                 self.end(OutcomeResult::Complete, tick)
             }
@@ -156,6 +187,12 @@ impl Progress {
                     entry.text = Some(m.text.clone());
                     if self.played.insert(m.index) {
                         entry.voice = m.voice.clone();
+                        if let Some(voice) = &m.voice {
+                            self.voices.push(VoiceCue::Message {
+                                index: m.index,
+                                entry: voice.clone(),
+                            });
+                        }
                     }
                 }
             }

@@ -387,6 +387,16 @@ fn killing_the_hero_fails_the_mission() {
         outcome_line(app.world()),
         format!("outcome: failed at tick {}", now + 1)
     );
+    // The failure is voiced once, as the install's interface binds it.
+    let failures: Vec<(u64, String)> = app
+        .world()
+        .resource::<iron3d_audio::Sounds>()
+        .0
+        .iter()
+        .filter(|s| s.source == "ui/game_resources.cfg VOICE_MISSION_FAIL")
+        .map(|s| (s.tick, s.key.clone()))
+        .collect();
+    assert_eq!(failures, [(now + 1, "VOICES.LIB::V_FAIL.WAV".to_string())]);
 }
 
 #[test]

@@ -60,7 +60,10 @@ pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
     LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,
 };
-pub use sounds::{AmbientKeys, MissionSounds, Sample, VOICES, Volumes};
+pub use sounds::{
+    AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_MISSION_COMPLETE,
+    VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE, VOICES, Volumes,
+};
 
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;

@@ -13,6 +13,7 @@ use iron3d_formats::config::ambient::Ambient;
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::ini::Settings;
 use iron3d_formats::config::mission_text::Message;
+use iron3d_formats::config::ui_resources;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_formats::sound::{DecodedSound, SoundOutcome, classify};
 use iron3d_formats::source::Source;
@@ -24,6 +25,19 @@ use std::sync::Arc;
 const MISSION_CFG: &[u8] = b"mission.cfg";
 /// The library of the messages' voices.
 pub const VOICES: &[u8] = b"voices.lib";
+/// The interface voice of an objective completed (openparkan
+/// `docs/34-progression.md`, "Objectives and the end of a mission"), by
+/// its `ui/game_resources.cfg` name.
+pub const VOICE_OBJ_COMPLETE: &str = "VOICE_OBJ_COMPLETE";
+/// The interface voices of the outcomes (the same section).
+pub const VOICE_MISSION_COMPLETE: &str = "VOICE_MISSION_COMPLETE";
+pub const VOICE_MISSION_FAIL: &str = "VOICE_MISSION_FAIL";
+/// Every interface voice a mission may play.
+pub const INTERFACE_VOICES: [&str; 3] = [
+    VOICE_OBJ_COMPLETE,
+    VOICE_MISSION_COMPLETE,
+    VOICE_MISSION_FAIL,
+];
 
 /// A sample as loading left it.
 #[derive(Debug, Clone)]
@@ -89,6 +103,9 @@ pub struct MissionSounds {
     pub volumes: Volumes,
     /// What could not be read at load: `origin -> key: outcome: cause`.
     pub faults: Vec<String>,
+    /// The interface voices `ui/game_resources.cfg` binds (name -> sample
+    /// key), of the names asked at load.
+    pub interface_voices: BTreeMap<String, String>,
 }
 
 impl MissionSounds {
@@ -112,6 +129,7 @@ impl MissionSounds {
         settings: Option<&Settings>,
     ) -> Self {
         let mut sounds = Self::default();
+        sounds.load_interface_voices(source);
         for voice in messages.iter().filter_map(|m| m.voice.as_deref()) {
             sounds.load(source, "messages.cfg voice", (VOICES, voice.as_bytes()));
         }
@@ -141,6 +159,25 @@ impl MissionSounds {
         }
         sounds.volumes = settings.map(Volumes::read).unwrap_or_default();
         sounds
+    }
+
+    /// Reads the samples `ui/game_resources.cfg` binds to the interface
+    /// voices of [`INTERFACE_VOICES`] (openparkan `docs/34-progression.md`:
+    /// `VOICE_OBJ_COMPLETE` is `vc_obj_cpl.wav` there); a name the file
+    /// does not bind plays nothing.
+    fn load_interface_voices(&mut self, source: &Source) {
+        let origin = ui_resources::GAME_RESOURCES;
+        for name in INTERFACE_VOICES {
+            match ui_resources::sound_entry(source, name) {
+                Ok(Some((library, entry))) => {
+                    self.load(source, &format!("{origin} {name}"), (&library, &entry));
+                    self.interface_voices
+                        .insert(name.to_string(), effect_key(&library, &entry));
+                }
+                Ok(None) => {}
+                Err(e) => self.fault(origin, name, "unreadable", &e.to_string()),
+            }
+        }
     }
 
     fn load_ambient(&mut self, source: &Source, ambient: &Ambient) -> AmbientKeys {
