@@ -166,6 +166,7 @@ impl Ledger<'_, '_, '_> {
             rotation: Quat::IDENTITY,
             scale: if size > 0.0 { size } else { 1.0 },
             on: Some(id.raw()),
+            node: Some(node.node),
         })
     }
 

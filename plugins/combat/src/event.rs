@@ -75,6 +75,9 @@ pub struct EffectCue {
     pub rotation: Quat,
     pub scale: f32,
     pub on: Option<u32>,
+    /// The node of `on` whose animation value drives the effect's time
+    /// modes 4, 16 and 17 (a gun's: its barrel stroke).
+    pub node: Option<NodeRef>,
 }
 
 /// Every event so far.

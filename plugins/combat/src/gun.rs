@@ -507,6 +507,7 @@ pub(crate) fn fire(
                 rotation: Quat::from_rotation_arc(Vec3::X, direction),
                 scale: 1.0,
                 on: Some(launch.shooter.raw()),
+                node: Some(spec.node),
             });
             rounds.0.push(Round::launch(
                 (number, level.map_or(1.0, |l| l.0)),
@@ -556,6 +557,22 @@ fn ready_to_shoot(
     let aim_factor = 1.0 - error * d / seen.radius;
     let height = seen.centre.y - from.y;
     distance_score(round.flags, round.speed, d, height) * aim_factor > bar
+}
+
+impl GunState {
+    /// Where its barrel's stroke stands at `now` (s of game time): 0 at
+    /// its start, 0.5 as the round leaves, toward 1 at its end; 0 out of a
+    /// stroke (the barrel channel's value, openparkan `docs/11-effects.md`,
+    /// "Time mode 4 is a node's animation value").
+    pub fn stroke_phase(&self, spec: &GunSpec, now: f64) -> f32 {
+        let stroke = f64::from(spec.barrels.get(self.barrel).map_or(0.0, |b| b.stroke_s));
+        match self.phase {
+            GunPhase::Stroke { start, .. } if stroke > 0.0 => {
+                ((now - start) / stroke).clamp(0.0, 1.0) as f32
+            }
+            _ => 0.0,
+        }
+    }
 }
 
 /// Advances a gun's stroke, interval and start by the clock; returns the

@@ -248,6 +248,7 @@ pub(crate) fn fly(
                     1.0
                 },
                 on: struck.map(|(object, _)| object.raw()),
+                node: None,
             });
             if spent_at.is_none() {
                 queue.0.push(PendingHit {

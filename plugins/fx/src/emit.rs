@@ -339,6 +339,7 @@ mod tests {
             rotation: Quat::IDENTITY,
             scale: 1.0,
             on: None,
+            node: None,
         };
         let mut inst = instance(0, &cue, effect(), 0, seed, None);
         inst.t = t;

@@ -52,6 +52,7 @@ pub(crate) fn run_engines(
                     rotation: frame.rotation,
                     scale: 1.0,
                     on: Some(id.raw()),
+                    node: None,
                 };
                 if let Some(engine) = spawner.play(&cue, Some(frame)) {
                     engine.engine = true;

@@ -8,9 +8,10 @@
 //!
 //! Time modes: 0 external (0 until set: nothing sets it yet), 1 once, 2
 //! loop, 3 once backwards, 5 speed ÷ top speed, 14 one minus life, 15
-//! the larger of speed and spin ratios. Modes 4, 16 and 17 (a node's
-//! animation value) read 0 until the node values are published; 6–13 are
-//! shipped by no effect and read 0. Then flag `0x200` multiplies by the
+//! the larger of speed and spin ratios, 4 the animation value of the
+//! cue's node of its object (a gun's barrel stroke; ours: else its gait
+//! step), 16 that value kept only as it rises (or at 0), 17 only as it
+//! falls (or at 1); 6–13 are shipped by no effect and read 0. Then flag `0x200` multiplies by the
 //! once-through progress, `0x20` folds (ping-pong) and `0x1` jitters `t`
 //! by ± half the header's spread, before the clamp to 0..1.
 //!
@@ -25,12 +26,14 @@ use crate::sound::SoundPlay;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use iron3d_audio::{Bus, SoundEvent, SoundKind, SoundSink};
-use iron3d_combat::{CombatEvents, EffectCue};
-use iron3d_control::PhysicalState;
+use iron3d_combat::{CombatEvents, EffectCue, Weapons};
+use iron3d_control::{Gait, PhysicalState};
 use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{Controller, HitModel, MissionEffects, NodeLife, RngStreams};
+use iron3d_world::mission::{
+    Armament, Controller, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
+};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::sync::Arc;
 
@@ -72,6 +75,10 @@ pub struct FxInstance {
     pub anchor: Option<Anchor>,
     /// Its object, for the time modes that read one (kept after it lets go).
     pub owner: Option<OriginalObjectId>,
+    /// The node of its object whose animation value time modes 4, 16 and
+    /// 17 read, and the value modes 16 and 17 last kept.
+    pub node: Option<NodeRef>,
+    pub held: f32,
     /// Effect time, 0..1, at the last update.
     pub t: f32,
     pub updated_ms: Option<u64>,
@@ -155,6 +162,8 @@ pub fn instance(
         origin: cue.at,
         anchor,
         owner,
+        node: cue.node,
+        held: 0.0,
         t: 0.0,
         updated_ms: None,
         seed: seed as u32 ^ (seed >> 32) as u32,
@@ -229,7 +238,41 @@ pub(crate) type Owner<'a> = (
     Option<&'a Controller>,
     Option<&'a NodeLife>,
     Option<&'a HitModel>,
+    NodeAnimation<'a>,
 );
+
+/// What a node's animation value is read from: the object's guns (a gun
+/// node's barrel stroke) and its gait (the step playing).
+pub(crate) type NodeAnimation<'a> = (Option<&'a Armament>, Option<&'a Weapons>, Option<&'a Gait>);
+
+/// The animation value (0..1) of `node` of an object at `now` ms (time
+/// mode 4, openparkan `docs/11-effects.md`, "Time mode 4 is a node's
+/// animation value"): a gun's node reads its barrel's stroke; ours: any
+/// other node reads how far its object's gait step has gone, 0 without
+/// one.
+fn node_value(
+    node: Option<NodeRef>,
+    (armament, weapons, gait): &NodeAnimation<'_>,
+    now: u64,
+) -> f32 {
+    let now_s = now as f64 / 1000.0;
+    let gun = node.zip(armament.as_ref()).and_then(|(node, a)| {
+        let i = a.guns.iter().position(|g| g.node == node)?;
+        Some(
+            weapons
+                .as_ref()?
+                .guns
+                .get(i)?
+                .stroke_phase(&a.guns[i], now_s),
+        )
+    });
+    gun.or_else(|| {
+        let gait = gait.as_ref()?;
+        (gait.step_length > 0.0)
+            .then(|| ((now_s - gait.step_start) / gait.step_length).clamp(0.0, 1.0) as f32)
+    })
+    .unwrap_or(0.0)
+}
 
 /// The raw time of `mode` at `now` (before the flags).
 fn mode_time(mode: u32, inst: &FxInstance, now: u64, owner: Option<&Owner<'_>>) -> f32 {
@@ -271,11 +314,11 @@ fn mode_time(mode: u32, inst: &FxInstance, now: u64, owner: Option<&Owner<'_>>) 
         3 => 1.0 - progress,
         5 => speed(),
         14 => owner
-            .and_then(|(_, _, _, l, m)| Some(1.0 - life_fraction(l.as_ref()?, m.as_ref()?)))
+            .and_then(|(_, _, _, l, m, _)| Some(1.0 - life_fraction(l.as_ref()?, m.as_ref()?)))
             .unwrap_or(0.0),
         15 => speed().max(spin()),
-        // 0: set from outside; 4, 16, 17: a node's animation value; 6-13:
-        // never shipped.
+        4 | 16 | 17 => owner.map_or(0.0, |o| node_value(inst.node, &o.5, now)),
+        // 0: set from outside; 6-13: never shipped.
         _ => 0.0,
     }
 }
@@ -311,6 +354,19 @@ pub fn effect_time(inst: &mut FxInstance, now: u64, owner: Option<&Owner<'_>>) -
     let header = &inst.template.header;
     let (mode, flags, spread) = (header.time_mode, header.flags, header.phase_jitter);
     let mut t = mode_time(mode, inst, now, owner);
+    // 16 keeps the node's value only as it rises (or at 0), 17 only as it
+    // falls (or at 1).
+    let keep = match mode {
+        16 => t > inst.held || t == 0.0,
+        17 => t < inst.held || t == 1.0,
+        _ => false,
+    };
+    if keep {
+        inst.held = t;
+    }
+    if matches!(mode, 16 | 17) {
+        t = inst.held;
+    }
     if flags & TIMES_PROGRESS != 0 {
         t *= progress(inst, now);
     }
@@ -454,6 +510,14 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
         hasher.write_f32(inst.t);
         hasher.write_u64(inst.updated_ms.unwrap_or(u64::MAX));
         hasher.write_u32(inst.anchor.map_or(0, |a| a.object.raw()));
+        match inst.node {
+            Some(n) => {
+                hasher.write_u64(n.part as u64);
+                hasher.write_u64(n.node as u64);
+            }
+            None => hasher.write_u64(u64::MAX),
+        }
+        hasher.write_f32(inst.held);
         hasher.write_u32(inst.seed);
         hasher.write_u32(inst.rng.state());
         hasher.write_u8(u8::from(inst.engine) | u8::from(inst.stopping) << 1);
@@ -476,6 +540,7 @@ mod tests {
             rotation: Quat::IDENTITY,
             scale: 1.0,
             on: None,
+            node: None,
         };
         let template = Arc::new(Fxid {
             header: FxHeader {

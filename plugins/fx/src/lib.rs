@@ -97,6 +97,7 @@ fn start_effects(start: Option<Res<StartEffects>>, mut spawner: instance::Spawne
             rotation: Quat::IDENTITY,
             scale: 1.0,
             on: None,
+            node: None,
         };
         spawner.play(&cue, None);
     }

@@ -54,6 +54,7 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
         rotation: Quat::IDENTITY,
         scale: 2.0,
         on: None,
+        node: None,
     };
     let now = app.world().resource::<GameClock>().elapsed().as_millis() as u64;
     let start_tick = app.world().resource::<GameClock>().tick();
@@ -96,6 +97,93 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
     }
     assert!(app.world().resource::<FxInstances>().0.is_empty());
     assert_eq!(effect_sounds(&app).len(), 1);
+}
+
+/// Time mode 4 reads the barrel stroke of the gun whose node the cue
+/// names (0 out of a stroke, 0.5 as the round leaves); 16 keeps that
+/// value only as it rises (or at 0), 17 only as it falls (or at 1); a
+/// node that is no gun's reads the gait's step.
+#[test]
+fn node_time_modes_follow_a_guns_barrel_stroke() {
+    let (_tmp, mut app) = app();
+    let unit = armed_unit_of(&mut app, 1);
+    app.update();
+    let world = app.world();
+    let entity = world.resource::<ObjectRegistry>().entity(unit).unwrap();
+    let armament = world.get::<Armament>(entity).unwrap().clone();
+    let mut weapons = world.get::<iron3d_combat::Weapons>(entity).unwrap().clone();
+    let transform = *world.get::<Transform>(entity).unwrap();
+    let gun = &armament.guns[0];
+    let stroke = f64::from(gun.barrels[weapons.guns[0].barrel].stroke_s);
+    assert!(stroke > 0.0);
+    let template = |mode: u32| {
+        let mut fx = world
+            .resource::<MissionEffects>()
+            .effect(EXPLODE)
+            .unwrap()
+            .as_ref()
+            .clone();
+        fx.header.time_mode = mode;
+        fx.header.flags = 0;
+        fx.header.duration_seconds = 100.0;
+        std::sync::Arc::new(fx)
+    };
+    let cue = EffectCue {
+        effect: EXPLODE.into(),
+        at: transform.translation,
+        rotation: Quat::IDENTITY,
+        scale: 1.0,
+        on: Some(unit.raw()),
+        node: Some(gun.node),
+    };
+    let mut made: Vec<FxInstance> = [4, 16, 17]
+        .map(|mode| instance::instance(0, &cue, template(mode), 0, 7, None))
+        .into();
+    let gait = world.get::<iron3d_control::Gait>(entity).cloned();
+    // The gun `f` of the way through its stroke (none: out of it) at 10 s
+    // of game time, and the time an instance reads then.
+    let now_ms = 10_000;
+    let mut time_at =
+        |inst: &mut FxInstance, f: Option<f64>, gait: Option<&iron3d_control::Gait>| {
+            weapons.guns[0].phase = match f {
+                Some(f) => iron3d_combat::GunPhase::Stroke {
+                    start: 10.0 - f * stroke,
+                    fired: false,
+                },
+                None => iron3d_combat::GunPhase::Idle,
+            };
+            let animation = (Some(&armament), Some(&weapons), gait);
+            let owner = (&transform, None, None, None, None, animation);
+            let now = gait.map_or(now_ms, |g| {
+                ((g.step_start + g.step_length / 2.0) * 1000.0) as u64
+            });
+            instance::effect_time(inst, now, Some(&owner))
+        };
+    // At a quarter, at half, out of it (the barrel snaps back), at a tenth.
+    let mut seen = Vec::new();
+    for f in [Some(0.25), Some(0.5), None, Some(0.1)] {
+        let times: Vec<f32> = made.iter_mut().map(|inst| time_at(inst, f, None)).collect();
+        seen.push(times);
+    }
+    let near = |a: &[f32], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4);
+    assert!(near(&seen[0], [0.25, 0.25, 0.0]), "{seen:?}");
+    assert!(near(&seen[1], [0.5, 0.5, 0.0]), "{seen:?}");
+    assert!(near(&seen[2], [0.0, 0.0, 0.0]), "{seen:?}");
+    assert!(near(&seen[3], [0.1, 0.1, 0.0]), "{seen:?}");
+    // Mode 17 keeps what falls: from 0.8 down to 0.3, not back up.
+    let mut falling = instance::instance(0, &cue, template(17), 0, 7, None);
+    falling.held = 1.0;
+    for (f, want) in [(0.8, 0.8), (0.3, 0.3), (0.6, 0.3)] {
+        let t = time_at(&mut falling, Some(f), None);
+        assert!((t - want).abs() < 1e-4, "{f}: {t}");
+    }
+    // A node that is no gun's reads the step of the unit's gait, here
+    // half-way through it.
+    let gait = gait.expect("a walker's gait");
+    let mut stepping =
+        instance::instance(0, &EffectCue { node: None, ..cue }, template(4), 0, 7, None);
+    let t = time_at(&mut stepping, None, Some(&gait));
+    assert!((t - 0.5).abs() < 0.01, "{t} of a step {gait:?}");
 }
 
 /// The armed mover of clan `clan` with the lowest id.
