@@ -271,21 +271,24 @@ fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) 
     );
     for (i, life) in panel.nodes.iter().take(24).enumerate() {
         let (col, row) = ((i % 12) as f32, (i / 12) as f32);
-        let shade = match *life {
-            v if v <= 0.0 => Color32::DARK_GRAY,
-            v if v < 0.2 => RED,
-            v if v < 0.5 => AMBER,
-            _ => GREEN,
-        };
         p.rect_filled(
             l.rect(x + 6.0 + col * 12.5, y + 34.0 + row * 11.0, 10.0, 9.0),
             1.0,
-            shade,
+            part_tint(*life),
         );
     }
     if let Some(sectors) = &panel.shield {
         shield_sectors(p, l, sectors, (x + 6.0, y + 58.0));
     }
+}
+
+/// A part's tint at `life` (0–1): `(0.5, 0, 0) + life × (−0.5, 0.5, 0)`,
+/// dark red when destroyed to dark green when whole (openparkan
+/// `docs/35-hud.md`, the panels' parts of the unit).
+fn part_tint(life: f32) -> Color32 {
+    let life = life.clamp(0.0, 1.0);
+    let channel = |v: f32| (255.0 * v).round() as u8;
+    Color32::from_rgb(channel(0.5 - 0.5 * life), channel(0.5 * life), 0)
 }
 
 /// A shield sector's tint at `fill` (0–1): red when empty, green when
