@@ -154,36 +154,6 @@ impl InputTable {
     pub fn to_bytes(&self) -> Vec<u8> {
         self.text.to_bytes()
     }
-
-    /// A file of `rows` (their `line` ignored), CRLF lines, each with its
-    /// identity as the trailing text.
-    pub fn build(rows: &[InputRow]) -> Vec<u8> {
-        let mut out = String::new();
-        for r in rows {
-            let device = match r.device {
-                Device::Key => "KEY",
-                Device::Mouse => "MOUSE",
-            };
-            out.push_str(&format!(
-                "{device} {} {} {} {} {} {:?} {} {} {:?} {}",
-                r.modifier,
-                r.key,
-                u8::from(r.press),
-                r.class,
-                r.command,
-                r.magnitude,
-                r.index,
-                r.flag,
-                r.ramp,
-                r.ramp_time
-            ));
-            if let Some(identity) = &r.identity {
-                out.push_str(&format!(" // {identity}"));
-            }
-            out.push_str("\r\n");
-        }
-        out.into_bytes()
-    }
 }
 
 /// A line that is not a row, for errors.
@@ -244,22 +214,6 @@ KEY   SCAN_NULL SCAN_G_PLUS 1 CICLS_UNKNOWN MCMD_FORWARD   1.0 0 0         0.05 
         let ramp = &t.rows[3];
         assert_eq!((ramp.ramp, ramp.ramp_time), (0.05, 1000));
         assert_eq!(t.to_bytes(), TABLE, "byte-identical");
-    }
-
-    #[test]
-    fn built_rows_read_back() {
-        let rows = InputTable::parse(TABLE).unwrap().rows;
-        let built = InputTable::build(&rows);
-        let again = InputTable::parse(&built).unwrap().rows;
-        let without_lines = |rows: &[InputRow]| {
-            rows.iter()
-                .map(|r| InputRow {
-                    line: 0,
-                    ..r.clone()
-                })
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(without_lines(&again), without_lines(&rows));
     }
 
     #[test]

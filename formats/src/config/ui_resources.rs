@@ -116,7 +116,7 @@ pub struct InstallFont {
 }
 
 /// The install's `files` that exist, parsed, in that order.
-fn read_configs(source: &Source, files: &[&str]) -> Result<Vec<ObjectConfig>> {
+pub fn read_configs(source: &Source, files: &[&str]) -> Result<Vec<ObjectConfig>> {
     let mut configs = Vec::new();
     for &file in files {
         if let Some(found) = source.read_legacy(file.as_bytes())? {
@@ -144,10 +144,13 @@ fn entry_name(source: &Source, binding: &Binding, what: &str) -> Result<String> 
 }
 
 /// The sound `name` is bound to by the first sounds descriptor (`type =
-/// 4`) of `ui/game_resources.cfg` that binds it: `(library, entry)`;
-/// `Ok(None)` when none does.
-pub fn sound_entry(source: &Source, name: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
-    let configs = read_configs(source, &[GAME_RESOURCES])?;
+/// 4`) of `configs` that binds it: `(library, entry)`; `Ok(None)` when
+/// none does.
+pub fn sound_entry(
+    source: &Source,
+    configs: &[ObjectConfig],
+    name: &str,
+) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
     let binding = configs.iter().find_map(|c| {
         c.objects
             .iter()

@@ -121,7 +121,7 @@ fn show_node_damage(
                 continue;
             };
             let life = life.of(node.node);
-            let visibility = if life <= 0.0 && !node.never_hidden {
+            let visibility = if node.gone(life) {
                 Visibility::Hidden
             } else {
                 Visibility::Inherited

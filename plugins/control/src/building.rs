@@ -98,24 +98,18 @@ pub struct BuildingFaces {
     gone: BTreeMap<OriginalObjectId, BTreeSet<NodeRef>>,
 }
 
-/// The destroyed nodes of a static body (life 0, not kept as a shell):
-/// their faces neither stop movers nor are stood on.
-fn gone_nodes(
-    model: &PhysicalModel,
-    life: Option<&NodeLife>,
-    hits: Option<&HitModel>,
-) -> BTreeSet<NodeRef> {
-    let Some(life) = life else {
+/// The gone nodes of a static body ([`HitNode::gone`]): their faces
+/// neither stop movers nor are stood on. Only a node with life can go.
+///
+/// [`HitNode::gone`]: iron3d_world::mission::HitNode::gone
+fn gone_nodes(life: Option<&NodeLife>, hits: Option<&HitModel>) -> BTreeSet<NodeRef> {
+    let (Some(life), Some(hits)) = (life, hits) else {
         return BTreeSet::new();
     };
-    let shell = |node: NodeRef| {
-        hits.is_some_and(|h| h.index(node).is_some_and(|i| h.nodes[i].never_hidden))
-    };
-    model
-        .0
+    hits.nodes
         .iter()
-        .map(|f| f.node)
-        .filter(|&n| life.of(n) <= 0.0 && !shell(n))
+        .filter(|n| n.gone(life.of(n.node)))
+        .map(|n| n.node)
         .collect()
 }
 
@@ -216,8 +210,8 @@ fn gather_buildings(
 ) {
     let gone = removed.read().count() > 0;
     let new_ground = ground.as_ref().is_some_and(|g| g.is_added());
-    let lost = damaged.iter().any(|(id, (model, _, life, hits))| {
-        let now = gone_nodes(model, life, hits);
+    let lost = damaged.iter().any(|(id, (_, _, life, hits))| {
+        let now = gone_nodes(life, hits);
         buildings
             .gone
             .get(id)
@@ -232,7 +226,7 @@ fn gather_buildings(
         let Ok((model, transform, life, hits)) = models.get(entity) else {
             continue;
         };
-        let destroyed = gone_nodes(model, life, hits);
+        let destroyed = gone_nodes(life, hits);
         for face in &model.0 {
             let role = face_role(face);
             if role == FaceRole::Passable || destroyed.contains(&face.node) {

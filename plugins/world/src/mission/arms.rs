@@ -313,6 +313,12 @@ impl HitNode {
         reached as u8
     }
 
+    /// Whether it is gone at life fraction `life`: destroyed (life 0) and
+    /// not kept as a shell. A gone node is not drawn, struck or stood on.
+    pub fn gone(&self, life: f32) -> bool {
+        life <= 0.0 && !self.never_hidden
+    }
+
     /// Whether its death kills the object: node 0 or a vital node.
     pub fn fatal(&self) -> bool {
         self.vital || self.node == NodeRef { part: 0, node: 0 }

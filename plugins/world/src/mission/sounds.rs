@@ -167,8 +167,12 @@ impl MissionSounds {
     /// does not bind plays nothing.
     fn load_interface_voices(&mut self, source: &Source) {
         let origin = ui_resources::GAME_RESOURCES;
+        let configs = match ui_resources::read_configs(source, &[origin]) {
+            Ok(configs) => configs,
+            Err(e) => return self.fault(origin, "interface voices", "unreadable", &e.to_string()),
+        };
         for name in INTERFACE_VOICES {
-            match ui_resources::sound_entry(source, name) {
+            match ui_resources::sound_entry(source, &configs, name) {
                 Ok(Some((library, entry))) => {
                     self.load(source, &format!("{origin} {name}"), (&library, &entry));
                     self.interface_voices
