@@ -32,9 +32,11 @@ use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    CLASS_ENGINE, CLASS_FIGHT_SHIELD, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE,
-    CTLD_TYPE_ID, Component, ControlMode, ControlParams, Ctld, HALF_CONE, STATE_ANCHOR, STATE_BASE,
-    STATE_BY_VELOCITY, STATE_GROUND_CONTACT, StateContact, StateRecord,
+    ACTION_EFFECT_AT_POINT, ACTION_EFFECT_OFF, ACTION_EFFECT_ON, Action, CLASS_ENGINE,
+    CLASS_FIGHT_SHIELD, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID,
+    Component, ControlMode, ControlParams, Ctld, GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED,
+    HALF_CONE, RUNS_IF_ANY, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT,
+    StateContact, StateRecord,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr, NodeDamage};
@@ -371,15 +373,13 @@ fn model_entries(
             kind.archive.as_bytes(),
             ctl_name.as_bytes(),
         )?);
-        if motion.feet > 0 {
-            // The feet its states' contacts name, on its shins.
-            let cpt_name = format!("{stem}.cpt");
-            archive.push(&cpt_name, CTPT_TYPE_ID, feet(&names)?);
-            refs.push(ObjectRef::new(
-                kind.archive.as_bytes(),
-                cpt_name.as_bytes(),
-            )?);
-        }
+        // The feet its states' contacts name and where it smokes.
+        let cpt_name = format!("{stem}.cpt");
+        archive.push(&cpt_name, CTPT_TYPE_ID, chassis_points(&names, &motion)?);
+        refs.push(ObjectRef::new(
+            kind.archive.as_bytes(),
+            cpt_name.as_bytes(),
+        )?);
     }
     for (name, type_id, payload) in weapons::part_files(kind.key, &stem)? {
         if weapons::is_reference(&name) {
@@ -437,28 +437,77 @@ fn damage_table(
     Ndpr { nodes }.to_bytes()
 }
 
-/// A walker's control points: its left and right foot ([`FOOT_POINTS`]),
-/// at the bottom of the shins (`shin_l`, `shin_r`).
-fn feet(names: &[&str]) -> Result<Vec<u8>> {
-    let points = FOOT_POINTS
-        .iter()
-        .zip(["shin_l", "shin_r"])
+/// A chassis's control points: a walker's left and right foot
+/// ([`FOOT_POINTS`]) at the bottom of its shins (`shin_l`, `shin_r`), then
+/// [`SMOKE_POINT`] at the back of its body (node 0).
+fn chassis_points(names: &[&str], motion: &kinds::Motion) -> Result<Vec<u8>> {
+    let at = |name: &str, node: i32, position: [f32; 3]| -> Result<ControlPoint> {
+        Ok(ControlPoint {
+            flags_raw: 0,
+            link_raw: 0,
+            node,
+            position,
+            vector: [0.0, 0.0, -1.0],
+            name: FixedName::new(name.as_bytes())?,
+        })
+    };
+    let feet = FOOT_POINTS.iter().zip(["shin_l", "shin_r"]);
+    let mut points = feet
+        .take(usize::from(motion.feet))
         .map(|(point, shin)| {
             let node = names
                 .iter()
                 .position(|n| *n == shin)
                 .map_or(-1, |n| n as i32);
-            Ok(ControlPoint {
-                flags_raw: 0,
-                link_raw: 0,
-                node,
-                position: [0.0, 0.0, -1.0],
-                vector: [0.0, 0.0, -1.0],
-                name: FixedName::new(point.as_bytes())?,
-            })
+            at(point, node, [0.0, 0.0, -1.0])
         })
-        .collect::<Result<_>>()?;
+        .collect::<Result<Vec<_>>>()?;
+    points.push(at(SMOKE_POINT, 0, [0.0, -0.4, 0.4])?);
     Ctpt { points }.to_bytes()
+}
+
+/// The control point a chassis smokes and burns at.
+const SMOKE_POINT: &str = "smoke";
+/// The id its burning effect is made under.
+const BURN_EFFECT_ID: i32 = 1;
+
+/// A chassis's effect groups (openparkan `docs/13-control.md`, "Critical
+/// damage"): at load it makes `FX_BURN` at [`SMOKE_POINT`] (the effect
+/// starts switched off); critical damage switches it on, unless the
+/// machine stands in a liquid bed (condition byte 7, as the retail hero's
+/// smoke); recovering switches it off.
+fn burn_groups(ctld: &mut Ctld, feet: u8) -> Result<()> {
+    let effect = ResourceRef::new(b"effects.rlb", b"FX_BURN")?;
+    let none = ResourceRef::default();
+    let point = i32::from(feet);
+    let liquid_bed = 1 << 7;
+    let groups = [
+        (
+            GROUP_AT_LOAD,
+            Action::with_args(
+                ACTION_EFFECT_AT_POINT,
+                [point, 0, 0, BURN_EFFECT_ID],
+                effect,
+            ),
+        ),
+        (
+            GROUP_CRITICAL,
+            Action::with_args(ACTION_EFFECT_ON, [BURN_EFFECT_ID, 0, 0, 0], none).with_test(
+                RUNS_IF_ANY,
+                liquid_bed,
+                liquid_bed,
+            ),
+        ),
+        (
+            GROUP_RECOVERED,
+            Action::with_args(ACTION_EFFECT_OFF, [BURN_EFFECT_ID, 0, 0, 0], none),
+        ),
+    ];
+    for (entry, action) in groups {
+        ctld.group_block[entry] = ctld.groups.len() as i32;
+        ctld.groups.push(vec![action]);
+    }
+    Ok(())
 }
 
 /// The names of a walker's foot points, in `.cpt` order: a state's first
@@ -543,6 +592,7 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     ctld.components.push(engine);
     ctld.components.push(radar());
     ctld.components.push(fight_shield());
+    burn_groups(&mut ctld, motion.feet)?;
     let feet = usize::from(motion.feet);
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);

@@ -665,3 +665,49 @@ fn ctld_weapon_views_read_guns_channels_and_round_groups() {
     assert_eq!(back.channel(0), Some(channel));
     assert_eq!(back.channel(1), None);
 }
+
+#[test]
+fn ctld_action_conditions_and_runs_pick_what_a_group_runs() {
+    use iron3d_formats::proto::ctld::{
+        ACTION_EFFECT_AT_POINT, ACTION_EFFECT_ON, Action, CLOSES_RUN, CONDITION_CRITICAL,
+        OPENS_RUN, RUNS_IF_ALL, RUNS_IF_ANY, running,
+    };
+    let none = ResourceRef::default();
+    let step = |surface: u32, flags: u32| {
+        Action::with_args(ACTION_EFFECT_AT_POINT, [0, 0, 0, surface as i32], none).with_test(
+            RUNS_IF_ANY | flags,
+            1 << surface,
+            0,
+        )
+    };
+    // The arguments sit at +0x10..+0x1f.
+    let a = Action::with_args(ACTION_EFFECT_ON, [7, -1, 2, 3], none);
+    assert_eq!(a.args(), [7, -1, 2, 3]);
+    assert_eq!(a.words[5], u32::MAX);
+    // A record with no test always runs; "any" wants one masked byte,
+    // "all" every one; the inversion counts a clear byte.
+    assert!(a.holds(0));
+    let any = a.clone().with_test(RUNS_IF_ANY, 0b110, 0);
+    assert!(any.holds(0b010) && !any.holds(0b001));
+    let all = a.clone().with_test(RUNS_IF_ALL, 0b110, 0);
+    assert!(all.holds(0b110) && !all.holds(0b010));
+    let clear = a.clone().with_test(RUNS_IF_ANY, 1 << 7, 1 << 7);
+    assert!(clear.holds(0) && !clear.holds(1 << 7));
+    let critical = a.with_test(RUNS_IF_ANY, 1 << CONDITION_CRITICAL, 0);
+    assert!(critical.holds(1 << CONDITION_CRITICAL));
+    // A switch: surfaces 5, 1 and 2, else the closing record (surface 9).
+    let group = [
+        step(5, OPENS_RUN),
+        step(1, 0),
+        step(2, 0),
+        step(9, CLOSES_RUN),
+        step(3, 0),
+    ];
+    assert_eq!(running(&group, 1 << 1), [false, true, false, false, false]);
+    assert_eq!(running(&group, 1 << 5), [true, false, false, false, false]);
+    assert_eq!(running(&group, 1 << 9), [false, false, false, true, false]);
+    // Nothing in the run held: the else runs; after the run, records
+    // stand on their own condition again.
+    assert_eq!(running(&group, 1 << 4), [false, false, false, true, false]);
+    assert_eq!(running(&group, 1 << 3), [false, false, false, true, true]);
+}

@@ -208,7 +208,9 @@ pub fn write(
         events: events(world),
         rounds: world.get_resource::<Rounds>().map_or(0, |r| r.0.len()),
         sounds: sounds(world),
-        effects: world.get_resource::<FxInstances>().map_or(0, |f| f.0.len()),
+        effects: world
+            .get_resource::<FxInstances>()
+            .map_or(0, |f| f.0.iter().filter(|i| !i.off).count()),
         effect_faults: effect_faults(world),
         sound_faults: sound_faults(world),
         outcome: outcome(world),

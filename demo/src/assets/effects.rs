@@ -9,6 +9,11 @@
 //!   let go of where they went off (flags `0x2 | 0x4 | 0x10`, as retail
 //!   explosions); `FX_SPARK`: where a laser strikes or ends.
 //! - `FX_ENGINE`: a looping engine hum; `FX_SUN`: a light and a glow.
+//! - `FX_BURN`: a critically damaged machine's fire, smoke and glow (its
+//!   chassis controller makes it switched off at load and switches it on
+//!   at critical damage), growing as the machine burns down (time mode
+//!   14, one minus its life) and flickering (flag `0x1`, spread 0.1), as
+//!   the retail `smoke_fr_01` family.
 
 use iron3d_formats::error::Result;
 use iron3d_formats::fixed::ResourceRef;
@@ -21,9 +26,11 @@ const MAT: &str = "Material.lib";
 const SND: &str = "sounds.lib";
 
 /// Header flags (openparkan `docs/11-effects.md`, "How an effect runs").
+const JITTER: u32 = 0x1;
 const DELETE_AT_END: u32 = 0x2;
 const LET_GO: u32 = 0x4;
 const RUNS_HIDDEN: u32 = 0x10;
+const STARTS_OFF: u32 = 0x40;
 /// Settings switches: "Gun fire", "Explode", "Engine fire", "Lights".
 const GUN_FIRE: u32 = 0x312;
 const EXPLODE: u32 = 0x311;
@@ -82,6 +89,18 @@ fn sprite(
     size: (f32, f32),
     rise: [f32; 3],
 ) -> Result<Command> {
+    fading_sprite(opcode, material, window, size, rise, 0.0)
+}
+
+/// [`sprite`] with its fade ending at `fade_to` instead of 0.
+fn fading_sprite(
+    opcode: u8,
+    material: &str,
+    window: (f32, f32),
+    size: (f32, f32),
+    rise: [f32; 3],
+    fade_to: f32,
+) -> Result<Command> {
     command(
         opcode,
         Some((MAT, material)),
@@ -90,7 +109,7 @@ fn sprite(
             F(12, 1.0),
             F(16, 1.0),
             F(20, 1.0),
-            F(24, 0.0),
+            F(24, fade_to),
             F(28, 1.0),
             F(32, window.0),
             F(36, window.1),
@@ -160,11 +179,23 @@ fn effect(
     settings: u32,
     commands: Vec<Command>,
 ) -> Result<Vec<u8>> {
+    jittered_effect(time_mode, duration, (flags, 0.0), settings, commands)
+}
+
+/// [`effect`] with its jitter spread (`+0xc`, read under flag `0x1`).
+fn jittered_effect(
+    time_mode: u32,
+    duration: f32,
+    (flags, spread): (u32, f32),
+    settings: u32,
+    commands: Vec<Command>,
+) -> Result<Vec<u8>> {
     Fxid {
         header: FxHeader {
             command_count: commands.len() as u32,
             time_mode,
             duration_seconds: duration,
+            phase_jitter: spread,
             flags,
             settings_id: settings,
             ..FxHeader::default()
@@ -297,6 +328,20 @@ pub fn effects() -> Result<Vec<(String, Vec<u8>)>> {
                         F(76, 1.0),
                     ],
                 )?],
+            )?,
+        ),
+        (
+            "FX_BURN".into(),
+            jittered_effect(
+                14,
+                1.0,
+                (JITTER | RUNS_HIDDEN | STARTS_OFF, 0.1),
+                EXPLODE,
+                vec![
+                    fading_sprite(3, "M_FIRE", (0.8, 1.0), (0.8, 2.4), [0.0, 0.0, 0.4], 1.0)?,
+                    fading_sprite(9, "M_SMOKE", (0.8, 1.0), (1.5, 5.0), [0.0, 0.0, 3.0], 0.5)?,
+                    light([2.0, 0.9, 0.3], (0.85, 1.0), (6.0, 14.0))?,
+                ],
             )?,
         ),
         (

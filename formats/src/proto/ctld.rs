@@ -336,6 +336,43 @@ pub const ACTION_KILL: u32 = 17;
 /// Action code: explode node 0 with the `.exp` the record names.
 pub const ACTION_EXPLODE_NAMED: u32 = 27;
 
+/// Group-block entry: the group run as the controller loads (openparkan
+/// `docs/13-control.md`, "The section-5 record").
+pub const GROUP_AT_LOAD: usize = 0;
+/// Group-block entry: the group run as the machine becomes critically
+/// damaged (`docs/13-control.md`, "Critical damage: block entries 6 and 7").
+pub const GROUP_CRITICAL: usize = 6;
+/// Group-block entry: the group run as it recovers from critical damage.
+pub const GROUP_RECOVERED: usize = 7;
+/// Action code: make the named effect on control point `v4` under id `v7`.
+pub const ACTION_EFFECT_AT_POINT: u32 = 3;
+/// Action code: make the named effect at the centroid of control points
+/// `v4..v6` under id `v7`.
+pub const ACTION_EFFECT_AT_POINTS: u32 = 4;
+/// Action code: delete effect `v4`.
+pub const ACTION_EFFECT_DELETE: u32 = 8;
+/// Action code: start effect `v4` in time mode `v5`.
+pub const ACTION_EFFECT_START: u32 = 10;
+/// Action code: restart effect `v4` in its own mode once it has finished.
+pub const ACTION_EFFECT_RESTART: u32 = 11;
+/// Action code: effect `v4` takes its time from mesh node `v5`.
+pub const ACTION_EFFECT_NODE: u32 = 14;
+/// Action code: switch effect `v4` on.
+pub const ACTION_EFFECT_ON: u32 = 18;
+/// Action code: switch effect `v4` off.
+pub const ACTION_EFFECT_OFF: u32 = 19;
+/// Action flag: it runs when any of its masked conditions holds.
+pub const RUNS_IF_ANY: u32 = 0x4000_0000;
+/// Action flag: it runs when all of its masked conditions hold.
+pub const RUNS_IF_ALL: u32 = 0x2000_0000;
+/// Action flag: it opens a run (a switch).
+pub const OPENS_RUN: u32 = 0x8000_0000;
+/// Action flag: it closes the open run, running on its own condition or
+/// when nothing since the opening record ran (an else).
+pub const CLOSES_RUN: u32 = 0x1000_0000;
+/// Condition byte: the machine is critically damaged.
+pub const CONDITION_CRITICAL: u32 = 14;
+
 impl Action {
     /// An action of `code` with no arguments and `resource`.
     pub fn new(code: u32, resource: ResourceRef) -> Self {
@@ -344,10 +381,88 @@ impl Action {
         Self { words, resource }
     }
 
+    /// An action of `code` with arguments `v4..v7`.
+    pub fn with_args(code: u32, args: [i32; 4], resource: ResourceRef) -> Self {
+        let mut action = Self::new(code, resource);
+        for (word, v) in action.words[4..8].iter_mut().zip(args) {
+            *word = v as u32;
+        }
+        action
+    }
+
+    /// Sets its flags (`+0`), condition mask (`+4`) and inversion (`+8`).
+    pub fn with_test(mut self, flags: u32, mask: u32, inversion: u32) -> Self {
+        self.words[..3].copy_from_slice(&[flags, mask, inversion]);
+        self
+    }
+
     /// Consumer-inferred: the action code (`+0x0c`, 0..27).
     pub fn code(&self) -> u32 {
         self.words[3]
     }
+
+    /// Read: its flags (`+0`): [`RUNS_IF_ANY`], [`RUNS_IF_ALL`],
+    /// [`OPENS_RUN`], [`CLOSES_RUN`].
+    pub fn flags(&self) -> u32 {
+        self.words[0]
+    }
+
+    /// Read: its arguments `v4..v7` (`+0x10..+0x1f`).
+    pub fn args(&self) -> [i32; 4] {
+        [4, 5, 6, 7].map(|i| self.words[i] as i32)
+    }
+
+    /// Whether its own condition holds over the controller's sixteen
+    /// condition bytes (bit `i` of `conditions` set = byte `i` set):
+    /// condition `i` holds when bit `i` of the mask (`+4`) is set and the
+    /// byte is set, or clear where bit `i` of the inversion (`+8`) is set;
+    /// [`RUNS_IF_ANY`] wants one of them, [`RUNS_IF_ALL`] every one, and
+    /// a record with neither always runs (openparkan `docs/13-control.md`,
+    /// "A record's condition, and runs").
+    pub fn holds(&self, conditions: u16) -> bool {
+        let (mask, inversion) = (self.words[1] & 0xFFFF, self.words[2] & 0xFFFF);
+        let met = (u32::from(conditions) ^ inversion) & mask;
+        if self.flags() & RUNS_IF_ANY != 0 {
+            met != 0
+        } else if self.flags() & RUNS_IF_ALL != 0 {
+            met == mask
+        } else {
+            true
+        }
+    }
+}
+
+impl AsRef<Action> for Action {
+    fn as_ref(&self) -> &Action {
+        self
+    }
+}
+
+/// Which records of `group` run with `conditions`, in order: each on its
+/// own condition ([`Action::holds`]), except that a record closing a run
+/// ([`CLOSES_RUN`]) also runs when no record since the one that opened
+/// it ([`OPENS_RUN`], itself included) ran, so a run is a switch with an
+/// else.
+pub fn running<A: AsRef<Action>>(group: &[A], conditions: u16) -> Vec<bool> {
+    let mut open: Option<bool> = None;
+    group
+        .iter()
+        .map(|record| {
+            let action = record.as_ref();
+            if action.flags() & OPENS_RUN != 0 {
+                open = Some(false);
+            }
+            let mut runs = action.holds(conditions);
+            if action.flags() & CLOSES_RUN != 0
+                && let Some(ran) = open.take()
+            {
+                runs |= !ran;
+            } else if let Some(ran) = open.as_mut() {
+                *ran |= runs;
+            }
+            runs
+        })
+        .collect()
 }
 
 /// How the controller integrates motion (`+104`; GAMEPLAY.md section 2).

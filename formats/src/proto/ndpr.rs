@@ -20,6 +20,9 @@ pub const NDPR_TYPE_ID: u32 = u32::from_le_bytes(*b"NDPR");
 pub const GEAR_LEFT: u32 = 0x20;
 /// Node flag: the right running gear.
 pub const GEAR_RIGHT: u32 = 0x40;
+/// Node flags a machine's critical-damage test counts as running gear
+/// (openparkan `docs/13-control.md`, "Critical damage").
+pub const RUNNING_GEAR: u32 = 0x70;
 /// Bytes of one record.
 pub const RECORD_SIZE: usize = 76;
 

@@ -23,9 +23,13 @@
 //!   vital node destroys the object:
 //!   a machine is deleted through the World3D queue after its controller's
 //!   `+92` ms, a building stays as a shell.
-//! - **Burning** (ours, docs/facts.md "Burning"): a machine under 20 % of
-//!   its whole life loses a tenth of the life it had when it fell below,
-//!   a second, spread over its live nodes, until it dies or is repaired.
+//! - **Critical damage and burning** (`docs/13-control.md`, "Critical
+//!   damage"): a machine with running gear (`.ndp` flags `0x70`, `n`
+//!   nodes) is critical when their life fractions sum to `n / 2 − 1` or
+//!   less, one without below 20 % of its whole life (event `critical`);
+//!   it then loses a tenth of the life it had at that moment a second,
+//!   spread over its live nodes (ours, docs/facts.md "Critical damage and burning"), until it
+//!   dies or recovers (event `recovered`).
 
 use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::shield::{Shield, blast_sector};
@@ -64,7 +68,8 @@ pub struct Burning {
     pub mark: f32,
 }
 
-/// The share of its whole life under which a machine burns.
+/// The share of its whole life under which a machine without running
+/// gear is critical.
 pub const BURN_BELOW: f32 = 0.2;
 /// The share of the mark a burning machine loses a second.
 pub const BURN_RATE: f32 = 0.1;
@@ -353,7 +358,24 @@ pub(crate) fn apply_hits(
     }
 }
 
-/// Burns every machine under the threshold of its whole life.
+/// Whether a machine whose nodes of `model` have `life` is critically
+/// damaged, from `left` of its `whole` life.
+fn critical(model: &HitModel, life: &NodeLife, left: f32, whole: f32) -> bool {
+    let gear: Vec<f32> = model
+        .nodes
+        .iter()
+        .filter(|n| n.running_gear)
+        .map(|n| life.of(n.node))
+        .collect();
+    if gear.is_empty() {
+        left < BURN_BELOW * whole
+    } else {
+        gear.iter().sum::<f32>() <= gear.len() as f32 / 2.0 - 1.0
+    }
+}
+
+/// Marks the machines that became critically damaged (and those that
+/// recovered), and burns the critical ones.
 pub(crate) fn burn(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
@@ -377,15 +399,23 @@ pub(crate) fn burn(
             let f = victim.2.of(n.node);
             (l + f * n.max_life, if f > 0.0 { w + n.max_life } else { w })
         });
-        if whole <= 0.0 || left >= BURN_BELOW * whole || left <= 0.0 {
+        if whole <= 0.0 || left <= 0.0 || !critical(&model, &victim.2, left, whole) {
             if burning.is_some() {
                 ledger.commands.entity(entity).remove::<Burning>();
+                let tick = ledger.tick;
+                ledger
+                    .events
+                    .push(tick, EventKind::Recovered, id.raw(), None, None, 0.0);
             }
             continue;
         }
         let mark = burning.map_or(left, |b| b.mark);
         if burning.is_none() {
             ledger.commands.entity(entity).insert(Burning { mark });
+            let tick = ledger.tick;
+            ledger
+                .events
+                .push(tick, EventKind::Critical, id.raw(), None, None, mark);
         }
         // The loss spread over the live nodes by their share of life.
         let loss = BURN_RATE * mark * dt;
@@ -442,6 +472,47 @@ pub(crate) fn hash_damage(world: &World, hasher: &mut StateHasher) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A model of one node per flag (running gear or not), each of life 10.
+    fn machine(gear: &[bool]) -> HitModel {
+        let nodes = gear
+            .iter()
+            .enumerate()
+            .map(|(n, &running_gear)| iron3d_world::mission::HitNode {
+                node: iron3d_world::mission::NodeRef { part: 0, node: n },
+                max_life: 10.0,
+                running_gear,
+                ..Default::default()
+            })
+            .collect();
+        HitModel {
+            nodes: std::sync::Arc::new(nodes),
+            ..HitModel::default()
+        }
+    }
+
+    fn is_critical(model: &HitModel, fractions: &[f32]) -> bool {
+        let life = NodeLife(vec![fractions.to_vec()]);
+        let left: f32 = fractions.iter().map(|f| f * 10.0).sum();
+        critical(model, &life, left, 10.0 * fractions.len() as f32)
+    }
+
+    #[test]
+    fn a_machine_is_critical_by_its_running_gear_or_else_under_a_fifth_of_its_life() {
+        // No running gear: under 20 % of the whole life.
+        let hover = machine(&[false, false]);
+        assert!(!is_critical(&hover, &[0.2, 0.2]));
+        assert!(is_critical(&hover, &[0.3, 0.09]));
+        // Four gear nodes: their fractions sum to 4 / 2 − 1 = 1 or less,
+        // whatever the body keeps.
+        let walker = machine(&[false, true, true, true, true]);
+        assert!(!is_critical(&walker, &[0.05, 0.5, 0.5, 0.5, 0.0]));
+        assert!(is_critical(&walker, &[1.0, 0.0, 0.0, 0.5, 0.5]));
+        // One gear node a side: both gone.
+        let pair = machine(&[false, true, true]);
+        assert!(!is_critical(&pair, &[0.01, 0.0, 0.01]));
+        assert!(is_critical(&pair, &[1.0, 0.0, 0.0]));
+    }
 
     #[test]
     fn a_blast_falls_off_as_the_cube_of_its_overlap() {

@@ -25,6 +25,11 @@ pub enum EventKind {
     /// A node stepped up a damage stage short of 0 (it is drawn in that
     /// state and sets off its explosion).
     Stage,
+    /// A machine became critically damaged: it burns, and its
+    /// controllers' critical groups run.
+    Critical,
+    /// A critically damaged machine recovered (it was repaired).
+    Recovered,
 }
 
 impl EventKind {
@@ -39,6 +44,8 @@ impl EventKind {
             EventKind::Explosion => "explosion",
             EventKind::Shielded => "shielded",
             EventKind::Stage => "stage",
+            EventKind::Critical => "critical",
+            EventKind::Recovered => "recovered",
         }
     }
 }
@@ -57,7 +64,7 @@ pub struct CombatEvent {
     pub node: Option<NodeRef>,
     /// Life lost (damage), points a shield stopped (shielded), the
     /// stage reached (stage), the round's serial (shot, hit, explosion),
-    /// else 0.
+    /// the life left (critical), else 0.
     pub amount: f32,
     /// The effect it sets off, when it sets one off.
     pub cue: Option<EffectCue>,

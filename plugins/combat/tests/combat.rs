@@ -574,16 +574,9 @@ fn a_node_steps_up_its_damage_stage_plays_its_explosion_and_drops_what_hangs_on_
 #[test]
 fn a_nodes_stage_is_its_states_less_the_ceiling_of_its_share_of_them() {
     let node = |damage_states| HitNode {
-        node: NodeRef { part: 0, node: 0 },
-        centre: Vec3::ZERO,
-        radius: 1.0,
-        faces: Vec::new(),
         max_life: 100.0,
-        vital: false,
-        never_hidden: false,
-        parent: None,
-        explosion: None,
         damage_states,
+        ..HitNode::default()
     };
     let two = node(2);
     let stages: Vec<u8> = [1.0, 0.51, 0.5, 0.01, 0.0]

@@ -78,9 +78,14 @@ fn through((low, high): (f32, f32), t: f32) -> Option<f32> {
     })
 }
 
-/// Everything `inst` draws at its time, in command order.
+/// Everything `inst` draws at its time, in command order; nothing while
+/// it is switched off (its emitters run at `t = -1`, outside every
+/// window).
 pub fn emit(inst: &FxInstance) -> Vec<Primitive> {
     let mut out = Vec::new();
+    if inst.off {
+        return out;
+    }
     for (index, command) in inst.template.commands.iter().enumerate() {
         let Some(kind) = command.emitter() else {
             continue;

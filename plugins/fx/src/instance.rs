@@ -32,7 +32,7 @@ use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{
-    Armament, Controller, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
+    Armament, Controller, EffectPrograms, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::sync::Arc;
@@ -43,6 +43,8 @@ pub const DELETE_AT_END: u32 = 0x2;
 pub const LET_GO: u32 = 0x4;
 pub const PING_PONG: u32 = 0x20;
 pub const TIMES_PROGRESS: u32 = 0x200;
+/// Header flag: an instance starts switched off.
+pub const STARTS_OFF: u32 = 0x40;
 
 /// ms between two updates of an instance.
 pub const UPDATE_MS: u64 = 100;
@@ -89,8 +91,20 @@ pub struct FxInstance {
     pub sounds: Vec<SoundPlay>,
     /// It is its owner's engine ([`crate::engine`]).
     pub engine: bool,
-    /// Asked to end at its next update (an engine whose machine stopped).
+    /// Asked to end at its next update (an engine whose machine stopped,
+    /// a controller's delete).
     pub stopping: bool,
+    /// The controller key it was made under ([`crate::program`]).
+    pub key: Option<u32>,
+    /// Switched off: it neither updates, sounds nor draws.
+    pub off: bool,
+    /// The time mode a controller started it in, instead of its header's.
+    pub mode: Option<u32>,
+    /// Starts again in its own mode once it has finished.
+    pub restart: bool,
+    /// ms of its last start or command: it updates every tick for
+    /// [`FRESH_MS`] after it.
+    pub commanded_ms: u64,
 }
 
 impl FxInstance {
@@ -98,6 +112,20 @@ impl FxInstance {
     pub fn age_s(&self) -> f32 {
         self.updated_ms
             .map_or(0.0, |u| u.saturating_sub(self.start_ms) as f32 / 1000.0)
+    }
+
+    /// Its time mode: the one it was started in, else its header's.
+    pub fn time_mode(&self) -> u32 {
+        self.mode.unwrap_or(self.template.header.time_mode)
+    }
+
+    /// Starts it again at `now` in `mode` (its header's for `None`).
+    pub fn start(&mut self, now: u64, mode: Option<u32>) {
+        let span = self.end_ms.saturating_sub(self.start_ms);
+        self.start_ms = now;
+        self.end_ms = now + span;
+        self.mode = mode;
+        self.commanded_ms = now;
     }
 }
 
@@ -150,6 +178,7 @@ pub fn instance(
         offset: Transform::from_matrix(at.to_matrix().inverse() * frame.to_matrix()),
     });
     let scale = cue.scale * header.scale[0].abs().max(f32::EPSILON);
+    let off = header.flags & STARTS_OFF != 0;
     FxInstance {
         serial,
         effect: cue.effect.clone(),
@@ -170,6 +199,11 @@ pub fn instance(
         rng: HouseRng::new(seed as u32 | 1),
         engine: false,
         stopping: false,
+        key: None,
+        off,
+        mode: None,
+        restart: false,
+        commanded_ms: now,
     }
 }
 
@@ -211,23 +245,40 @@ impl Spawner<'_> {
     pub(crate) fn instances(&mut self) -> &mut Vec<FxInstance> {
         &mut self.instances.0
     }
+
+    /// The game time in ms.
+    pub(crate) fn now_ms(&self) -> u64 {
+        now_ms(&self.clock)
+    }
 }
 
-/// Makes an instance for every cue of the combat events not read yet.
+/// Makes an instance for every cue of the combat events not read yet, and
+/// runs the controllers' groups their critical and recovered events call.
 pub(crate) fn spawn(
     events: Res<CombatEvents>,
     registry: Res<ObjectRegistry>,
     frames: Query<&Transform>,
+    programs: Query<&EffectPrograms>,
     mut spawner: Spawner,
 ) {
     let read = spawner.cursor.events_read;
     spawner.cursor.events_read = events.0.len();
-    for cue in events.0.iter().skip(read).filter_map(|e| e.cue.as_ref()) {
-        let anchor_frame = cue
-            .on
-            .and_then(|id| registry.entity(OriginalObjectId(id)).ok())
-            .and_then(|e| frames.get(e).ok());
-        spawner.play(cue, anchor_frame);
+    for event in events.0.iter().skip(read) {
+        if let Some(cue) = &event.cue {
+            let anchor_frame = cue
+                .on
+                .and_then(|id| registry.entity(OriginalObjectId(id)).ok())
+                .and_then(|e| frames.get(e).ok());
+            spawner.play(cue, anchor_frame);
+        }
+        let id = OriginalObjectId(event.object);
+        let object = registry.entity(id).ok();
+        if let Some((programs, frame)) = object
+            .and_then(|e| programs.get(e).ok())
+            .zip(object.and_then(|e| frames.get(e).ok()))
+        {
+            crate::program::on_event(&mut spawner, id, frame, programs, event.kind);
+        }
     }
 }
 
@@ -352,7 +403,7 @@ fn life_fraction(life: &NodeLife, model: &HitModel) -> f32 {
 /// `0x20` and `0x1`, clamped to 0..1.
 pub fn effect_time(inst: &mut FxInstance, now: u64, owner: Option<&Owner<'_>>) -> f32 {
     let header = &inst.template.header;
-    let (mode, flags, spread) = (header.time_mode, header.flags, header.phase_jitter);
+    let (mode, flags, spread) = (inst.time_mode(), header.flags, header.phase_jitter);
     let mut t = mode_time(mode, inst, now, owner);
     // 16 keeps the node's value only as it rises (or at 0), 17 only as it
     // falls (or at 1).
@@ -384,7 +435,8 @@ fn due(inst: &FxInstance, now: u64) -> bool {
     match inst.updated_ms {
         None => true,
         Some(last) => {
-            now.saturating_sub(last) >= UPDATE_MS || now.saturating_sub(inst.start_ms) <= FRESH_MS
+            now.saturating_sub(last) >= UPDATE_MS
+                || now.saturating_sub(inst.commanded_ms) <= FRESH_MS
         }
     }
 }
@@ -408,6 +460,17 @@ pub(crate) fn update(
             .and_then(|id| registry.entity(id).ok())
             .and_then(|e| owners.get(e).ok());
         let owner_gone = inst.owner.is_some() && owner.is_none();
+        if inst.off {
+            // Off: its loops fall silent; it waits to be switched on.
+            inst.updated_ms = Some(now);
+            let keep = !inst.stopping && !owner_gone;
+            play_sounds(inst, tick, false, &mut sounds);
+            return keep;
+        }
+        if inst.restart && now >= inst.end_ms {
+            inst.restart = false;
+            inst.start(now, None);
+        }
         match (&inst.anchor, &owner) {
             (Some(anchor), Some((frame, ..))) => inst.frame = frame.mul_transform(anchor.offset),
             (Some(_), None) => inst.anchor = None,
@@ -419,7 +482,7 @@ pub(crate) fn update(
         }
         inst.t = effect_time(inst, now, owner.as_ref());
         inst.updated_ms = Some(now);
-        let (flags, mode) = (inst.template.header.flags, inst.template.header.time_mode);
+        let (flags, mode) = (inst.template.header.flags, inst.time_mode());
         let ended = now >= inst.end_ms;
         let keep = !inst.stopping
             && match (flags & DELETE_AT_END != 0, mode) {
@@ -520,7 +583,15 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
         hasher.write_f32(inst.held);
         hasher.write_u32(inst.seed);
         hasher.write_u32(inst.rng.state());
-        hasher.write_u8(u8::from(inst.engine) | u8::from(inst.stopping) << 1);
+        hasher.write_u8(
+            u8::from(inst.engine)
+                | u8::from(inst.stopping) << 1
+                | u8::from(inst.off) << 2
+                | u8::from(inst.restart) << 3,
+        );
+        hasher.write_u32(inst.key.unwrap_or(u32::MAX));
+        hasher.write_u32(inst.mode.unwrap_or(u32::MAX));
+        hasher.write_u64(inst.commanded_ms);
         for play in &inst.sounds {
             hasher.write_f32(play.previous);
             hasher.write_u8(play.looping as u8);

@@ -6,7 +6,8 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
-//! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]) |
+//! | load | `OnEnter(MissionPhase::Running)` | every object's controllers' load groups (block entry 0) make their effects ([`program`]) |
+//! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]); a `critical` / `recovered` event runs the machine's controllers' groups 6 / 7 ([`program`]) |
 //! | engines | [`FxStep`] | a machine's engine effect starts as it moves and ends as it stands ([`engine`]) |
 //! | update | [`FxStep`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
 //! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | windowed apps draw the primitives [`emit::emit`] lists ([`draw`]) |
@@ -20,6 +21,7 @@ pub mod draw;
 pub mod emit;
 pub mod engine;
 pub mod instance;
+pub mod program;
 pub mod rand;
 pub mod sound;
 
@@ -80,7 +82,10 @@ impl Plugin for FxPlugin {
                 .chain()
                 .in_set(FxStep),
         )
-        .add_systems(OnEnter(MissionPhase::Running), start_effects)
+        .add_systems(
+            OnEnter(MissionPhase::Running),
+            (start_effects, program::run_at_load).chain(),
+        )
         .add_state_hash("fx_instances", instance::hash_instances);
         if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
             draw::plugin(app);

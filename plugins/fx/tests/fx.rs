@@ -79,7 +79,11 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
         s.tick
     );
     // It draws its fireball, its fire and smoke particles, all near it.
-    let inst = app.world().resource::<FxInstances>().0[0].clone();
+    let explosion = |app: &App| {
+        let all = &app.world().resource::<FxInstances>().0;
+        all.iter().find(|i| i.effect == EXPLODE).cloned()
+    };
+    let inst = explosion(&app).unwrap();
     assert!(inst.t > 0.0 && inst.t < 0.1, "{}", inst.t);
     let drawn = emit(&inst);
     let materials: std::collections::BTreeSet<_> =
@@ -95,7 +99,7 @@ fn an_explosion_plays_its_sound_draws_and_deletes_itself_at_its_end() {
     for _ in 0..46 {
         app.update();
     }
-    assert!(app.world().resource::<FxInstances>().0.is_empty());
+    assert!(explosion(&app).is_none());
     assert_eq!(effect_sounds(&app).len(), 1);
 }
 
@@ -299,4 +303,103 @@ fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
         .filter(|i| i.engine)
         .count();
     assert_eq!(engines, 0);
+}
+
+/// Sets every running-gear node of `unit` to `gear` and every other node
+/// to `rest` (fractions of their life).
+fn set_life(app: &mut App, unit: Entity, gear: f32, rest: f32) {
+    let model = app.world().get::<HitModel>(unit).unwrap().clone();
+    let mut life = app.world_mut().get_mut::<NodeLife>(unit).unwrap();
+    for node in model.nodes.iter() {
+        life.0[node.node.part][node.node.node] = if node.running_gear { gear } else { rest };
+    }
+}
+
+/// A chassis controller's load group makes its burning effect switched
+/// off at its smoke point; critical damage (its running gear gone, or
+/// under 20 % of its life without any) switches it on, and it burns at
+/// one minus the machine's life; recovering switches it off again.
+#[test]
+fn a_critically_damaged_machine_burns_with_its_controllers_effect() {
+    const BURN: &str = "EFFECTS.RLB::FX_BURN";
+    let (_tmp, mut app) = app();
+    app.update();
+    let unit = armed_unit_of(&mut app, 1);
+    delete_all_but(&mut app, &[unit]);
+    app.update();
+    let entity = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .entity(unit)
+        .unwrap();
+    let burn = |app: &App| -> FxInstance {
+        let all = &app.world().resource::<FxInstances>().0;
+        let mine: Vec<_> = all
+            .iter()
+            .filter(|i| i.effect == BURN && i.owner == Some(unit))
+            .collect();
+        assert_eq!(mine.len(), 1, "one burning effect per machine");
+        mine[0].clone()
+    };
+    let programs = app.world().get::<EffectPrograms>(entity).unwrap().clone();
+    assert_eq!(programs.of(6).count(), 1);
+    // Made at load under its key (id 1 of part 0), switched off: it draws
+    // nothing.
+    let idle = burn(&app);
+    assert_eq!((idle.key, idle.off), (Some(1), true));
+    assert!(emit(&idle).is_empty());
+    let frame = *app.world().get::<Transform>(entity).unwrap();
+    let events_of = |app: &App, kind| {
+        app.world()
+            .resource::<CombatEvents>()
+            .0
+            .iter()
+            .filter(|e| e.kind == kind && e.object == unit.raw())
+            .count()
+    };
+    // Critical: it is switched on and burns, fire and smoke over the
+    // machine, its time one minus the machine's life (± the jitter).
+    set_life(&mut app, entity, 0.0, 0.15);
+    for _ in 0..6 {
+        app.update();
+    }
+    assert_eq!(events_of(&app, EventKind::Critical), 1);
+    let lit = burn(&app);
+    assert!(!lit.off);
+    let model = app.world().get::<HitModel>(entity).unwrap().clone();
+    let life = app.world().get::<NodeLife>(entity).unwrap().clone();
+    let whole: f32 = model.nodes.iter().map(|n| n.max_life).sum();
+    let left: f32 = model
+        .nodes
+        .iter()
+        .map(|n| life.of(n.node) * n.max_life)
+        .sum();
+    assert!(
+        (lit.t - (1.0 - left / whole)).abs() <= 0.05 + 0.02,
+        "t {} at life {}",
+        lit.t,
+        left / whole
+    );
+    let drawn = emit(&lit);
+    let materials: std::collections::BTreeSet<_> =
+        drawn.iter().filter_map(|p| p.material.clone()).collect();
+    assert_eq!(
+        Vec::from_iter(materials),
+        ["MATERIAL.LIB::M_FIRE", "MATERIAL.LIB::M_SMOKE"]
+    );
+    assert!(
+        drawn
+            .iter()
+            .all(|p| p.position.distance(frame.translation) < 8.0),
+        "{drawn:?}"
+    );
+    // Repaired: it recovers and the effect is switched off, kept for the
+    // next time.
+    set_life(&mut app, entity, 1.0, 1.0);
+    for _ in 0..6 {
+        app.update();
+    }
+    assert_eq!(events_of(&app, EventKind::Recovered), 1);
+    let out = burn(&app);
+    assert!(out.off && emit(&out).is_empty());
 }

@@ -25,7 +25,7 @@ use iron3d_formats::proto::ctld::{
 };
 use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::expl::Expl;
-use iron3d_formats::proto::ndpr::Ndpr;
+use iron3d_formats::proto::ndpr::{Ndpr, RUNNING_GEAR};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -271,7 +271,7 @@ impl Armour {
 }
 
 /// One node a round or a blast can reach.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct HitNode {
     pub node: NodeRef,
     /// Its bounding sphere, object frame (before the placed scale).
@@ -292,6 +292,8 @@ pub struct HitNode {
     /// Its damage states: the native model states past 0 it has geometry
     /// in (`Node38::damage_states`).
     pub damage_states: u8,
+    /// Its `.ndp` row marks it running gear ([`RUNNING_GEAR`]).
+    pub running_gear: bool,
 }
 
 /// Every node of an object that has life, in part then node order, and
@@ -376,9 +378,25 @@ fn pose(poses: &[Vec<Transform>], frames: &[(Transform, Option<usize>)], at: Nod
         .unwrap_or_default()
 }
 
+/// Every node of every part in the object's frame (construction pose).
+pub(crate) fn part_poses(
+    parts: &[PartArms<'_>],
+    frames: &[(Transform, Option<usize>)],
+) -> Vec<Vec<Transform>> {
+    parts
+        .iter()
+        .zip(frames)
+        .map(|(part, (frame, _))| {
+            (0..part.nodes.len())
+                .map(|n| frame.mul_transform(mount::model_pose(part.nodes, n).unwrap_or_default()))
+                .collect()
+        })
+        .collect()
+}
+
 /// A control point of a part in the object's frame: its position and
 /// direction (unit; its node's +y when it stores none).
-fn point(
+pub(crate) fn point(
     part: &PartArms<'_>,
     p: usize,
     index: i32,
@@ -417,15 +435,7 @@ pub(crate) fn assemble(
     rounds: &BTreeMap<Vec<u8>, Arc<RoundSpec>>,
     life_scale: f32,
 ) -> (Armament, HitModel) {
-    let poses: Vec<Vec<Transform>> = parts
-        .iter()
-        .zip(frames)
-        .map(|(part, (frame, _))| {
-            (0..part.nodes.len())
-                .map(|n| frame.mul_transform(mount::model_pose(part.nodes, n).unwrap_or_default()))
-                .collect()
-        })
-        .collect();
+    let poses = part_poses(parts, frames);
     let mut armament = Armament::default();
     // Each part's turret in `armament.turrets`.
     let mut turret_of: Vec<Option<usize>> = vec![None; parts.len()];
@@ -550,10 +560,8 @@ fn hit_model(
                 }
                 _ => None,
             };
-            let hit_points = part
-                .damage
-                .and_then(|d| d.nodes.get(n))
-                .map_or(0.0, |r| r.hit_points);
+            let row = part.damage.and_then(|d| d.nodes.get(n));
+            let hit_points = row.map_or(0.0, |r| r.hit_points);
             nodes.push(HitNode {
                 node: NodeRef { part: p, node: n },
                 centre,
@@ -565,6 +573,7 @@ fn hit_model(
                 parent: plan.parent.map(|q| first[p] + q).or(socket),
                 explosion: part.explosions.get(n).cloned().flatten(),
                 damage_states: plan.damage_states,
+                running_gear: row.is_some_and(|r| r.flags & RUNNING_GEAR != 0),
             });
         }
     }

@@ -582,6 +582,7 @@ impl Loader {
                         };
                         self.error(MissionPhase::Resources, edge, cause)
                     })?;
+                    self.read_program_effects(&part.key, &ctld);
                     self.devices.insert(upper.clone(), ctld);
                 }
                 if let Some(points) = points {
@@ -735,6 +736,16 @@ impl Loader {
             self.rounds.insert(upper, Arc::new(round));
         }
         Ok(())
+    }
+
+    /// The effects a part's controller makes from its effect groups
+    /// (a fault of [`super::MissionEffects`] for one that cannot be read).
+    fn read_program_effects(&mut self, key: &[u8], ctld: &Ctld) {
+        let source = self.source().clone();
+        for (archive, entry) in super::programs::named_effects(ctld) {
+            self.effects
+                .read_effect(&source, &lossy(key), (&archive, &entry));
+        }
     }
 
     /// The effect a part's prototype names and the explosions of its

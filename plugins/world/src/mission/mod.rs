@@ -31,6 +31,7 @@ mod effects;
 mod gate;
 mod load;
 mod mount;
+mod programs;
 mod rng;
 mod scripts;
 mod session;
@@ -55,6 +56,7 @@ pub use iron3d_formats::graph::MaterialRow;
 pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
+pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms};
 pub use rng::RngStreams;
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
@@ -534,6 +536,7 @@ struct Arms {
     armour: Option<Armour>,
     radar: Option<RadarRef>,
     shield: Option<ShieldSpec>,
+    programs: EffectPrograms,
 }
 
 /// An object's guns and turrets, where it can be struck, its armour, its
@@ -581,6 +584,7 @@ fn arms_of(
             sector_max: spec.sector_max * level,
             ..spec
         }),
+        programs: programs::assemble(&inputs, frames),
     }
 }
 
@@ -704,6 +708,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 armour,
                 radar,
                 shield,
+                programs,
             } = arms_of(
                 &loader,
                 object_parts,
@@ -724,6 +729,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
             }
             if !hits.nodes.is_empty() {
                 world.entity_mut(root).insert(hits);
+            }
+            if !programs.0.is_empty() {
+                world.entity_mut(root).insert(programs);
             }
             if world.get::<Controller>(root).is_none()
                 && let Some(model) = mount::physical_model(object_parts, &loader.models, &frames)

@@ -1,0 +1,189 @@
+//! What an object's controllers do to its effects, resolved at load: the
+//! section-5 groups their block runs at load (entry 0), as the machine
+//! becomes critically damaged (6) and as it recovers (7) (openparkan
+//! `docs/13-control.md`, "The section-5 record" and "Critical damage:
+//! block entries 6 and 7"; `docs/11-effects.md`, "Starting, ending,
+//! switching"). The effects plugin runs them.
+//!
+//! An instance a controller makes is known by its key: the part's index
+//! times `0x10000` plus the record's id (`v7` of actions 3 and 4, `v4` of
+//! the others). Ours (docs/facts.md "Effects at run time"): a control
+//! point is placed in the construction pose, and the records of these
+//! groups that are not effect actions are kept (they count in the runs)
+//! but not carried out from here.
+
+use super::arms::{self, PartArms};
+use super::components::NodeRef;
+use super::effects::reference_key;
+use bevy::prelude::*;
+use iron3d_formats::proto::ctld::{
+    ACTION_EFFECT_AT_POINT, ACTION_EFFECT_AT_POINTS, ACTION_EFFECT_DELETE, ACTION_EFFECT_NODE,
+    ACTION_EFFECT_OFF, ACTION_EFFECT_ON, ACTION_EFFECT_RESTART, ACTION_EFFECT_START, Action, Ctld,
+    GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED,
+};
+use std::sync::Arc;
+
+/// The library a controller's effect names are read from when their
+/// record names no archive.
+pub const EFFECT_CONTEXT: &[u8] = b"effects.rlb";
+
+/// The block entries whose groups act on effects.
+pub const EFFECT_ENTRIES: [usize; 3] = [GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED];
+
+/// What an effect action does to the instance its key names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EffectDoes {
+    /// Actions 3 and 4: make an instance of the effect (its key in
+    /// [`super::MissionEffects`]; `None` when the record names none) at a
+    /// point of the object's frame: control point `v4`, or the centroid
+    /// of `v4..v6` (the part's origin when none of them is there).
+    Make {
+        effect: Option<String>,
+        at: Vec3,
+    },
+    /// Action 8.
+    Delete,
+    /// Action 10: start again now, in time mode `v5`.
+    Start {
+        mode: u32,
+    },
+    /// Action 11: start again in its own mode once it has finished.
+    Restart,
+    /// Action 14: time modes 4, 16 and 17 read this node.
+    Node(NodeRef),
+    /// Actions 18 and 19.
+    On,
+    Off,
+    /// Any other action: it takes part in the runs, nothing more here.
+    Other,
+}
+
+/// One record of an effect group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectAction {
+    /// The record as stored: its condition, run flags and code.
+    pub record: Action,
+    /// The instance it acts on.
+    pub key: u32,
+    pub does: EffectDoes,
+}
+
+impl AsRef<Action> for EffectAction {
+    fn as_ref(&self) -> &Action {
+        &self.record
+    }
+}
+
+/// One controller's group for a block entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectGroup {
+    pub entry: usize,
+    pub part: usize,
+    pub actions: Vec<EffectAction>,
+}
+
+/// An object's effect groups, in part order.
+#[derive(Component, Debug, Clone, PartialEq, Default)]
+pub struct EffectPrograms(pub Arc<Vec<EffectGroup>>);
+
+impl EffectPrograms {
+    /// The groups of block `entry`, in part order.
+    pub fn of(&self, entry: usize) -> impl Iterator<Item = &EffectGroup> {
+        self.0.iter().filter(move |g| g.entry == entry)
+    }
+}
+
+/// The effect names `ctld`'s effect groups make, as `(archive, entry)`.
+pub(crate) fn named_effects(ctld: &Ctld) -> Vec<(Vec<u8>, Vec<u8>)> {
+    EFFECT_ENTRIES
+        .iter()
+        .flat_map(|&entry| ctld.group_of(entry))
+        .filter(|a| matches!(a.code(), ACTION_EFFECT_AT_POINT | ACTION_EFFECT_AT_POINTS))
+        .filter_map(|a| {
+            let key = reference_key(EFFECT_CONTEXT, &a.resource)?;
+            let (archive, entry) = key.split_once("::")?;
+            Some((archive.as_bytes().to_vec(), entry.as_bytes().to_vec()))
+        })
+        .collect()
+}
+
+/// The effect groups of an object's parts.
+pub(crate) fn assemble(
+    parts: &[PartArms<'_>],
+    frames: &[(Transform, Option<usize>)],
+) -> EffectPrograms {
+    let poses = arms::part_poses(parts, frames);
+    let mut groups = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let Some(ctld) = part.ctld else { continue };
+        for entry in EFFECT_ENTRIES {
+            let actions: Vec<EffectAction> = ctld
+                .group_of(entry)
+                .iter()
+                .map(|record| resolve(record, p, part, &poses, frames))
+                .collect();
+            if !actions.is_empty() {
+                groups.push(EffectGroup {
+                    entry,
+                    part: p,
+                    actions,
+                });
+            }
+        }
+    }
+    EffectPrograms(Arc::new(groups))
+}
+
+/// One record of part `p`, its points placed in the object's frame.
+fn resolve(
+    record: &Action,
+    p: usize,
+    part: &PartArms<'_>,
+    poses: &[Vec<Transform>],
+    frames: &[(Transform, Option<usize>)],
+) -> EffectAction {
+    let [v4, v5, v6, v7] = record.args();
+    let key = |id: i32| ((p as u32) << 16).wrapping_add(id as u32 & 0xFFFF);
+    let make = |points: &[i32]| {
+        let found: Vec<Vec3> = points
+            .iter()
+            .filter_map(|&i| arms::point(part, p, i, poses, frames).map(|(at, _)| at))
+            .collect();
+        let at = if found.is_empty() {
+            frames.get(p).map_or(Vec3::ZERO, |f| f.0.translation)
+        } else {
+            found.iter().sum::<Vec3>() / found.len() as f32
+        };
+        EffectDoes::Make {
+            effect: reference_key(EFFECT_CONTEXT, &record.resource),
+            at,
+        }
+    };
+    let (id, does) = match record.code() {
+        ACTION_EFFECT_AT_POINT => (v7, make(&[v4])),
+        ACTION_EFFECT_AT_POINTS => (v7, make(&[v4, v5, v6])),
+        ACTION_EFFECT_DELETE => (v4, EffectDoes::Delete),
+        ACTION_EFFECT_START => (
+            v4,
+            EffectDoes::Start {
+                mode: v5.max(0) as u32,
+            },
+        ),
+        ACTION_EFFECT_RESTART => (v4, EffectDoes::Restart),
+        ACTION_EFFECT_NODE => (
+            v4,
+            EffectDoes::Node(NodeRef {
+                part: p,
+                node: v5.max(0) as usize,
+            }),
+        ),
+        ACTION_EFFECT_ON => (v4, EffectDoes::On),
+        ACTION_EFFECT_OFF => (v4, EffectDoes::Off),
+        _ => (0, EffectDoes::Other),
+    };
+    EffectAction {
+        record: record.clone(),
+        key: key(id),
+        does,
+    }
+}
