@@ -93,6 +93,8 @@ pub struct View {
     pub screenshot: Option<ScreenshotRequest>,
     pub capture: Option<CaptureRequest>,
     pub bench: Option<BenchRequest>,
+    /// The time of day the sky starts at (`--sky-time`).
+    pub sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
     /// Start with game time stopped at tick 0 (a fixed timeline for
     /// reproducible screenshots and frame captures).
     pub paused: bool,
@@ -161,6 +163,7 @@ pub fn windowed(
         screenshot: view.screenshot,
         capture: view.capture,
         bench: view.bench,
+        sky_time: view.sky_time,
     })
     .add_plugins((IronInputPlugin, PlayerInputPlugin, inspector))
     .add_plugins(HudPlugin { shown: view.hud })

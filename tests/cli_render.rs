@@ -61,25 +61,20 @@ fn screenshot(extra: &[&str]) -> (Vec<[u8; 3]>, u32, u32) {
     (rgb.pixels().map(|p| p.0).collect(), w, h)
 }
 
-/// The sky colour as the PNG stores it (8-bit sRGB).
-fn clear_colour() -> [u8; 3] {
-    let c = iron3d_render::CLEAR_COLOUR.to_srgba();
-    [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as u8)
+/// The distinct colours of rows `rows`.
+fn colours(pixels: &[[u8; 3]], w: u32, rows: std::ops::Range<u32>) -> usize {
+    rows.flat_map(|y| (0..w).map(move |x| pixels[(y * w + x) as usize]))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
 }
 
-/// Whether `p` is the clear colour (within rounding of the swap chain).
-fn is_sky(p: [u8; 3]) -> bool {
-    let sky = clear_colour();
-    (0..3).all(|k| p[k].abs_diff(sky[k]) <= 3)
-}
-
-/// Share of the pixels of rows `rows` that are the clear colour.
-fn sky_share(pixels: &[[u8; 3]], w: u32, rows: std::ops::Range<u32>) -> f64 {
-    let band: Vec<[u8; 3]> = rows
-        .flat_map(|y| (0..w).map(move |x| (y * w + x) as usize))
-        .map(|i| pixels[i])
-        .collect();
-    band.iter().filter(|&&p| is_sky(p)).count() as f64 / band.len() as f64
+/// The mean brightness (sum of the three channels) of `pixels`.
+fn brightness(pixels: &[[u8; 3]]) -> f64 {
+    let sum: f64 = pixels
+        .iter()
+        .map(|p| p.iter().map(|&c| f64::from(c)).sum::<f64>())
+        .sum();
+    sum / pixels.len() as f64
 }
 
 #[test]
@@ -88,23 +83,36 @@ fn screenshot_shows_terrain_below_and_is_not_uniform() {
     require_display();
     let (pixels, w, h) = screenshot(&[]);
     assert!(w >= 320 && h >= 200, "{w} x {h}");
-    let distinct: std::collections::BTreeSet<[u8; 3]> = pixels.iter().copied().collect();
-    assert!(distinct.len() > 50, "{} colours", distinct.len());
-    let lower = sky_share(&pixels, w, h * 2 / 3..h);
-    assert!(
-        lower < 0.05,
-        "the terrain fills the lower third ({lower:.3} sky)"
-    );
+    let distinct = colours(&pixels, w, 0..h);
+    assert!(distinct > 50, "{distinct} colours");
+    // The textured terrain fills the lower third: many colours, where the
+    // dome's gradient has few.
+    let lower = colours(&pixels, w, h * 2 / 3..h);
+    assert!(lower > 50, "{lower} colours in the lower third");
 }
 
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
-fn camera_override_looking_up_sees_the_sky() {
+fn looking_up_sees_the_sky_dome_change_over_the_day() {
     require_display();
-    // Above the player base, pitched 80° up: nothing but sky.
-    let (pixels, w, h) = screenshot(&["--camera", "-336,-304,300,90,80", "--no-hud"]);
-    let all = sky_share(&pixels, w, 0..h);
-    assert!(all > 0.95, "{all:.3} of the frame is sky");
+    // Above the player base, pitched 80° up: nothing but the dome, at the
+    // demo sky's noon and at night (`--sky-time`).
+    let up = ["--camera", "-336,-304,300,90,80", "--no-hud"];
+    let (noon, w, h) = screenshot(&[&up[..], &["--sky-time", "07:30"]].concat());
+    let (night, ..) = screenshot(&[&up[..], &["--sky-time", "20:00"]].concat());
+    // The dome is a gradient, not one colour: its rings and compass points
+    // differ.
+    let shades = colours(&noon, w, 0..h);
+    assert!(shades > 8, "{shades} colours in the noon sky");
+    // Noon's sky is bright and blue, the night's dark.
+    let (day, dark) = (brightness(&noon), brightness(&night));
+    assert!(day > dark + 150.0, "noon {day:.0} against night {dark:.0}");
+    let blue = noon.iter().filter(|p| p[2] > p[0] && p[2] > 150).count();
+    assert!(
+        blue * 10 > noon.len() * 9,
+        "{blue} of {} pixels blue",
+        noon.len()
+    );
 }
 
 /// The demo install written to a fresh directory, with its first

@@ -13,6 +13,7 @@
 mod land;
 mod mission;
 mod scripts;
+mod sky;
 mod units;
 
 use super::assets::Catalog;

@@ -213,11 +213,11 @@ fn small_formats_survive_mutation() {
     };
     check("CTLD", &ctld.to_bytes().unwrap(), Ctld::parse);
 
-    let sky = Sky {
-        header: [3; 124],
-        keyframes: vec![[4; 88]; 3],
-    };
-    check("SKE", &sky.to_bytes(), Sky::parse);
+    check(
+        "SKE",
+        &support::sky_sample().to_bytes().unwrap(),
+        Sky::parse,
+    );
 
     let mut texm = b"Texm".to_vec();
     texm.extend([0; 28]);

@@ -351,25 +351,65 @@ fn ctld_minimal_212_bytes() {
 }
 
 #[test]
-fn sky_header_and_keyframes() {
-    let mut data = vec![0u8; 124];
-    data[64..68].copy_from_slice(&0u32.to_le_bytes());
-    data[68..72].copy_from_slice(&15u32.to_le_bytes());
-    data.extend([1u8; 88]);
-    data.extend([2u8; 88]);
-    let s = Sky::parse(&data).unwrap();
-    assert_eq!(s.keyframes.len(), 2);
-    assert_eq!(s.day_length_raw(), (0, 15));
-    assert_eq!(s.to_bytes(), data);
-    expect_error(
-        Sky::parse(&data[..data.len() - 1]),
-        124,
-        "SKE: expected whole 88-byte keyframes after the header, found 175 bytes",
+fn sky_sections_keyframes_and_clock_round_trip() {
+    use iron3d_formats::proto::ske::{SLOT_LIGHT, SLOTS};
+    let sky = support::sky_sample();
+    let data = sky.to_bytes().unwrap();
+    let back = Sky::parse(&data).unwrap();
+    assert_eq!(back, sky);
+    assert_eq!(back.to_bytes().unwrap(), data);
+    // The preamble: magic, version, sections; the first section's day
+    // length sits at +64 (hours) and +68 (minutes).
+    let word = |at: usize| i32::from_le_bytes(data[at..at + 4].try_into().unwrap());
+    assert_eq!(
+        (word(0), word(4), word(8), word(12), word(16)),
+        (-1, 5, 2, 1, 2)
     );
+    assert_eq!((word(64), word(68)), (0, 15));
+    assert_eq!(back.day_seconds(), 900);
+    assert_eq!(back.sections[1].day_seconds(), 1200);
+    assert_eq!((back.start.hour(), back.start.minute()), (1, 30));
+    let first = &back.sections[0].keyframes[0];
+    assert_eq!(first.stamp.minutes(), 75);
+    assert!(first.names_sun());
+    assert_eq!(first.effects, [b"atm_rain1.wav".to_vec()]);
+    // Colours are stored BGRA and read RGBA; a version 1 keyframe builds
+    // slots 20 and 21 from slot 19 × 0.3.
+    assert_eq!(first.colour(2), [6, 4, 2, 255]);
+    let old = &back.sections[1].keyframes[0];
+    assert_eq!(old.slots.len(), 20);
+    assert_eq!(old.colour(21), [17, 11, 5, 255]);
+    assert_eq!(old.colour(SLOT_LIGHT), [57, 38, 19, 255]);
+    assert_eq!(first.slots.len(), SLOTS);
+    // Errors: not the magic, a bad keyframe version, a string past the
+    // end, trailing bytes.
+    let mut wrong = data.clone();
+    wrong[0] = 0;
     expect_error(
-        Sky::parse(&data[..100]),
+        Sky::parse(&wrong),
         0,
-        "SKE: truncated: expected 124 more bytes, 100 available",
+        "SKE: expected the magic -1, found -256",
+    );
+    let mut version = data.clone();
+    version[84] = 7;
+    expect_error(
+        Sky::parse(&version),
+        84,
+        "SKE: expected a keyframe version of 1, 2 or 3, found 7",
+    );
+    let mut long = data.clone();
+    long[212..216].copy_from_slice(&100_000i32.to_le_bytes());
+    expect_error(
+        Sky::parse(&long),
+        216,
+        "string bytes: 100000 x 1 bytes within the",
+    );
+    let mut trailing = data.clone();
+    trailing.push(0);
+    expect_error(
+        Sky::parse(&trailing),
+        data.len() as u64,
+        "expected end of data, 1 bytes remain",
     );
 }
 

@@ -173,3 +173,32 @@ fn the_demo_hero_table_validates_and_a_broken_row_is_reported_with_its_line() {
         "{errors:#?}"
     );
 }
+
+#[test]
+fn the_demo_skies_validate_and_a_bad_keyframe_is_reported_with_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    build(&root, DEFAULT_SEED, Scale::Demo).unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    let missions = iron3d_formats::gamedir::GameDir::open(&root)
+        .unwrap()
+        .missions()
+        .unwrap();
+    let sky = &report.families["sky"];
+    assert_eq!(sky.files as usize, missions.len());
+    assert_eq!(sky.errors, 0);
+    // The first keyframe's version (file offset 84) set to 9.
+    let path = missions[0].dir.join("sky.ske");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[84] = 9;
+    std::fs::write(&path, bytes).unwrap();
+    let report = validate(&root, &mut |_| {}).unwrap();
+    let found = report.diagnostics.iter().find(|d| d.family == "sky");
+    let found = found.expect("the broken sky is reported");
+    assert_eq!(found.offset, 84);
+    assert!(found.file.ends_with("sky.ske"), "{}", found.file);
+    assert_eq!(
+        found.message,
+        "SKE: expected a keyframe version of 1, 2 or 3, found 9"
+    );
+}

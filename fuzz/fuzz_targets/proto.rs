@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         3 => refs::ReferenceArray::parse(d).map(|v| v.to_bytes()),
         4 => base::Base::parse(d).map(|v| v.to_bytes().unwrap()),
         5 => ctld::Ctld::parse(d).map(|v| v.to_bytes().unwrap()),
-        6 => ske::Sky::parse(d).map(|v| v.to_bytes()),
+        6 => ske::Sky::parse(d).map(|v| v.to_bytes().unwrap()),
         7 => tfnt::Tfnt::parse(d).map(|v| v.to_bytes().unwrap()),
         _ => trf::Trf::parse(d, Mode::Strict).map(|v| v.to_bytes()),
     };

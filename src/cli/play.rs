@@ -96,6 +96,11 @@ pub struct PlayArgs {
     /// Default: above the player's base, 45° down.
     #[arg(long, value_name = "X,Y,Z,YAW,PITCH", value_parser = CameraPose::parse, allow_hyphen_values = true, conflicts_with = "headless")]
     camera: Option<CameraPose>,
+    /// The time of day the mission's sky starts at (24-hour clock of its
+    /// `sky.ske`), instead of the file's own start; only what is drawn
+    /// changes.
+    #[arg(long, value_name = "HH:MM", value_parser = parse_sky_time, conflicts_with = "headless")]
+    sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
     /// Save a PNG of the window once the scene is drawn, then exit.
     #[arg(long, value_name = "FILE.png", conflicts_with = "headless")]
     screenshot: Option<PathBuf>,
@@ -287,6 +292,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     let view = app::View {
         briefing,
         camera: args.camera,
+        sky_time: args.sky_time,
         screenshot: args.screenshot.map(|path| ScreenshotRequest {
             path,
             frames: args.frames,
@@ -511,4 +517,23 @@ fn display_available() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `HH:MM` on a 24-hour clock.
+fn parse_sky_time(text: &str) -> Result<iron3d_formats::proto::ske::ClockTime, String> {
+    let (h, m) = text
+        .split_once(':')
+        .ok_or_else(|| format!("'{text}': expected HH:MM"))?;
+    let number = |v: &str, below: u32| {
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n < below)
+            .ok_or_else(|| format!("'{text}': expected HH:MM, hours 0-23 and minutes 0-59"))
+    };
+    Ok(iron3d_formats::proto::ske::ClockTime::new(
+        0,
+        number(h, 24)?,
+        number(m, 60)?,
+    ))
 }

@@ -52,6 +52,8 @@ pub(crate) fn file(c: &mut Collector, rel: &str, path: &Path) -> u64 {
         "input table" => {
             crate::config::input_table::InputTable::parse(&data).map(|t| t.rows.len() as u64)
         }
+        "sky" => crate::proto::ske::Sky::parse(&data)
+            .map(|s| s.sections.iter().map(|x| x.keyframes.len() as u64).sum()),
         "INI" => crate::config::text::TextConfig::parse(&data, "ini").map(|_| 1),
         "text CFG" => crate::config::text::TextConfig::parse(&data, "cfg").map(|_| 1),
         "briefing" => crate::config::blocks::ObjectConfig::parse(&data, "briefing.cfg")
@@ -143,6 +145,7 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         ("builddat.lst", _) => "BuildDat.lst",
         ("comp.ini", _) => "Comp.ini",
         (_, "tbl") => "input table",
+        (_, "ske") => "sky",
         (_, "ini") => "INI",
         // `mission.cfg` and the UI configs are object blocks (tome VIII);
         // The briefing's waypoints are object blocks of their own fields;

@@ -229,3 +229,46 @@ pub fn expect_cut_error<T>(result: Result<T, FormatError>, cut: usize) -> Format
 pub fn entry_of(err: &FormatError) -> Option<(usize, &str)> {
     err.entry.as_ref().map(|e| (e.index, e.name.as_str()))
 }
+
+/// A sky of two sections: a 900 s day with a version 3 keyframe (the sun
+/// starting, one effect name) and a version 2 one, then a 1200 s day with
+/// a version 1 keyframe; the clock starts at 01:30.
+pub fn sky_sample() -> iron3d_formats::proto::ske::Sky {
+    use iron3d_formats::proto::ske::{ClockTime, Keyframe, Section, Sky};
+    let keyframe = |version: i32, hour, event, name: &[u8]| {
+        let slots = (0..if version == 1 { 20 } else { 22 })
+            .map(|i| [i as u8, 2 * i as u8, 3 * i as u8, 255])
+            .collect();
+        let mut k = Keyframe::new(
+            ClockTime::new(0, hour, 15),
+            (event, name),
+            slots,
+            [2.2, 2.0, 1.5, 0.0],
+        );
+        k.version = version;
+        k.strings[4] = b"x".to_vec();
+        if version == 3 {
+            k.effects = vec![b"atm_rain1.wav".to_vec()];
+        }
+        k
+    };
+    let section = |minutes, keyframes| Section {
+        version: 1,
+        end_of_day: ClockTime::new(0, 23, 59),
+        day_length: ClockTime::new(0, 0, minutes),
+        keyframes,
+    };
+    Sky {
+        version: 5,
+        sections: vec![
+            section(
+                15,
+                vec![keyframe(3, 1, 0, b"sun"), keyframe(2, 14, 1, b"sun")],
+            ),
+            section(20, vec![keyframe(1, 6, 0, b"moon")]),
+        ],
+        start: ClockTime::new(0, 1, 30),
+        unread: 0,
+        flag: 1,
+    }
+}

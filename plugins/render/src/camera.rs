@@ -100,14 +100,18 @@ pub struct MissionCamera;
 /// A sun from the south-east, high, without shadows (the legacy renderer
 /// has none), and a soft ambient term.
 pub fn spawn_light(commands: &mut Commands) {
+    // The legacy shader reads the light's colour × illuminance and the
+    // ambient colour × brightness as they are: a white sun and a 0.45
+    // floor until a mission's sky sets them.
     commands.insert_resource(GlobalAmbientLight {
-        color: Color::WHITE,
-        brightness: 400.0,
+        color: Color::linear_rgb(0.45, 0.45, 0.45),
+        brightness: 1.0,
         affects_lightmapped_meshes: true,
     });
     commands.spawn((
+        crate::sky::SceneLight,
         DirectionalLight {
-            illuminance: 8000.0,
+            illuminance: 1.0,
             shadow_maps_enabled: false,
             ..default()
         },

@@ -25,6 +25,7 @@ pub mod output;
 pub mod paths;
 pub mod scene;
 pub mod screenshot;
+pub mod sky;
 pub mod terrain;
 
 use bench::{BenchRequest, add_bench};
@@ -56,6 +57,8 @@ pub struct IronRenderPlugin {
     pub capture: Option<CaptureRequest>,
     /// Time frames, print the figures and exit.
     pub bench: Option<BenchRequest>,
+    /// The time of day the sky starts at instead of its file's.
+    pub sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
 }
 
 impl Plugin for IronRenderPlugin {
@@ -95,6 +98,8 @@ impl Plugin for IronRenderPlugin {
                     .in_set(Phase::PublishRenderSnapshot),
             );
         add_legacy_material(app);
+        sky::plugin(app);
+        app.insert_resource(sky::SkyStart(self.sky_time));
         add_draw_item_capture(app);
         if let Some(request) = &self.screenshot {
             add_screenshot(app, request);

@@ -574,6 +574,42 @@ fn a_truncated_entry_fails_the_mission(ext: &str, format: &str) {
     let loose = modded.join(&archive).join(&entry);
     std::fs::create_dir_all(loose.parent().unwrap()).unwrap();
     std::fs::write(&loose, &whole.bytes()[..100]).unwrap();
+    let (mut app, error) = failed_load_with_mod(game, modded);
+    assert_eq!(error.phase, MissionPhase::Resources, "{error}");
+    assert!(error.object.is_some(), "{error}");
+    assert_eq!(error.prototype.as_deref(), Some("'CH_WALKER'"), "{error}");
+    assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
+    assert_eq!(error.entry, Some(format!("'{entry}'")), "{error}");
+    assert!(error.cause.contains(format), "{error}");
+    let world = app.world_mut();
+    assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
+}
+
+/// The demo mission's `sky.ske` is read and published; a sky a mod cuts
+/// short fails the mission in its context phase with the file and cause.
+#[test]
+fn the_missions_sky_is_published_and_a_malformed_one_fails_the_load() {
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    let mut app = app(&game);
+    load(&mut app);
+    let sky = app.world().resource::<MissionSky>().0.clone();
+    assert_eq!(sky.day_seconds(), 900);
+    assert!(sky.sections[0].keyframes.len() >= 2);
+    let mission = GameDir::open(&game).unwrap().missions().unwrap().remove(0);
+    let modded = tmp.path().join("mod");
+    let rel = mission.dir.strip_prefix(&game).unwrap();
+    std::fs::create_dir_all(modded.join(rel)).unwrap();
+    std::fs::write(modded.join(rel).join("sky.ske"), [0xFF; 20]).unwrap();
+    let (_, error) = failed_load_with_mod(game, modded);
+    assert_eq!(error.phase, MissionPhase::Context, "{error}");
+    assert_eq!(error.entry.as_deref(), Some("'sky.ske'"), "{error}");
+    assert!(error.cause.contains("SKE"), "{error}");
+}
+
+/// Loads the first mission of `game` with mod directory `modded` over it,
+/// which must fail: the app and the error.
+fn failed_load_with_mod(game: std::path::PathBuf, modded: std::path::PathBuf) -> (App, LoadError) {
     let mut app = headless_app(
         Some(MissionRequest {
             game_dir: game,
@@ -583,12 +619,5 @@ fn a_truncated_entry_fails_the_mission(ext: &str, format: &str) {
         1,
     );
     let error = failed_load(&mut app);
-    assert_eq!(error.phase, MissionPhase::Resources, "{error}");
-    assert!(error.object.is_some(), "{error}");
-    assert_eq!(error.prototype.as_deref(), Some("'CH_WALKER'"), "{error}");
-    assert_eq!(error.archive, Some(format!("'{archive}'")), "{error}");
-    assert_eq!(error.entry, Some(format!("'{entry}'")), "{error}");
-    assert!(error.cause.contains(format), "{error}");
-    let world = app.world_mut();
-    assert!(world.resource::<iron3d_world::ObjectRegistry>().is_empty());
+    (app, error)
 }

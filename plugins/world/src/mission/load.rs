@@ -23,6 +23,7 @@ use iron3d_formats::proto::ctld::{
 use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::expl::Expl;
 use iron3d_formats::proto::ndpr::Ndpr;
+use iron3d_formats::proto::ske::Sky;
 use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
 use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
@@ -199,6 +200,8 @@ pub(crate) struct Loader {
     /// `Behavior.ini` resolved against its key table (every key at its
     /// default or unset when the install has no such file).
     pub behavior_ini: Option<Settings>,
+    /// The mission directory's `sky.ske`, when it has one.
+    pub sky: Option<Arc<Sky>>,
     /// `iron_3d.ini` likewise: the bus volumes and the difficulty.
     pub game_ini: Option<Settings>,
     /// Per placed object, its components in part-tree order.
@@ -233,6 +236,8 @@ pub(crate) struct Loader {
 
 /// Behavior's run-time parameters, at the install's root (optional).
 const BEHAVIOR_FILE: &str = "Behavior.ini";
+/// The mission directory's sky.
+const SKY_FILE: &str = "sky.ske";
 /// The game's settings, at the install's root (optional).
 const GAME_FILE: &str = "iron_3d.ini";
 
@@ -257,6 +262,7 @@ impl Loader {
             land: None,
             build_dat: None,
             behavior_ini: None,
+            sky: None,
             game_ini: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
@@ -367,6 +373,20 @@ impl Loader {
             };
             self.error(phase, edge, e)
         })?;
+        let sky = match source
+            .read_in_mission(&mission_dir, SKY_FILE.as_bytes())
+            .map_err(|e| err(self, &e))?
+        {
+            Some(found) => Some(Arc::new(Sky::parse(found.bytes()).map_err(|e| {
+                let edge = Edge {
+                    entry: Some(format!("'{SKY_FILE}'")),
+                    ..Edge::default()
+                };
+                self.error(phase, edge, found.origin.annotate(e))
+            })?)),
+            None => None,
+        };
+        self.sky = sky;
         self.land_files = Some(land);
         self.tma = Some(tma);
         self.tma_file = found.origin.file().to_path_buf();

@@ -158,6 +158,12 @@ pub struct MissionPaths(pub Vec<MissionPath>);
 #[derive(Resource, Debug, Clone)]
 pub struct MissionLand(pub Arc<iron3d_formats::terrain::land_msh::LandMsh>);
 
+/// The mission's sky, its `sky.ske` as the loader read it (published in
+/// the description phase; none when the mission directory has none): the
+/// renderer draws its day cycle.
+#[derive(Resource, Debug, Clone)]
+pub struct MissionSky(pub Arc<iron3d_formats::proto::ske::Sky>);
+
 /// The mission's areal map, `Land.map` as the loader read it, with its
 /// route graph, published in the description phase: Behavior plans its
 /// routes over it.
@@ -514,6 +520,9 @@ fn describe(world: &mut World, loader: &Loader) {
     if let Some((land, areals)) = &loader.land {
         world.insert_resource(MissionLand(land.clone()));
         world.insert_resource(MissionArealMap::new(areals.clone()));
+    }
+    if let Some(sky) = &loader.sky {
+        world.insert_resource(MissionSky(sky.clone()));
     }
     if let Some(settings) = &loader.behavior_ini {
         world.insert_resource(BehaviorIni(settings.clone()));

@@ -14,7 +14,8 @@
 use super::{
     BehaviorIni, LoadProgress, MissionArealMap, MissionClans, MissionDescription, MissionEffects,
     MissionLand, MissionLoader, MissionObject, MissionPaths, MissionPhase, MissionRequest,
-    MissionScripts, MissionSounds, ResourceGate, RngStreams, load::Loader, undo_construction,
+    MissionScripts, MissionSky, MissionSounds, ResourceGate, RngStreams, load::Loader,
+    undo_construction,
 };
 use crate::{ObjectRegistry, Undeliverable, WorldMessage, WorldOutbox, WorldQueue};
 use bevy::ecs::message::{Message, Messages};
@@ -112,6 +113,7 @@ pub(super) fn plugin(app: &mut App) {
     // `unload`).
     app.remove_on_unload::<MissionDescription>()
         .remove_on_unload::<MissionLand>()
+        .remove_on_unload::<MissionSky>()
         .remove_on_unload::<MissionArealMap>()
         .remove_on_unload::<BehaviorIni>()
         .remove_on_unload::<MissionEffects>()

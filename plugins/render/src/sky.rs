@@ -1,0 +1,552 @@
+//! The sky of the mission's `sky.ske` (openparkan `docs/10-sky.md`; tome V
+//! "Свет, тени, атмосфера и сортировка"): its clock on game time, the two
+//! keyframes around it lerped, and what that gives the frame: the dome's
+//! vertex colours, the fog (its distances, its colour by the camera's
+//! heading, the clear colour behind the scene), the main light (the sun's
+//! or the moon's travel, the light's colour) and the scene colour (the
+//! lit floor).
+//!
+//! - **Clock**: a keyframe stands at `(h × 3600 + m × 60) × day ÷ 86400`
+//!   s into its section's day; sections play in turn; at load the clock
+//!   stands at the file's start time.
+//! - **Dome**: a cap of height 10000 and angle π/4 (radius 34142.1) in 5
+//!   rings of 2^4 segments, drawn round the camera: the apex and ring 1
+//!   take property 12, rings 2, 3 and 4 properties 8-11, 4-7 and 0-3 (a
+//!   compass: property `k` at `k × 90°` from +y toward +x, lerped segment
+//!   by segment), the rim the fog colour.
+//! - **Bodies**: a start-body event (`sun`, else the moon) lives to the
+//!   first stop at or after it in its section; at `f` of its life the light
+//!   travels along `Rz(A) Rx(B) (cos θ, 0, −sin θ)`, `θ = (1.2 f − 0.1) π`,
+//!   the sun at A 90°, B 30°, the moon at A 0°, B 50°.
+//!
+//! Ours (docs/facts.md "The sky"): a section's last keyframe lerps toward
+//! its first one of the next day; the dome is scaled into the camera's far
+//! plane and drawn opaque (its alpha, the nebula and clouds behind it, the
+//! sun and moon sprites and the flare are not drawn yet).
+
+use bevy::prelude::*;
+use iron3d_formats::proto::ske::{
+    ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_COUNTER,
+    SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON, SLOTS_RING_2,
+    SLOTS_RING_3, Section, Sky,
+};
+
+/// The dome's height and cap angle.
+pub const DOME_HEIGHT: f32 = 10_000.0;
+pub const DOME_ANGLE: f32 = std::f32::consts::FRAC_PI_4;
+/// Rings below the apex, and segments round (2^`AtmSkyDetail`, default 4).
+pub const DOME_RINGS: usize = 5;
+pub const DOME_SEGMENTS: usize = 16;
+
+/// A colour as the file keeps it, 0..1 per channel (RGBA, sRGB).
+pub type Rgba = [f32; 4];
+
+/// What the sky gives the frame at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkyFrame {
+    /// Properties 0-3, 4-7 and 8-11: the horizon, rings 3 and 2.
+    pub horizon: [Rgba; 4],
+    pub ring_3: [Rgba; 4],
+    pub ring_2: [Rgba; 4],
+    /// Property 12: the apex and ring 1.
+    pub apex: Rgba,
+    /// Fog start and end, m.
+    pub fog: (f32, f32),
+    /// The main light's colour (slot 19 × the keyframe's light float)
+    /// and the counter light's (slot 21).
+    pub light: [f32; 3],
+    pub counter: [f32; 3],
+    /// The scene colour (slot 20): the floor of what is lit.
+    pub scene: [f32; 3],
+    /// The body up, if one is.
+    pub body: Option<Body>,
+}
+
+/// The sun or the moon.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    pub sun: bool,
+    /// The way its light travels, map frame (Z up).
+    pub travel: Vec3,
+}
+
+/// ms into a day of `day_ms` at which `time` stands.
+fn at_ms(time: &ClockTime, day_ms: u64) -> u64 {
+    time.minutes() * 60 * day_ms / 86_400
+}
+
+/// Where the sky stands `elapsed_ms` of game time after the load: its
+/// section and the ms into that section's day (`start` replaces the file's
+/// start time). `None` for a sky without a day.
+pub fn position(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<(usize, u64)> {
+    let days: Vec<u64> = sky
+        .sections
+        .iter()
+        .map(|s| s.day_seconds() * 1000)
+        .collect();
+    let cycle: u64 = days.iter().sum();
+    if cycle == 0 {
+        return None;
+    }
+    let start = start.unwrap_or(sky.start);
+    let first = (start.section() as usize).min(days.len() - 1);
+    let from = days[..first].iter().sum::<u64>() + at_ms(&start, days[first]);
+    let mut t = (from + elapsed_ms % cycle) % cycle;
+    for (i, &day) in days.iter().enumerate() {
+        if t < day {
+            return Some((i, t));
+        }
+        t -= day;
+    }
+    None
+}
+
+/// A section's keyframes in time order (stable), each with its ms.
+fn timeline(section: &Section) -> Vec<(u64, &Keyframe)> {
+    let day = section.day_seconds() * 1000;
+    let mut keys: Vec<(u64, &Keyframe)> = section
+        .keyframes
+        .iter()
+        .map(|k| (at_ms(&k.stamp, day), k))
+        .collect();
+    keys.sort_by_key(|(at, _)| *at);
+    keys
+}
+
+/// The keyframes before and after `t` ms of a day of `day` ms, and how far
+/// `t` is from the one to the other.
+fn around<'a>(
+    keys: &[(u64, &'a Keyframe)],
+    day: u64,
+    t: u64,
+) -> Option<(&'a Keyframe, &'a Keyframe, f32)> {
+    let next = keys.partition_point(|(at, _)| *at <= t);
+    let (before_at, before) = match next {
+        0 => {
+            let (at, k) = keys.last()?;
+            (*at as i64 - day as i64, *k)
+        }
+        i => (keys[i - 1].0 as i64, keys[i - 1].1),
+    };
+    let (after_at, after) = match keys.get(next) {
+        Some((at, k)) => (*at as i64, *k),
+        None => {
+            let (at, k) = keys.first()?;
+            ((*at + day) as i64, *k)
+        }
+    };
+    let span = (after_at - before_at).max(1) as f32;
+    let f = ((t as i64 - before_at) as f32 / span).clamp(0.0, 1.0);
+    Some((before, after, f))
+}
+
+fn lerp(a: f32, b: f32, f: f32) -> f32 {
+    a + (b - a) * f
+}
+
+fn lerp_colour(a: &Keyframe, b: &Keyframe, slot: usize, f: f32) -> Rgba {
+    let (x, y) = (a.colour(slot), b.colour(slot));
+    std::array::from_fn(|i| lerp(f32::from(x[i]), f32::from(y[i]), f) / 255.0)
+}
+
+fn rgb([r, g, b, _]: Rgba) -> [f32; 3] {
+    [r, g, b]
+}
+
+/// The body up at `t` ms of a section's day: the last start at or before
+/// it whose life (to the first stop at or after its start) has not ended.
+fn body(keys: &[(u64, &Keyframe)], t: u64) -> Option<Body> {
+    let (start, key) = keys
+        .iter()
+        .rfind(|(at, k)| *at <= t && k.event == EVENT_START_BODY)?;
+    let stop = keys
+        .iter()
+        .find(|(at, k)| at >= start && k.event == EVENT_STOP_BODY)?
+        .0;
+    if t >= stop || stop <= *start {
+        return None;
+    }
+    let f = ((t - start) as f32 / (stop - start) as f32).min(1.0);
+    let sun = key.names_sun();
+    let (a, b) = if sun {
+        (90f32.to_radians(), 30f32.to_radians())
+    } else {
+        (0.0, 50f32.to_radians())
+    };
+    let theta = (1.2 * f - 0.1) * std::f32::consts::PI;
+    let (st, ct) = theta.sin_cos();
+    let travel = Vec3::new(
+        a.cos() * ct - a.sin() * b.sin() * st,
+        a.sin() * ct + a.cos() * b.sin() * st,
+        -b.cos() * st,
+    );
+    Some(Body { sun, travel })
+}
+
+/// The sky at `elapsed_ms` of game time (`start` replaces the file's
+/// start time); `None` for a sky without a day or keyframes.
+pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<SkyFrame> {
+    let (s, t) = position(sky, start, elapsed_ms)?;
+    let section = &sky.sections[s];
+    let keys = timeline(section);
+    let (a, b, f) = around(&keys, section.day_seconds() * 1000, t)?;
+    let group = |slots: [usize; 4]| slots.map(|slot| lerp_colour(a, b, slot, f));
+    let float = |slot| lerp(a.float_slot(slot), b.float_slot(slot), f) * FOG_UNIT;
+    let strength = lerp(a.floats[2], b.floats[2], f);
+    Some(SkyFrame {
+        horizon: group(SLOTS_HORIZON),
+        ring_3: group(SLOTS_RING_3),
+        ring_2: group(SLOTS_RING_2),
+        apex: lerp_colour(a, b, SLOT_APEX, f),
+        fog: (float(SLOT_FOG_START), float(SLOT_FOG_END)),
+        light: rgb(lerp_colour(a, b, SLOT_LIGHT, f)).map(|c| c * strength),
+        counter: rgb(lerp_colour(a, b, SLOT_COUNTER, f)),
+        scene: rgb(lerp_colour(a, b, SLOT_SCENE, f)),
+        body: body(&keys, t),
+    })
+}
+
+/// A compass group's colour at `angle` rad from +y toward +x: property
+/// `k` at `k × 90°`, lerped toward `k + 1`.
+pub fn compass(group: &[Rgba; 4], angle: f32) -> Rgba {
+    let quarter = angle.rem_euclid(std::f32::consts::TAU) / std::f32::consts::FRAC_PI_2;
+    let k = (quarter.floor() as usize).min(3);
+    let f = quarter - k as f32;
+    std::array::from_fn(|i| lerp(group[k][i], group[(k + 1) % 4][i], f))
+}
+
+impl SkyFrame {
+    /// The fog colour seen looking along `forward` (map frame): the
+    /// horizon's compass colour at the view's heading, opaque.
+    pub fn fog_colour(&self, forward: Vec3) -> Rgba {
+        let [r, g, b, _] = compass(&self.horizon, forward.x.atan2(forward.y));
+        [r, g, b, 1.0]
+    }
+}
+
+/// The dome's points (map frame, Z up, round the origin), the apex first,
+/// then ring by ring, segment by segment.
+pub fn dome_points() -> Vec<Vec3> {
+    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
+    let mut points = vec![Vec3::new(0.0, 0.0, DOME_HEIGHT)];
+    for r in 1..=DOME_RINGS {
+        let theta = r as f32 / DOME_RINGS as f32 * DOME_ANGLE;
+        for j in 0..DOME_SEGMENTS {
+            let phi = j as f32 * std::f32::consts::TAU / DOME_SEGMENTS as f32;
+            points.push(Vec3::new(
+                radius * theta.sin() * phi.sin(),
+                radius * theta.sin() * phi.cos(),
+                radius * theta.cos() + DOME_HEIGHT - radius,
+            ));
+        }
+    }
+    points
+}
+
+/// The dome's colours, in [`dome_points`] order, looking along `forward`.
+pub fn dome_colours(frame: &SkyFrame, forward: Vec3) -> Vec<Rgba> {
+    let mut colours = vec![frame.apex];
+    let fog = frame.fog_colour(forward);
+    for r in 1..=DOME_RINGS {
+        for j in 0..DOME_SEGMENTS {
+            let phi = j as f32 * std::f32::consts::TAU / DOME_SEGMENTS as f32;
+            colours.push(match r {
+                1 => frame.apex,
+                2 => compass(&frame.ring_2, phi),
+                3 => compass(&frame.ring_3, phi),
+                4 => compass(&frame.horizon, phi),
+                _ => fog,
+            });
+        }
+    }
+    colours
+}
+
+/// The dome's triangles over [`dome_points`], wound to face its centre.
+pub fn dome_triangles() -> Vec<u32> {
+    let n = DOME_SEGMENTS as u32;
+    let at = |ring: u32, j: u32| 1 + (ring - 1) * n + j % n;
+    let mut out = Vec::new();
+    for j in 0..n {
+        out.extend([0, at(1, j + 1), at(1, j)]);
+    }
+    for ring in 1..DOME_RINGS as u32 {
+        for j in 0..n {
+            let (a, b) = (at(ring, j), at(ring, j + 1));
+            let (c, d) = (at(ring + 1, j), at(ring + 1, j + 1));
+            out.extend([a, b, d, a, d, c]);
+        }
+    }
+    out
+}
+
+/// The time of day the sky starts at instead of its file's (`--sky-time`):
+/// presentation only, the simulation never reads the sky.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SkyStart(pub Option<ClockTime>);
+
+/// The dome's entity.
+#[derive(Component, Debug)]
+pub struct SkyDome;
+
+/// The scene's main light, which the sky turns and colours.
+#[derive(Component, Debug)]
+pub struct SceneLight;
+
+/// The share of the camera's far plane the dome's rim stands at.
+const DOME_REACH: f32 = 0.9;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<SkyStart>();
+    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+        app.add_systems(
+            PostUpdate,
+            update_sky.in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
+        );
+    }
+}
+
+/// A map-frame (Z up) vector in Bevy's frame (Y up).
+fn to_bevy(v: Vec3) -> Vec3 {
+    Vec3::from(iron3d_assets::terrain::y_up(v.to_array()))
+}
+
+fn srgb([r, g, b, a]: Rgba) -> Color {
+    Color::srgba(r, g, b, a)
+}
+
+/// The dome mesh: its points scaled by `scale`, white until coloured.
+fn dome_mesh(scale: f32) -> Mesh {
+    let points: Vec<[f32; 3]> = dome_points()
+        .into_iter()
+        .map(|p| to_bevy(p * scale).to_array())
+        .collect();
+    let normals: Vec<[f32; 3]> = points
+        .iter()
+        .map(|p| (-Vec3::from(*p)).normalize_or_zero().to_array())
+        .collect();
+    let white = vec![[1.0f32; 4]; points.len()];
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, points)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, white)
+    .with_inserted_indices(bevy::mesh::Indices::U32(dome_triangles()))
+}
+
+/// What the sky moves and colours of its dome.
+type DomeItem = (&'static mut Transform, &'static Mesh3d);
+
+/// Sets the frame from the sky at the game time: the dome round the
+/// camera, the clear colour and fog, the main light and the scene colour.
+#[allow(clippy::too_many_arguments)]
+fn update_sky(
+    mut commands: Commands,
+    sky: Option<Res<iron3d_world::mission::MissionSky>>,
+    start: Res<SkyStart>,
+    clock: Res<iron3d_schedules::GameClock>,
+    camera: Query<(Entity, &GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
+    mut light: Query<(&mut DirectionalLight, &mut Transform), With<SceneLight>>,
+    mut dome: Query<DomeItem, (With<SkyDome>, Without<SceneLight>)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut clear: ResMut<ClearColor>,
+    mut ambient: ResMut<GlobalAmbientLight>,
+) {
+    let Some(sky) = sky else { return };
+    let Ok((eye_entity, eye, projection)) = camera.single() else {
+        return;
+    };
+    let elapsed = clock.elapsed().as_millis() as u64;
+    let Some(frame) = frame(&sky.0, start.0, elapsed) else {
+        return;
+    };
+    let forward = eye.forward().as_vec3();
+    let map_forward = Vec3::new(forward.x, -forward.z, forward.y);
+    let fog = frame.fog_colour(map_forward);
+    clear.0 = srgb(fog);
+    commands.entity(eye_entity).insert(DistanceFog {
+        color: srgb(fog),
+        falloff: FogFalloff::Linear {
+            start: frame.fog.0,
+            end: frame.fog.1.max(frame.fog.0 + 1.0),
+        },
+        ..default()
+    });
+    if let Ok((mut sun, mut at)) = light.single_mut() {
+        let [r, g, b] = if frame.body.is_some() {
+            frame.light
+        } else {
+            [0.0; 3]
+        };
+        sun.color = Color::srgb(r, g, b);
+        sun.illuminance = 1.0;
+        if let Some(body) = frame.body {
+            let travel = to_bevy(body.travel);
+            let up = if travel.y.abs() > 0.99 {
+                Vec3::X
+            } else {
+                Vec3::Y
+            };
+            *at = Transform::default().looking_to(travel, up);
+        }
+    }
+    let [r, g, b] = frame.scene;
+    ambient.color = Color::srgb(r, g, b);
+    ambient.brightness = 1.0;
+    let colours: Vec<[f32; 4]> = dome_colours(&frame, map_forward)
+        .into_iter()
+        .map(|c| srgb(c).to_linear().to_f32_array())
+        .collect();
+    match dome.single_mut() {
+        Ok((mut at, mesh)) => {
+            at.translation = eye.translation();
+            if let Some(mut mesh) = meshes.get_mut(&mesh.0) {
+                mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
+            }
+        }
+        Err(_) => {
+            let far = match projection {
+                Projection::Perspective(p) => p.far,
+                _ => 1000.0,
+            };
+            let rim = dome_points().last().map_or(1.0, |p| p.length());
+            let mesh = dome_mesh(DOME_REACH * far / rim)
+                .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours);
+            commands.spawn((
+                SkyDome,
+                Mesh3d(meshes.add(mesh)),
+                MeshMaterial3d(materials.add(StandardMaterial {
+                    unlit: true,
+                    fog_enabled: false,
+                    cull_mode: None,
+                    ..default()
+                })),
+                Transform::from_translation(eye.translation()),
+                bevy::light::NotShadowCaster,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::proto::ske::{Keyframe, SLOTS};
+
+    /// A keyframe at `hour:00` whose every colour slot is `grey` and whose
+    /// light strength is 1, with a body event.
+    fn key(hour: u32, grey: u8, event: i32, name: &str) -> Keyframe {
+        let mut slots = vec![[grey, grey, grey, 255]; SLOTS];
+        slots[SLOT_FOG_START] = 0f32.to_le_bytes();
+        slots[SLOT_FOG_END] = (f32::from(grey) / 100.0).to_le_bytes();
+        Keyframe::new(
+            ClockTime::new(0, hour, 0),
+            (event, name.as_bytes()),
+            slots,
+            [2.2, 2.0, 1.0, 0.0],
+        )
+    }
+
+    /// A 2400 s day (40 minutes) starting at 06:00: the sun from 06:00 to
+    /// 18:00, grey 0 at 06:00, 100 at 12:00, 50 at 18:00.
+    fn sky() -> Sky {
+        Sky {
+            version: 5,
+            sections: vec![Section {
+                version: 1,
+                end_of_day: ClockTime::new(0, 23, 59),
+                day_length: ClockTime::new(0, 0, 40),
+                keyframes: vec![
+                    key(18, 50, EVENT_STOP_BODY, "sun"),
+                    key(6, 0, EVENT_START_BODY, "sun"),
+                    key(12, 100, 2, ""),
+                ],
+            }],
+            start: ClockTime::new(0, 6, 0),
+            unread: 0,
+            flag: 0,
+        }
+    }
+
+    #[test]
+    fn the_clock_starts_at_the_files_time_and_wraps_its_day() {
+        let sky = sky();
+        // 06:00 of a 2400 s day is 600 s in.
+        assert_eq!(position(&sky, None, 0), Some((0, 600_000)));
+        assert_eq!(position(&sky, None, 1_900_000), Some((0, 100_000)));
+        let noon = ClockTime::new(0, 12, 0);
+        assert_eq!(position(&sky, Some(noon), 0), Some((0, 1_200_000)));
+    }
+
+    #[test]
+    fn keyframes_lerp_in_time_order_and_wrap_to_the_next_day() {
+        let sky = sky();
+        let grey = |ms| frame(&sky, None, ms).unwrap().apex[0] * 255.0;
+        assert!((grey(0) - 0.0).abs() < 1e-3);
+        // 09:00 is halfway from 06:00 (0) to 12:00 (100).
+        assert!((grey(300_000) - 50.0).abs() < 1e-3);
+        assert!((grey(600_000) - 100.0).abs() < 1e-3);
+        // 00:00 is halfway from 18:00 (50) to the next 06:00 (0).
+        let midnight = ClockTime::new(0, 0, 0);
+        let f = frame(&sky, Some(midnight), 0).unwrap();
+        assert!((f.apex[0] * 255.0 - 25.0).abs() < 1e-3);
+        // Fog: slot 6 × 700 m.
+        assert!((f.fog.1 - 0.25 * 700.0).abs() < 1e-2);
+        // The light is slot 19 × the strength; no body at midnight.
+        assert!(f.body.is_none());
+    }
+
+    #[test]
+    fn the_sun_crosses_the_sky_on_its_arc() {
+        let sky = sky();
+        let travel = |hour| {
+            frame(&sky, Some(ClockTime::new(0, hour, 0)), 0)
+                .unwrap()
+                .body
+                .unwrap()
+                .travel
+        };
+        let close = |a: Vec3, b: Vec3| (a - b).length() < 1e-3;
+        // θ = (1.2 f − 0.1) π, A 90°, B 30°: at f 1/12 (07:00) the light
+        // travels level along +y, at noon it falls at cos 30° from the
+        // vertical, at f 11/12 (17:00) it travels level along −y.
+        assert!(close(travel(7), Vec3::Y), "{}", travel(7));
+        let (s, c) = 30f32.to_radians().sin_cos();
+        assert!(close(travel(12), Vec3::new(-s, 0.0, -c)), "{}", travel(12));
+        assert!(close(travel(17), Vec3::NEG_Y), "{}", travel(17));
+        assert!(
+            frame(&sky, Some(ClockTime::new(0, 19, 0)), 0)
+                .unwrap()
+                .body
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_dome_has_an_apex_five_rings_and_the_fog_at_its_rim() {
+        let points = dome_points();
+        assert_eq!(points.len(), 1 + DOME_RINGS * DOME_SEGMENTS);
+        assert_eq!(points[0], Vec3::new(0.0, 0.0, DOME_HEIGHT));
+        let rim = points.last().unwrap();
+        assert!(rim.z.abs() < 0.5, "the rim stands at z 0: {rim}");
+        assert!((rim.truncate().length() - 24_142.1).abs() < 1.0);
+        let triangles = dome_triangles();
+        assert_eq!(
+            triangles.len(),
+            3 * DOME_SEGMENTS * (1 + 2 * (DOME_RINGS - 1))
+        );
+        assert!(triangles.iter().all(|&i| (i as usize) < points.len()));
+        // A compass group lerps from property k to k + 1 over a quarter.
+        let group = [[0.0; 4], [1.0; 4], [0.0; 4], [0.0; 4]];
+        assert_eq!(compass(&group, 0.0)[0], 0.0);
+        assert!((compass(&group, std::f32::consts::FRAC_PI_4)[0] - 0.5).abs() < 1e-6);
+        assert!((compass(&group, std::f32::consts::FRAC_PI_2)[0] - 1.0).abs() < 1e-6);
+        let f = frame(&sky(), None, 300_000).unwrap();
+        let colours = dome_colours(&f, Vec3::Y);
+        assert_eq!(colours.len(), points.len());
+        assert_eq!(*colours.last().unwrap(), f.fog_colour(Vec3::Y));
+    }
+}
