@@ -115,6 +115,88 @@ fn looking_up_sees_the_sky_dome_change_over_the_day() {
     );
 }
 
+/// Fog: looking level over the ground at the demo sky's 07:30, the ground
+/// approaches the fog colour (the horizon's colour in the direction the
+/// camera looks) with distance: rows nearer the horizon lie nearer it.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn fog_draws_distant_ground_toward_the_fog_colour() {
+    require_display();
+    let sky = demo_sky();
+    let time = iron3d_formats::proto::ske::ClockTime::new(0, 7, 30);
+    let frame = iron3d_render::sky::frame(&sky, Some(time), 0).unwrap();
+    // Heading 90° looks along the map's +y.
+    let fog = frame
+        .fog_colour(bevy::math::Vec3::Y)
+        .map(|c| f64::from(c) * 255.0);
+    let (pixels, w, h) = screenshot(&[
+        "--camera",
+        "-336,-304,45,90,-4",
+        "--no-hud",
+        "--sky-time",
+        "07:30",
+    ]);
+    let off_fog = |rows: std::ops::Range<f64>| {
+        let rows = (rows.start * f64::from(h)) as u32..(rows.end * f64::from(h)) as u32;
+        let band: Vec<f64> = rows
+            .flat_map(|y| (0..w).map(move |x| (y * w + x) as usize))
+            .map(|i| {
+                let p = pixels[i].map(f64::from);
+                (0..3).map(|k| (p[k] - fog[k]).abs()).sum::<f64>()
+            })
+            .collect();
+        band.iter().sum::<f64>() / band.len() as f64
+    };
+    // Rows just below the horizon, between, and at the bottom.
+    let (near, middle, far) = (off_fog(0.9..1.0), off_fog(0.55..0.6), off_fog(0.47..0.49));
+    let distances = format!("near {near:.1}, middle {middle:.1}, far {far:.1} off {fog:?}");
+    assert!(near > middle && middle > far, "{distances}");
+    assert!(
+        far < near / 2.0,
+        "the far ground is half fogged: {distances}"
+    );
+}
+
+/// The sun: looking where its light comes from at the demo sky's 07:30,
+/// its sprite makes the middle of the view brighter than the dome round
+/// it.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn the_sun_shines_where_its_light_comes_from() {
+    require_display();
+    let sky = demo_sky();
+    let time = iron3d_formats::proto::ske::ClockTime::new(0, 7, 30);
+    let body = iron3d_render::sky::frame(&sky, Some(time), 0)
+        .unwrap()
+        .body
+        .expect("the sun is up at 07:30");
+    assert!(body.sun);
+    let to_sun = -body.travel;
+    let yaw = to_sun.y.atan2(to_sun.x).to_degrees();
+    let pitch = to_sun.z.asin().to_degrees();
+    let camera = format!("-336,-304,60,{yaw},{pitch}");
+    let (pixels, w, h) = screenshot(&["--camera", &camera, "--no-hud", "--sky-time", "07:30"]);
+    let pixels = &pixels;
+    let patch = |cx: u32, cy: u32| {
+        let at: Vec<[u8; 3]> = (cy - 8..cy + 8)
+            .flat_map(|y| (cx - 8..cx + 8).map(move |x| pixels[(y * w + x) as usize]))
+            .collect();
+        brightness(&at)
+    };
+    let (centre, corner) = (patch(w / 2, h / 2), patch(12, 12));
+    assert!(
+        centre > corner + 100.0,
+        "the sun's middle {centre:.0} against the dome's corner {corner:.0}"
+    );
+}
+
+/// The first demo mission's sky.
+fn demo_sky() -> iron3d_formats::proto::ske::Sky {
+    let (_tmp, tma, _) = demo_install();
+    let bytes = std::fs::read(tma.with_file_name("sky.ske")).unwrap();
+    iron3d_formats::proto::ske::Sky::parse(&bytes).unwrap()
+}
+
 /// The demo install written to a fresh directory, with its first
 /// mission's `data.tma` path and parsed description.
 fn demo_install() -> (tempfile::TempDir, std::path::PathBuf, tma::Tma) {

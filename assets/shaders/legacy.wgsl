@@ -27,6 +27,7 @@ const FLAG_TEXTURED: u32 = 1u;
 const FLAG_LIGHTMAP: u32 = 2u;
 const FLAG_ALPHA_TEST: u32 = 4u;
 const FLAG_VERTEX_COLOURS: u32 = 8u;
+const FLAG_UNLIT: u32 = 16u;
 
 // Bevy's linear fog mode (bevy_pbr mesh_view_types).
 const FOG_MODE_LINEAR: u32 = 1u;
@@ -78,8 +79,12 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
     if (!front) {
         normal = -normal;
     }
+    let unlit = (material.flags & FLAG_UNLIT) != 0u;
     let cosine = max(dot(normal, sun_direction()), 0.0);
-    let lit = knee(max(sun_colour() * cosine, lights.ambient_color.rgb));
+    var lit = knee(max(sun_colour() * cosine, lights.ambient_color.rgb));
+    if (unlit) {
+        lit = vec3<f32>(1.0);
+    }
     let specular = spill(max(lit - vec3<f32>(1.0), vec3<f32>(0.0)));
     var diffuse = material.colour;
 #ifdef VERTEX_COLORS
@@ -101,6 +106,9 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
 #endif
     if ((material.flags & FLAG_ALPHA_TEST) != 0u && colour.a < material.alpha_ref) {
         discard;
+    }
+    if (unlit) {
+        return colour;
     }
     return vec4<f32>(fogged(colour.rgb + specular, in.world_position.xyz), colour.a);
 }

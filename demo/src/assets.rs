@@ -723,6 +723,7 @@ fn texture_library(seed: u64, variants: &[Option<u32>]) -> Result<Vec<u8>> {
     }
     for spec in materials::lamp_textures()
         .into_iter()
+        .chain(materials::sky_textures())
         .chain(ground::textures())
     {
         let payload = textures::encode(&spec, item_seed(seed, &spec.name))?;
@@ -752,6 +753,7 @@ fn material_library(variants: &[Option<u32>]) -> Result<Vec<u8>> {
             .push((m.name, MAT0_TYPE_ID, m.attr1, m.attr2, 0, m.payload));
     };
     add(materials::default_material()?);
+    materials::sky_materials()?.into_iter().for_each(&mut add);
     for &variant in variants {
         materials::materials(variant)?
             .into_iter()

@@ -314,3 +314,46 @@ fn material(paint: Paint, name: String, variant: Option<u32>) -> Result<Material
         payload: m.to_bytes()?,
     })
 }
+
+/// The sky's sprites (`sky.wea` roles 3 and 4): material, texture and the
+/// colour of its glow.
+pub const SKY_SPRITES: [(&str, &str, [u8; 3]); 2] = [
+    ("ENV_SUN", "T_SUN", [255, 236, 190]),
+    ("ENV_MOON", "T_MOON", [205, 215, 255]),
+];
+
+/// The sky sprites' textures: round glows fading to transparent.
+pub fn sky_textures() -> Vec<TexSpec> {
+    SKY_SPRITES
+        .iter()
+        .map(|&(_, texture, colour)| TexSpec {
+            name: texture.into(),
+            look: Look::Glow(colour),
+            size: 64,
+            format: PixelFormat::Argb8888,
+            mips: true,
+        })
+        .collect()
+}
+
+/// The sky sprites' materials: one phase, blended by their alpha
+/// (SRCALPHA / INVSRCALPHA, as the retail sky materials).
+pub fn sky_materials() -> Result<Vec<MaterialEntry>> {
+    SKY_SPRITES
+        .iter()
+        .map(|&(name, texture, _)| {
+            let mut m = Mat0::new(3, 1 << 2);
+            (m.src_blend, m.dst_blend) = (5, 6);
+            let mut parameters = [0u8; 18];
+            parameters[..5].copy_from_slice(&[255; 5]);
+            m.phases.push(Phase::new(parameters, texture.as_bytes())?);
+            let (attr1, attr2) = m.directory_attrs();
+            Ok(MaterialEntry {
+                name: name.into(),
+                attr1,
+                attr2,
+                payload: m.to_bytes()?,
+            })
+        })
+        .collect()
+}

@@ -1,7 +1,8 @@
 //! Missions: `data.tma` (four clans with relations, zones on the nature
 //! clan only, paths, buildings and units at the build sites, scenery on
 //! walkable ground, the property names of tome IV, mineral lodes),
-//! `mission.cfg`, `briefing.cfg`, `messages.cfg`, `sky.ske`, the menu's `descr`,
+//! `mission.cfg`, `briefing.cfg`, `messages.cfg`, `sky.ske` and `sky.wea`,
+//! the menu's `descr`,
 //! and the campaign
 //! `MISSIONS/dispatcher.ini`.
 
@@ -92,6 +93,7 @@ pub fn write(
     install.add(format!("{dir}/data.tma"), tma.to_bytes()?)?;
     install.add(format!("{dir}/mission.cfg"), mission_cfg(spec))?;
     install.add(format!("{dir}/sky.ske"), super::sky::sky()?)?;
+    install.add(format!("{dir}/sky.wea"), super::sky::wear()?)?;
     install.add(format!("{dir}/briefing.cfg"), briefing_cfg(spec, field))?;
     install.add(format!("{dir}/messages.cfg"), messages_cfg())?;
     install.add(format!("{dir}/descr"), descr(spec))?;

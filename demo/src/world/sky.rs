@@ -11,6 +11,7 @@ use iron3d_formats::proto::ske::{
     SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS, SLOTS_HORIZON,
     SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
 };
+use iron3d_formats::wear::{Wear, WearRow};
 
 type Rgb = [u8; 3];
 
@@ -188,6 +189,16 @@ fn keyframe(m: &Moment) -> Keyframe {
         slots,
         [2.2, 2.0, m.strength, 0.0],
     )
+}
+
+/// The mission's `sky.wea`: its materials by role (3 the sun, 4 the
+/// moon), `Material.lib` names.
+pub fn wear() -> Result<Vec<u8>> {
+    Wear::new(
+        vec![WearRow::new("3", "ENV_SUN"), WearRow::new("4", "ENV_MOON")],
+        None,
+    )
+    .to_bytes()
 }
 
 /// The mission's `sky.ske`.

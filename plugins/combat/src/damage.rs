@@ -23,10 +23,11 @@
 //!   vital node destroys the object:
 //!   a machine is deleted through the World3D queue after its controller's
 //!   `+92` ms, a building stays as a shell.
-//! - **Critical damage and burning** (`docs/13-control.md`, "Critical
-//!   damage"): a machine with running gear (`.ndp` flags `0x70`, `n`
-//!   nodes) is critical when their life fractions sum to `n / 2 − 1` or
-//!   less, one without below 20 % of its whole life (event `critical`);
+//! - **Critical damage and burning** (GAMEPLAY §3; `docs/13-control.md`,
+//!   "Critical damage"): a machine is critical below 20 % of its whole
+//!   life, and one with running gear (`.ndp` flags `0x70`, `n` nodes) also
+//!   when their life fractions sum to `n / 2 − 1` or less (event
+//!   `critical`);
 //!   it then loses a tenth of the life it had at that moment a second,
 //!   spread over its live nodes (ours, docs/facts.md "Critical damage and burning"), until it
 //!   dies or recovers (event `recovered`).
@@ -68,8 +69,7 @@ pub struct Burning {
     pub mark: f32,
 }
 
-/// The share of its whole life under which a machine without running
-/// gear is critical.
+/// The share of its whole life under which a machine is critical.
 pub const BURN_BELOW: f32 = 0.2;
 /// The share of the mark a burning machine loses a second.
 pub const BURN_RATE: f32 = 0.1;
@@ -367,11 +367,8 @@ fn critical(model: &HitModel, life: &NodeLife, left: f32, whole: f32) -> bool {
         .filter(|n| n.running_gear)
         .map(|n| life.of(n.node))
         .collect();
-    if gear.is_empty() {
-        left < BURN_BELOW * whole
-    } else {
-        gear.iter().sum::<f32>() <= gear.len() as f32 / 2.0 - 1.0
-    }
+    let gear_gone = !gear.is_empty() && gear.iter().sum::<f32>() <= gear.len() as f32 / 2.0 - 1.0;
+    left < BURN_BELOW * whole || gear_gone
 }
 
 /// Marks the machines that became critically damaged (and those that
@@ -498,20 +495,21 @@ mod tests {
     }
 
     #[test]
-    fn a_machine_is_critical_by_its_running_gear_or_else_under_a_fifth_of_its_life() {
+    fn a_machine_is_critical_under_a_fifth_of_its_life_or_with_its_running_gear_gone() {
         // No running gear: under 20 % of the whole life.
         let hover = machine(&[false, false]);
         assert!(!is_critical(&hover, &[0.2, 0.2]));
         assert!(is_critical(&hover, &[0.3, 0.09]));
-        // Four gear nodes: their fractions sum to 4 / 2 − 1 = 1 or less,
-        // whatever the body keeps.
+        // Four gear nodes: also when their fractions sum to 4 / 2 − 1 = 1
+        // or less, whatever the body keeps.
         let walker = machine(&[false, true, true, true, true]);
         assert!(!is_critical(&walker, &[0.05, 0.5, 0.5, 0.5, 0.0]));
         assert!(is_critical(&walker, &[1.0, 0.0, 0.0, 0.5, 0.5]));
-        // One gear node a side: both gone.
+        // One gear node a side: both gone, or the life under a fifth.
         let pair = machine(&[false, true, true]);
-        assert!(!is_critical(&pair, &[0.01, 0.0, 0.01]));
+        assert!(!is_critical(&pair, &[0.6, 0.0, 0.01]));
         assert!(is_critical(&pair, &[1.0, 0.0, 0.0]));
+        assert!(is_critical(&pair, &[0.05, 0.3, 0.0]));
     }
 
     #[test]

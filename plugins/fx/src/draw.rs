@@ -12,9 +12,8 @@ use crate::emit::{Primitive, PrimitiveKind, emit};
 use crate::instance::FxInstances;
 use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
-use iron3d_assets::material::{EntryMaterial, MATERIAL_LIBRARY};
+use iron3d_assets::material::EntryMaterial;
 use iron3d_render::camera::MissionCamera;
-use iron3d_render::legacy::MaterialInputs;
 use iron3d_render::material::LegacyMaterial;
 use iron3d_schedules::Phase;
 use std::collections::HashMap;
@@ -44,15 +43,6 @@ struct FxDraw {
     sources: HashMap<String, Handle<EntryMaterial>>,
     materials: HashMap<MaterialKey, Handle<LegacyMaterial>>,
     pool: Vec<Entity>,
-}
-
-/// The asset path of a material key (`MATERIAL.LIB::NAME`); the source
-/// finds names in any case.
-fn material_path(key: &str) -> Option<String> {
-    let (archive, name) = key.split_once("::")?;
-    archive
-        .eq_ignore_ascii_case(MATERIAL_LIBRARY)
-        .then(|| format!("iron://{MATERIAL_LIBRARY}/{name}.mat0"))
 }
 
 /// The turn of a quad drawing `p` seen from `eye` (camera turn `view`).
@@ -103,7 +93,7 @@ fn draw_effects(
         else {
             continue;
         };
-        let Some(path) = material_path(key) else {
+        let Some(path) = iron3d_render::material::entry_path(key) else {
             continue;
         };
         let source = draw
@@ -121,11 +111,8 @@ fn draw_effects(
             .materials
             .entry((key.to_owned(), phase, step))
             .or_insert_with(|| {
-                let texture = row.textures.get(phase).cloned().flatten();
-                let state =
-                    MaterialInputs::of_batch(&row.mat0, texture.is_some(), false, false).state();
-                let alpha = row.mat0.alpha() * f32::from(step) / ALPHA_STEPS;
-                legacy.add(LegacyMaterial::new(state, texture, None, alpha))
+                let fade = f32::from(step) / ALPHA_STEPS;
+                legacy.add(LegacyMaterial::of_entry(row, phase, fade))
             })
             .clone();
         let transform = Transform::from_translation(p.position)

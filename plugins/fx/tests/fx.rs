@@ -316,8 +316,8 @@ fn set_life(app: &mut App, unit: Entity, gear: f32, rest: f32) {
 }
 
 /// A chassis controller's load group makes its burning effect switched
-/// off at its smoke point; critical damage (its running gear gone, or
-/// under 20 % of its life without any) switches it on, and it burns at
+/// off at its smoke point; critical damage (under 20 % of its life, or
+/// its running gear gone) switches it on, and it burns at
 /// one minus the machine's life; recovering switches it off again.
 #[test]
 fn a_critically_damaged_machine_burns_with_its_controllers_effect() {

@@ -33,6 +33,8 @@ pub const FLAG_LIGHTMAP: u32 = 2;
 pub const FLAG_ALPHA_TEST: u32 = 4;
 /// Shader flag: multiply by the vertex colours.
 pub const FLAG_VERTEX_COLOURS: u32 = 8;
+/// Shader flag: neither lit nor fogged (the sky's sprites).
+pub const FLAG_UNLIT: u32 = 16;
 
 /// Registers the embedded shader (needs `AssetPlugin`).
 pub fn embed_shader(app: &mut App) {
@@ -115,6 +117,23 @@ impl LegacyMaterial {
         material
     }
 
+    /// The material of a `Material.lib` entry in its phase `phase` (its
+    /// texture, its MAT0 state and alpha times `fade`), as effects and the
+    /// sky draw one.
+    pub fn of_entry(row: &iron3d_assets::material::MaterialRow, phase: usize, fade: f32) -> Self {
+        let texture = row.textures.get(phase).cloned().flatten();
+        let state =
+            crate::legacy::MaterialInputs::of_batch(&row.mat0, texture.is_some(), false, false)
+                .state();
+        Self::new(state, texture, None, row.mat0.alpha() * fade)
+    }
+
+    /// Draws it neither lit nor fogged.
+    pub fn unlit(mut self) -> Self {
+        self.uniform.flags |= FLAG_UNLIT;
+        self
+    }
+
     /// Puts `texture` on stage 0 (an untextured surface is plain grey).
     pub fn set_texture(&mut self, texture: Option<Handle<Image>>) {
         let alpha = self.uniform.colour.w;
@@ -133,6 +152,17 @@ impl LegacyMaterial {
     pub fn render_phase(&self) -> RenderPhase {
         self.state.render_phase(self.terrain)
     }
+}
+
+/// The asset path of a material key (`MATERIAL.LIB::NAME`, an
+/// [`iron3d_assets::material::EntryMaterial`]); the source finds names in
+/// any case. `None` for a key of another library.
+pub fn entry_path(key: &str) -> Option<String> {
+    use iron3d_assets::material::MATERIAL_LIBRARY;
+    let (archive, name) = key.split_once("::")?;
+    archive
+        .eq_ignore_ascii_case(MATERIAL_LIBRARY)
+        .then(|| format!("iron://{MATERIAL_LIBRARY}/{name}.mat0"))
 }
 
 fn flag(on: bool, bit: u32) -> u32 {

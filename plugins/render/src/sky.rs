@@ -21,8 +21,9 @@
 //!
 //! Ours (docs/facts.md "The sky"): a section's last keyframe lerps toward
 //! its first one of the next day; the dome is scaled into the camera's far
-//! plane and drawn opaque (its alpha, the nebula and clouds behind it, the
-//! sun and moon sprites and the flare are not drawn yet).
+//! plane and drawn opaque (its alpha, the nebula and clouds behind it and
+//! the flare are not drawn yet); the sun's or moon's sprite (its `sky.wea`
+//! material) stands in front of it where the light comes from.
 
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
@@ -68,7 +69,13 @@ pub struct Body {
     pub sun: bool,
     /// The way its light travels, map frame (Z up).
     pub travel: Vec3,
+    /// Its sprite's extents across and up (the keyframes' first two
+    /// floats): extent 1 spans `2 × 0.1625` rad.
+    pub extents: [f32; 2],
 }
+
+/// Half the angle a body's sprite of extent 1 spans, rad.
+pub const BODY_HALF_ANGLE: f32 = 0.1625;
 
 /// ms into a day of `day_ms` at which `time` stands.
 fn at_ms(time: &ClockTime, day_ms: u64) -> u64 {
@@ -155,7 +162,7 @@ fn rgb([r, g, b, _]: Rgba) -> [f32; 3] {
 
 /// The body up at `t` ms of a section's day: the last start at or before
 /// it whose life (to the first stop at or after its start) has not ended.
-fn body(keys: &[(u64, &Keyframe)], t: u64) -> Option<Body> {
+fn body(keys: &[(u64, &Keyframe)], t: u64, extents: [f32; 2]) -> Option<Body> {
     let (start, key) = keys
         .iter()
         .rfind(|(at, k)| *at <= t && k.event == EVENT_START_BODY)?;
@@ -180,7 +187,11 @@ fn body(keys: &[(u64, &Keyframe)], t: u64) -> Option<Body> {
         a.sin() * ct + a.cos() * b.sin() * st,
         -b.cos() * st,
     );
-    Some(Body { sun, travel })
+    Some(Body {
+        sun,
+        travel,
+        extents,
+    })
 }
 
 /// The sky at `elapsed_ms` of game time (`start` replaces the file's
@@ -202,7 +213,7 @@ pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<Sky
         light: rgb(lerp_colour(a, b, SLOT_LIGHT, f)).map(|c| c * strength),
         counter: rgb(lerp_colour(a, b, SLOT_COUNTER, f)),
         scene: rgb(lerp_colour(a, b, SLOT_SCENE, f)),
-        body: body(&keys, t),
+        body: body(&keys, t, [0, 1].map(|i| lerp(a.floats[i], b.floats[i], f))),
     })
 }
 
@@ -289,6 +300,40 @@ pub struct SkyStart(pub Option<ClockTime>);
 #[derive(Component, Debug)]
 pub struct SkyDome;
 
+/// The sun's or moon's sprite.
+#[derive(Component, Debug)]
+pub struct SkyBody;
+
+/// The sky of this frame, for what draws after the dome.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SkyNow(pub Option<SkyFrame>);
+
+/// The share of the way to the dome the bodies stand at (in front of it).
+const BODY_REACH: f32 = 0.9;
+
+/// The scale that puts the dome's rim at [`DOME_REACH`] of the camera's
+/// far plane.
+fn dome_scale(projection: &Projection) -> f32 {
+    let far = match projection {
+        Projection::Perspective(p) => p.far,
+        _ => 1000.0,
+    };
+    let rim = dome_points().last().map_or(1.0, |p| p.length());
+    DOME_REACH * far / rim
+}
+
+/// How far the dome of `scale` is from its centre along `direction` (map
+/// frame, unit, at or above the horizon): where the ray meets its sphere.
+pub fn dome_distance(direction: Vec3, scale: f32) -> f32 {
+    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
+    let centre = Vec3::new(0.0, 0.0, DOME_HEIGHT - radius) * scale;
+    let along = direction.normalize_or_zero().dot(centre);
+    along
+        + (along * along - centre.length_squared() + (radius * scale).powi(2))
+            .max(0.0)
+            .sqrt()
+}
+
 /// The scene's main light, which the sky turns and colours.
 #[derive(Component, Debug)]
 pub struct SceneLight;
@@ -297,11 +342,13 @@ pub struct SceneLight;
 const DOME_REACH: f32 = 0.9;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<SkyStart>();
+    app.init_resource::<SkyStart>().init_resource::<SkyNow>();
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         app.add_systems(
             PostUpdate,
-            update_sky.in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
+            (update_sky, draw_body)
+                .chain()
+                .in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
         );
     }
 }
@@ -354,15 +401,18 @@ fn update_sky(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut clear: ResMut<ClearColor>,
     mut ambient: ResMut<GlobalAmbientLight>,
+    mut now: ResMut<SkyNow>,
 ) {
+    now.0 = None;
     let Some(sky) = sky else { return };
     let Ok((eye_entity, eye, projection)) = camera.single() else {
         return;
     };
     let elapsed = clock.elapsed().as_millis() as u64;
-    let Some(frame) = frame(&sky.0, start.0, elapsed) else {
+    let Some(frame) = frame(&sky.sky, start.0, elapsed) else {
         return;
     };
+    now.0 = Some(frame.clone());
     let forward = eye.forward().as_vec3();
     let map_forward = Vec3::new(forward.x, -forward.z, forward.y);
     let fog = frame.fog_colour(map_forward);
@@ -408,12 +458,7 @@ fn update_sky(
             }
         }
         Err(_) => {
-            let far = match projection {
-                Projection::Perspective(p) => p.far,
-                _ => 1000.0,
-            };
-            let rim = dome_points().last().map_or(1.0, |p| p.length());
-            let mesh = dome_mesh(DOME_REACH * far / rim)
+            let mesh = dome_mesh(dome_scale(projection))
                 .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours);
             commands.spawn((
                 SkyDome,
@@ -428,6 +473,96 @@ fn update_sky(
                 bevy::light::NotShadowCaster,
             ));
         }
+    }
+}
+
+/// What draws the bodies: their materials by role, the quad, and the
+/// legacy material made of each.
+#[derive(Default)]
+struct BodySprites {
+    sources: std::collections::BTreeMap<u32, Handle<iron3d_assets::material::EntryMaterial>>,
+    made: std::collections::BTreeMap<u32, Handle<crate::material::LegacyMaterial>>,
+    quad: Option<Handle<Mesh>>,
+}
+
+/// The sun's or moon's sprite (its `sky.wea` material, role 3 or 4) where
+/// its light comes from, facing the camera, `2 × 0.1625` rad by its
+/// extents, unlit and unfogged; the terrain in front of it hides it.
+#[allow(clippy::too_many_arguments)]
+fn draw_body(
+    mut commands: Commands,
+    now: Res<SkyNow>,
+    sky: Option<Res<iron3d_world::mission::MissionSky>>,
+    server: Res<AssetServer>,
+    entries: Res<Assets<iron3d_assets::material::EntryMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut legacy: ResMut<Assets<crate::material::LegacyMaterial>>,
+    camera: Query<(&GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
+    mut sprite: Query<
+        (
+            &mut Transform,
+            &mut MeshMaterial3d<crate::material::LegacyMaterial>,
+            &mut Visibility,
+        ),
+        With<SkyBody>,
+    >,
+    mut sprites: Local<BodySprites>,
+) {
+    let shown = (|| {
+        let body = now.0.as_ref()?.body?;
+        let role = if body.sun {
+            iron3d_world::mission::SKY_SUN
+        } else {
+            iron3d_world::mission::SKY_MOON
+        };
+        let key = sky.as_ref()?.materials.get(&role)?;
+        let source = sprites
+            .sources
+            .entry(role)
+            .or_insert_with(|| server.load(crate::material::entry_path(key).unwrap_or_default()))
+            .clone();
+        let entry = entries.get(&source)?;
+        let material = sprites
+            .made
+            .entry(role)
+            .or_insert_with(|| {
+                legacy.add(crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit())
+            })
+            .clone();
+        let (eye, projection) = camera.single().ok()?;
+        let reach = BODY_REACH * dome_distance(-body.travel, dome_scale(projection));
+        let [across, up] = body
+            .extents
+            .map(|e| 2.0 * reach * (e * BODY_HALF_ANGLE).tan());
+        let at = Transform::from_translation(eye.translation() - to_bevy(body.travel) * reach)
+            .with_rotation(eye.compute_transform().rotation)
+            .with_scale(Vec3::new(across, up, 1.0));
+        Some((at, material))
+    })();
+    match (shown, sprite.single_mut()) {
+        (Some((at, material)), Ok((mut place, mut drawn, mut visibility))) => {
+            *place = at;
+            drawn.0 = material;
+            visibility.set_if_neq(Visibility::Visible);
+        }
+        (Some((at, material)), Err(_)) => {
+            let quad = sprites
+                .quad
+                .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
+                .clone();
+            commands.spawn((
+                SkyBody,
+                Mesh3d(quad),
+                MeshMaterial3d(material),
+                at,
+                Visibility::Visible,
+                bevy::light::NotShadowCaster,
+            ));
+        }
+        (None, Ok((_, _, mut visibility))) => {
+            visibility.set_if_neq(Visibility::Hidden);
+        }
+        (None, Err(_)) => {}
     }
 }
 
@@ -544,6 +679,9 @@ mod tests {
         assert_eq!(compass(&group, 0.0)[0], 0.0);
         assert!((compass(&group, std::f32::consts::FRAC_PI_4)[0] - 0.5).abs() < 1e-6);
         assert!((compass(&group, std::f32::consts::FRAC_PI_2)[0] - 1.0).abs() < 1e-6);
+        // Straight up the dome is its height away, level its rim.
+        assert!((dome_distance(Vec3::Z, 1.0) - DOME_HEIGHT).abs() < 0.5);
+        assert!((dome_distance(Vec3::X, 1.0) - rim.length()).abs() < 0.5);
         let f = frame(&sky(), None, 300_000).unwrap();
         let colours = dome_colours(&f, Vec3::Y);
         assert_eq!(colours.len(), points.len());

@@ -593,8 +593,11 @@ fn the_missions_sky_is_published_and_a_malformed_one_fails_the_load() {
     let game = tmp.path().join("game");
     let mut app = app(&game);
     load(&mut app);
-    let sky = app.world().resource::<MissionSky>().0.clone();
+    let sky = app.world().resource::<MissionSky>().sky.clone();
     assert_eq!(sky.day_seconds(), 900);
+    let materials = &app.world().resource::<MissionSky>().materials;
+    let sun = materials.get(&SKY_SUN).expect("sky.wea names the sun");
+    assert!(sun.eq_ignore_ascii_case("Material.lib::ENV_SUN"), "{sun}");
     assert!(sky.sections[0].keyframes.len() >= 2);
     let mission = GameDir::open(&game).unwrap().missions().unwrap().remove(0);
     let modded = tmp.path().join("mod");

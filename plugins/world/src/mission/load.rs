@@ -30,6 +30,7 @@ use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::land_msh::LandMsh;
 use iron3d_formats::tma::{self, ResourceRef, Tma};
 use iron3d_formats::unitdat::{PartClass, UnitDat};
+use iron3d_formats::wear::Wear;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -200,8 +201,9 @@ pub(crate) struct Loader {
     /// `Behavior.ini` resolved against its key table (every key at its
     /// default or unset when the install has no such file).
     pub behavior_ini: Option<Settings>,
-    /// The mission directory's `sky.ske`, when it has one.
-    pub sky: Option<Arc<Sky>>,
+    /// The mission directory's `sky.ske`, when it has one, and its
+    /// `sky.wea` materials by role.
+    pub sky: Option<(Arc<Sky>, BTreeMap<u32, String>)>,
     /// `iron_3d.ini` likewise: the bus volumes and the difficulty.
     pub game_ini: Option<Settings>,
     /// Per placed object, its components in part-tree order.
@@ -236,8 +238,9 @@ pub(crate) struct Loader {
 
 /// Behavior's run-time parameters, at the install's root (optional).
 const BEHAVIOR_FILE: &str = "Behavior.ini";
-/// The mission directory's sky.
+/// The mission directory's sky and its materials.
 const SKY_FILE: &str = "sky.ske";
+const SKY_WEAR: &str = "sky.wea";
 /// The game's settings, at the install's root (optional).
 const GAME_FILE: &str = "iron_3d.ini";
 
@@ -373,20 +376,7 @@ impl Loader {
             };
             self.error(phase, edge, e)
         })?;
-        let sky = match source
-            .read_in_mission(&mission_dir, SKY_FILE.as_bytes())
-            .map_err(|e| err(self, &e))?
-        {
-            Some(found) => Some(Arc::new(Sky::parse(found.bytes()).map_err(|e| {
-                let edge = Edge {
-                    entry: Some(format!("'{SKY_FILE}'")),
-                    ..Edge::default()
-                };
-                self.error(phase, edge, found.origin.annotate(e))
-            })?)),
-            None => None,
-        };
-        self.sky = sky;
+        self.sky = self.read_sky(&source, &mission_dir)?;
         self.land_files = Some(land);
         self.tma = Some(tma);
         self.tma_file = found.origin.file().to_path_buf();
@@ -394,6 +384,52 @@ impl Loader {
         self.mission_dir = mission_dir;
         self.mission = Some(mission);
         Ok(())
+    }
+
+    /// The mission directory's `sky.ske` and `sky.wea` (none without a
+    /// `sky.ske`; no materials without a `sky.wea`), read strictly: an
+    /// error names the file.
+    #[allow(clippy::type_complexity)]
+    fn read_sky(
+        &self,
+        source: &Source,
+        mission_dir: &Path,
+    ) -> Result<Option<(Arc<Sky>, BTreeMap<u32, String>)>, LoadError> {
+        let phase = MissionPhase::Context;
+        let fail = |file: &str, e: FormatError| {
+            let edge = Edge {
+                entry: Some(format!("'{file}'")),
+                ..Edge::default()
+            };
+            self.error(phase, edge, e)
+        };
+        let read = |file: &str| {
+            source
+                .read_in_mission(mission_dir, file.as_bytes())
+                .map_err(|e| fail(file, e))
+        };
+        let Some(found) = read(SKY_FILE)? else {
+            return Ok(None);
+        };
+        let sky =
+            Sky::parse(found.bytes()).map_err(|e| fail(SKY_FILE, found.origin.annotate(e)))?;
+        let mut materials = BTreeMap::new();
+        if let Some(found) = read(SKY_WEAR)? {
+            let wear = Wear::parse(found.bytes(), MODE)
+                .map_err(|e| fail(SKY_WEAR, found.origin.annotate(e)))?;
+            for row in &wear.materials {
+                let role = std::str::from_utf8(&row.legacy_id)
+                    .ok()
+                    .and_then(|r| r.trim().parse::<u32>().ok());
+                let Some(role) = role else {
+                    let found = format!("'{}'", lossy(&row.legacy_id));
+                    let e = FormatError::invalid("WEAR", 0, "a role number", found);
+                    return Err(fail(SKY_WEAR, e));
+                };
+                materials.insert(role, super::effect_key(b"Material.lib", &row.name));
+            }
+        }
+        Ok(Some((Arc::new(sky), materials)))
     }
 
     /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst`, `Behavior.ini`

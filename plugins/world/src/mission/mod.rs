@@ -162,7 +162,18 @@ pub struct MissionLand(pub Arc<iron3d_formats::terrain::land_msh::LandMsh>);
 /// the description phase; none when the mission directory has none): the
 /// renderer draws its day cycle.
 #[derive(Resource, Debug, Clone)]
-pub struct MissionSky(pub Arc<iron3d_formats::proto::ske::Sky>);
+pub struct MissionSky {
+    pub sky: Arc<iron3d_formats::proto::ske::Sky>,
+    /// The sky's materials by their role in `sky.wea` (its row's number:
+    /// 0 nebula, 1 stars, 2 clouds, 3 sun, 4 moon, 5 and 6 the flare, 7
+    /// snow, 8 rain), each a `MATERIAL.LIB::NAME` key; empty without a
+    /// `sky.wea`.
+    pub materials: std::collections::BTreeMap<u32, String>,
+}
+
+/// `sky.wea` roles.
+pub const SKY_SUN: u32 = 3;
+pub const SKY_MOON: u32 = 4;
 
 /// The mission's areal map, `Land.map` as the loader read it, with its
 /// route graph, published in the description phase: Behavior plans its
@@ -521,8 +532,11 @@ fn describe(world: &mut World, loader: &Loader) {
         world.insert_resource(MissionLand(land.clone()));
         world.insert_resource(MissionArealMap::new(areals.clone()));
     }
-    if let Some(sky) = &loader.sky {
-        world.insert_resource(MissionSky(sky.clone()));
+    if let Some((sky, materials)) = &loader.sky {
+        world.insert_resource(MissionSky {
+            sky: sky.clone(),
+            materials: materials.clone(),
+        });
     }
     if let Some(settings) = &loader.behavior_ini {
         world.insert_resource(BehaviorIni(settings.clone()));
