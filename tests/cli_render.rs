@@ -104,12 +104,13 @@ fn looking_up_sees_the_sky_dome_change_over_the_day() {
     // differ.
     let shades = colours(&noon, w, 0..h);
     assert!(shades > 8, "{shades} colours in the noon sky");
-    // Noon's sky is bright and blue, the night's dark.
+    // Noon's sky is bright and mostly blue (the sun's glow takes a
+    // corner of the view), the night's dark.
     let (day, dark) = (brightness(&noon), brightness(&night));
     assert!(day > dark + 150.0, "noon {day:.0} against night {dark:.0}");
     let blue = noon.iter().filter(|p| p[2] > p[0] && p[2] > 150).count();
     assert!(
-        blue * 10 > noon.len() * 9,
+        blue * 3 > noon.len() * 2,
         "{blue} of {} pixels blue",
         noon.len()
     );

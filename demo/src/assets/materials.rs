@@ -315,18 +315,26 @@ fn material(paint: Paint, name: String, variant: Option<u32>) -> Result<Material
     })
 }
 
-/// The sky's sprites (`sky.wea` roles 3 and 4): material, texture and the
-/// colour of its glow.
-pub const SKY_SPRITES: [(&str, &str, [u8; 3]); 2] = [
-    ("ENV_SUN", "T_SUN", [255, 236, 190]),
-    ("ENV_MOON", "T_MOON", [205, 215, 255]),
+/// A sky sprite: material, texture, glow colour, (source, destination)
+/// blend.
+pub type SkySprite = (&'static str, &'static str, [u8; 3], (u8, u8));
+
+/// The sky's sprites (`sky.wea` roles 3 to 6: the sun, the moon, the
+/// flare's two): material, texture, the colour of its glow and its blend
+/// (SRCALPHA / INVSRCALPHA for the bodies, SRCALPHA / ONE for the flare,
+/// as the retail sky materials).
+pub const SKY_SPRITES: [SkySprite; 4] = [
+    ("ENV_SUN", "T_SUN", [255, 236, 190], (5, 6)),
+    ("ENV_MOON", "T_MOON", [205, 215, 255], (5, 6)),
+    ("ENV_FLARE1", "T_FLARE1", [255, 255, 255], (5, 2)),
+    ("ENV_FLARE2", "T_FLARE2", [210, 225, 255], (5, 2)),
 ];
 
 /// The sky sprites' textures: round glows fading to transparent.
 pub fn sky_textures() -> Vec<TexSpec> {
     SKY_SPRITES
         .iter()
-        .map(|&(_, texture, colour)| TexSpec {
+        .map(|&(_, texture, colour, _)| TexSpec {
             name: texture.into(),
             look: Look::Glow(colour),
             size: 64,
@@ -336,14 +344,13 @@ pub fn sky_textures() -> Vec<TexSpec> {
         .collect()
 }
 
-/// The sky sprites' materials: one phase, blended by their alpha
-/// (SRCALPHA / INVSRCALPHA, as the retail sky materials).
+/// The sky sprites' materials: one phase, blended as [`SKY_SPRITES`] says.
 pub fn sky_materials() -> Result<Vec<MaterialEntry>> {
     SKY_SPRITES
         .iter()
-        .map(|&(name, texture, _)| {
+        .map(|&(name, texture, _, blend)| {
             let mut m = Mat0::new(3, 1 << 2);
-            (m.src_blend, m.dst_blend) = (5, 6);
+            (m.src_blend, m.dst_blend) = blend;
             let mut parameters = [0u8; 18];
             parameters[..5].copy_from_slice(&[255; 5]);
             m.phases.push(Phase::new(parameters, texture.as_bytes())?);

@@ -192,10 +192,16 @@ fn keyframe(m: &Moment) -> Keyframe {
 }
 
 /// The mission's `sky.wea`: its materials by role (3 the sun, 4 the
-/// moon), `Material.lib` names.
+/// moon, 5 and 6 the flare), `Material.lib` names.
 pub fn wear() -> Result<Vec<u8>> {
+    let rows = [
+        ("3", "ENV_SUN"),
+        ("4", "ENV_MOON"),
+        ("5", "ENV_FLARE1"),
+        ("6", "ENV_FLARE2"),
+    ];
     Wear::new(
-        vec![WearRow::new("3", "ENV_SUN"), WearRow::new("4", "ENV_MOON")],
+        rows.map(|(role, name)| WearRow::new(role, name)).to_vec(),
         None,
     )
     .to_bytes()

@@ -21,9 +21,10 @@
 //!
 //! Ours (docs/facts.md "The sky"): a section's last keyframe lerps toward
 //! its first one of the next day; the dome is scaled into the camera's far
-//! plane and drawn opaque (its alpha, the nebula and clouds behind it and
-//! the flare are not drawn yet); the sun's or moon's sprite (its `sky.wea`
-//! material) stands in front of it where the light comes from.
+//! plane and drawn opaque (its alpha and the nebula and clouds behind it
+//! are not drawn yet); the sun's or moon's sprite (its `sky.wea` material)
+//! stands in front of it where the light comes from, and its lens flare
+//! is drawn in front of the eye without an occlusion test.
 
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
@@ -308,8 +309,10 @@ pub struct SkyBody;
 #[derive(Resource, Debug, Clone, Default)]
 pub struct SkyNow(pub Option<SkyFrame>);
 
-/// The share of the way to the dome the bodies stand at (in front of it).
-const BODY_REACH: f32 = 0.9;
+/// The share of the way to the dome the bodies stand at: near enough that
+/// a body's flat sprite, up to 0.33 rad from its middle, stays in front
+/// of the curved dome.
+const BODY_REACH: f32 = 0.5;
 
 /// The scale that puts the dome's rim at [`DOME_REACH`] of the camera's
 /// far plane.
@@ -346,7 +349,7 @@ pub(crate) fn plugin(app: &mut App) {
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         app.add_systems(
             PostUpdate,
-            (update_sky, draw_body)
+            (update_sky, draw_body, draw_flare)
                 .chain()
                 .in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
         );
@@ -566,6 +569,177 @@ fn draw_body(
     }
 }
 
+/// The lens flare's twelve sprites (openparkan `docs/10-sky.md`, "The
+/// lens flare"): where each stands on the line from the body's screen
+/// point (1) through the screen's centre (0), its size (× a quarter of
+/// half the viewport's width), its ARGB colour and its texture (0: `sky.wea`
+/// role 5, 1: role 6).
+pub const FLARE: [(f32, f32, u32, usize); 12] = [
+    (1.2, 0.2, 0xFFB0_90A3, 0),
+    (0.7, 0.3, 0xFF5A_58BB, 0),
+    (0.5, 0.2, 0x9630_BE52, 1),
+    (0.2, 0.1, 0x96C9_3432, 1),
+    (0.0, 0.1, 0xFF30_BE52, 0),
+    (-0.2, 0.3, 0x9696_9664, 1),
+    (-0.3, 0.3, 0xFFB0_90A3, 0),
+    (-0.5, 0.7, 0xFF7C_6BC9, 0),
+    (-0.6, 0.4, 0x9630_6452, 1),
+    (-0.8, 1.0, 0xFF0B_17B9, 0),
+    (-1.0, 0.3, 0xFFB6_26B1, 0),
+    (-1.1, 0.2, 0xFF7C_C5C9, 0),
+];
+
+/// How strong the flare of a body whose light travels along `travel` is
+/// when the camera looks along `forward` (both map frame): 0 beyond 15°
+/// off the view's axis, `(1 − angle ÷ 15°)²` within, times the body's
+/// height (`−travel.z`) ramped from 0.5 to 0.866; 0 when that is under
+/// 0.1 before the height.
+pub fn flare_strength(forward: Vec3, travel: Vec3) -> f32 {
+    let angle = forward.angle_between(-travel).to_degrees();
+    let aim = (1.0 - angle / 15.0).max(0.0).powi(2);
+    if aim < 0.1 {
+        return 0.0;
+    }
+    aim * ((-travel.z - 0.5) / (0.866 - 0.5)).clamp(0.0, 1.0)
+}
+
+/// One flare sprite.
+#[derive(Component, Debug)]
+pub struct SkyFlare(pub usize);
+
+/// Steps the flare's strength is drawn in (one material each).
+const FLARE_STEPS: f32 = 16.0;
+
+/// Where the flare sprites stand in front of the eye, m.
+const FLARE_DEPTH: f32 = 1.0;
+
+/// The flare's sprites and their materials by (sprite, strength step).
+#[derive(Default)]
+struct FlareSprites {
+    sources: std::collections::BTreeMap<u32, Handle<iron3d_assets::material::EntryMaterial>>,
+    made: std::collections::BTreeMap<(usize, u8), Handle<crate::material::LegacyMaterial>>,
+    pool: Vec<Entity>,
+    quad: Option<Handle<Mesh>>,
+}
+
+/// The lens flare of the body up: [`FLARE`]'s sprites at [`FLARE_DEPTH`]
+/// in front of the eye along the line from the body's screen point
+/// through the centre, their alpha times [`flare_strength`]. Ours: no
+/// occlusion test (the original's is not described).
+#[allow(clippy::too_many_arguments)]
+fn draw_flare(
+    mut commands: Commands,
+    now: Res<SkyNow>,
+    sky: Option<Res<iron3d_world::mission::MissionSky>>,
+    server: Res<AssetServer>,
+    entries: Res<Assets<iron3d_assets::material::EntryMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut legacy: ResMut<Assets<crate::material::LegacyMaterial>>,
+    camera: Query<(&GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
+    mut sprites: Query<FlareItem, With<SkyFlare>>,
+    mut flare: Local<FlareSprites>,
+) {
+    let placed = (|| {
+        let body = now.0.as_ref()?.body?;
+        let sky = sky.as_ref()?;
+        let (eye, Projection::Perspective(lens)) = camera.single().ok()? else {
+            return None;
+        };
+        let turn = eye.compute_transform().rotation;
+        let forward = turn * Vec3::NEG_Z;
+        let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
+        let strength = flare_strength(map(forward), body.travel);
+        let step = (strength * FLARE_STEPS).round();
+        if step < 1.0 {
+            return None;
+        }
+        // The body's point in the view, as a share of the half-extents.
+        let seen = turn.inverse() * -to_bevy(body.travel);
+        let half_y = (lens.fov / 2.0).tan();
+        let half_x = half_y * lens.aspect_ratio;
+        let sun = Vec2::new(seen.x / (-seen.z * half_x), seen.y / (-seen.z * half_y));
+        let mut out = Vec::with_capacity(FLARE.len());
+        for (i, &(along, size, argb, texture)) in FLARE.iter().enumerate() {
+            let role = iron3d_world::mission::SKY_FLARE[texture];
+            let key = sky.materials.get(&role)?;
+            let source = flare
+                .sources
+                .entry(role)
+                .or_insert_with(|| {
+                    server.load(crate::material::entry_path(key).unwrap_or_default())
+                })
+                .clone();
+            let entry = entries.get(&source)?;
+            let material = flare
+                .made
+                .entry((i, step as u8))
+                .or_insert_with(|| {
+                    let [a, r, g, b] = argb.to_be_bytes();
+                    let colour = Color::srgb_u8(r, g, b).to_linear();
+                    let mut m =
+                        crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit();
+                    m.uniform.colour = Vec4::new(
+                        colour.red,
+                        colour.green,
+                        colour.blue,
+                        f32::from(a) / 255.0 * step / FLARE_STEPS,
+                    );
+                    legacy.add(m)
+                })
+                .clone();
+            let point = sun * along;
+            let local = Vec3::new(point.x * half_x, point.y * half_y, -1.0) * FLARE_DEPTH;
+            let width = 2.0 * 0.25 * size * half_x * FLARE_DEPTH;
+            let at = Transform::from_translation(eye.translation() + turn * local)
+                .with_rotation(turn)
+                .with_scale(Vec3::new(width, width, 1.0));
+            out.push((at, material));
+        }
+        Some(out)
+    })();
+    let placed = placed.unwrap_or_default();
+    let quad = flare
+        .quad
+        .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
+        .clone();
+    for (i, (at, material)) in placed.iter().enumerate() {
+        match flare.pool.get(i).and_then(|&e| sprites.get_mut(e).ok()) {
+            Some((mut place, mut drawn, mut visibility)) => {
+                *place = *at;
+                drawn.0 = material.clone();
+                visibility.set_if_neq(Visibility::Visible);
+            }
+            None if i >= flare.pool.len() => {
+                let entity = commands
+                    .spawn((
+                        SkyFlare(i),
+                        Mesh3d(quad.clone()),
+                        MeshMaterial3d(material.clone()),
+                        *at,
+                        Visibility::Visible,
+                        bevy::light::NotShadowCaster,
+                    ))
+                    .id();
+                flare.pool.push(entity);
+            }
+            // Spawned this frame: placed on the next.
+            None => {}
+        }
+    }
+    for &entity in flare.pool.iter().skip(placed.len()) {
+        if let Ok((_, _, mut visibility)) = sprites.get_mut(entity) {
+            visibility.set_if_neq(Visibility::Hidden);
+        }
+    }
+}
+
+/// What the sky moves and shows of a sprite.
+type FlareItem = (
+    &'static mut Transform,
+    &'static mut MeshMaterial3d<crate::material::LegacyMaterial>,
+    &'static mut Visibility,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,6 +832,22 @@ mod tests {
                 .body
                 .is_none()
         );
+    }
+
+    #[test]
+    fn the_flare_wants_the_body_near_the_views_axis_and_high() {
+        // The sun at its noon height (cos 30°), looked straight at: full.
+        let (s, c) = 30f32.to_radians().sin_cos();
+        let travel = Vec3::new(-s, 0.0, -c);
+        assert!((flare_strength(-travel, travel) - 1.0).abs() < 1e-3);
+        // 7.5° off the axis: a quarter; 15° or more: none.
+        let off = |deg: f32| Quat::from_rotation_y(deg.to_radians()) * -travel;
+        assert!((flare_strength(off(7.5), travel) - 0.25).abs() < 1e-3);
+        assert_eq!(flare_strength(off(15.0), travel), 0.0);
+        // The moon's highest (cos 50°): 0.39 of it.
+        let (s, c) = 50f32.to_radians().sin_cos();
+        let moon = Vec3::new(0.0, -s, -c);
+        assert!((flare_strength(-moon, moon) - 0.39).abs() < 0.01);
     }
 
     #[test]

@@ -174,6 +174,7 @@ pub struct MissionSky {
 /// `sky.wea` roles.
 pub const SKY_SUN: u32 = 3;
 pub const SKY_MOON: u32 = 4;
+pub const SKY_FLARE: [u32; 2] = [5, 6];
 
 /// The mission's areal map, `Land.map` as the loader read it, with its
 /// route graph, published in the description phase: Behavior plans its
