@@ -479,60 +479,136 @@ fn update_sky(
     }
 }
 
-/// What draws the bodies: their materials by role, the quad, and the
-/// legacy material made of each.
+/// What the sky's sprites draw with: the sky of this frame, its `sky.wea`
+/// materials (loaded once by role), the camera and a quad.
+#[derive(bevy::ecs::system::SystemParam)]
+struct SkySprites<'w, 's> {
+    commands: Commands<'w, 's>,
+    now: Res<'w, SkyNow>,
+    sky: Option<Res<'w, iron3d_world::mission::MissionSky>>,
+    server: Res<'w, AssetServer>,
+    entries: Res<'w, Assets<iron3d_assets::material::EntryMaterial>>,
+    meshes: ResMut<'w, Assets<Mesh>>,
+    legacy: ResMut<'w, Assets<crate::material::LegacyMaterial>>,
+    camera: Query<
+        'w,
+        's,
+        (&'static GlobalTransform, &'static Projection),
+        With<crate::camera::MissionCamera>,
+    >,
+    loaded: Local<'s, SpriteSources>,
+}
+
+/// The sprites' material entries by role, and their quad.
 #[derive(Default)]
-struct BodySprites {
-    sources: std::collections::BTreeMap<u32, Handle<iron3d_assets::material::EntryMaterial>>,
-    made: std::collections::BTreeMap<u32, Handle<crate::material::LegacyMaterial>>,
+struct SpriteSources {
+    entries: std::collections::BTreeMap<u32, Handle<iron3d_assets::material::EntryMaterial>>,
     quad: Option<Handle<Mesh>>,
+}
+
+/// A sprite: where it stands and its material.
+type SpriteItem = (
+    &'static mut Transform,
+    &'static mut MeshMaterial3d<crate::material::LegacyMaterial>,
+    &'static mut Visibility,
+);
+
+impl SkySprites<'_, '_> {
+    /// The unlit material `made` keeps under `key`, made (tinted by
+    /// `tint`) from the entry of `sky.wea` role `role` once it is loaded;
+    /// `None` before, or without such a role.
+    fn material<K: Ord>(
+        &mut self,
+        made: &mut std::collections::BTreeMap<K, Handle<crate::material::LegacyMaterial>>,
+        (role, key): (u32, K),
+        tint: impl FnOnce(&mut crate::material::LegacyMaterial),
+    ) -> Option<Handle<crate::material::LegacyMaterial>> {
+        let name = self.sky.as_ref()?.materials.get(&role)?;
+        let server = &self.server;
+        let source =
+            self.loaded.entries.entry(role).or_insert_with(|| {
+                server.load(crate::material::entry_path(name).unwrap_or_default())
+            });
+        let entry = self.entries.get(&*source)?;
+        let legacy = &mut self.legacy;
+        Some(
+            made.entry(key)
+                .or_insert_with(|| {
+                    let mut m =
+                        crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit();
+                    tint(&mut m);
+                    legacy.add(m)
+                })
+                .clone(),
+        )
+    }
+
+    /// Shows `placed` in the sprites `pool` holds, spawning (with
+    /// `marker`) those it lacks, and hides the rest.
+    fn show<M: Component>(
+        &mut self,
+        placed: &[(Transform, Handle<crate::material::LegacyMaterial>)],
+        pool: &mut Vec<Entity>,
+        sprites: &mut Query<SpriteItem, With<M>>,
+        marker: impl Fn(usize) -> M,
+    ) {
+        let meshes = &mut self.meshes;
+        let quad = self
+            .loaded
+            .quad
+            .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
+            .clone();
+        for (i, (at, material)) in placed.iter().enumerate() {
+            match pool.get(i).and_then(|&e| sprites.get_mut(e).ok()) {
+                Some((mut place, mut drawn, mut visibility)) => {
+                    *place = *at;
+                    drawn.0 = material.clone();
+                    visibility.set_if_neq(Visibility::Visible);
+                }
+                None if i >= pool.len() => {
+                    let entity = self
+                        .commands
+                        .spawn((
+                            marker(i),
+                            Mesh3d(quad.clone()),
+                            MeshMaterial3d(material.clone()),
+                            *at,
+                            Visibility::Visible,
+                            bevy::light::NotShadowCaster,
+                        ))
+                        .id();
+                    pool.push(entity);
+                }
+                // Spawned this frame: placed on the next.
+                None => {}
+            }
+        }
+        for &entity in pool.iter().skip(placed.len()) {
+            if let Ok((_, _, mut visibility)) = sprites.get_mut(entity) {
+                visibility.set_if_neq(Visibility::Hidden);
+            }
+        }
+    }
 }
 
 /// The sun's or moon's sprite (its `sky.wea` material, role 3 or 4) where
 /// its light comes from, facing the camera, `2 × 0.1625` rad by its
 /// extents, unlit and unfogged; the terrain in front of it hides it.
-#[allow(clippy::too_many_arguments)]
 fn draw_body(
-    mut commands: Commands,
-    now: Res<SkyNow>,
-    sky: Option<Res<iron3d_world::mission::MissionSky>>,
-    server: Res<AssetServer>,
-    entries: Res<Assets<iron3d_assets::material::EntryMaterial>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut legacy: ResMut<Assets<crate::material::LegacyMaterial>>,
-    camera: Query<(&GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
-    mut sprite: Query<
-        (
-            &mut Transform,
-            &mut MeshMaterial3d<crate::material::LegacyMaterial>,
-            &mut Visibility,
-        ),
-        With<SkyBody>,
-    >,
-    mut sprites: Local<BodySprites>,
+    mut sky: SkySprites,
+    mut sprite: Query<SpriteItem, With<SkyBody>>,
+    mut made: Local<std::collections::BTreeMap<u32, Handle<crate::material::LegacyMaterial>>>,
+    mut pool: Local<Vec<Entity>>,
 ) {
     let shown = (|| {
-        let body = now.0.as_ref()?.body?;
+        let body = sky.now.0.as_ref()?.body?;
         let role = if body.sun {
             iron3d_world::mission::SKY_SUN
         } else {
             iron3d_world::mission::SKY_MOON
         };
-        let key = sky.as_ref()?.materials.get(&role)?;
-        let source = sprites
-            .sources
-            .entry(role)
-            .or_insert_with(|| server.load(crate::material::entry_path(key).unwrap_or_default()))
-            .clone();
-        let entry = entries.get(&source)?;
-        let material = sprites
-            .made
-            .entry(role)
-            .or_insert_with(|| {
-                legacy.add(crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit())
-            })
-            .clone();
-        let (eye, projection) = camera.single().ok()?;
+        let material = sky.material(&mut *made, (role, role), |_| {})?;
+        let (eye, projection) = sky.camera.single().ok()?;
         let reach = BODY_REACH * dome_distance(-body.travel, dome_scale(projection));
         let [across, up] = body
             .extents
@@ -542,31 +618,8 @@ fn draw_body(
             .with_scale(Vec3::new(across, up, 1.0));
         Some((at, material))
     })();
-    match (shown, sprite.single_mut()) {
-        (Some((at, material)), Ok((mut place, mut drawn, mut visibility))) => {
-            *place = at;
-            drawn.0 = material;
-            visibility.set_if_neq(Visibility::Visible);
-        }
-        (Some((at, material)), Err(_)) => {
-            let quad = sprites
-                .quad
-                .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
-                .clone();
-            commands.spawn((
-                SkyBody,
-                Mesh3d(quad),
-                MeshMaterial3d(material),
-                at,
-                Visibility::Visible,
-                bevy::light::NotShadowCaster,
-            ));
-        }
-        (None, Ok((_, _, mut visibility))) => {
-            visibility.set_if_neq(Visibility::Hidden);
-        }
-        (None, Err(_)) => {}
-    }
+    let placed = Vec::from_iter(shown);
+    sky.show(&placed, &mut pool, &mut sprite, |_| SkyBody);
 }
 
 /// The lens flare's twelve sprites (openparkan `docs/10-sky.md`, "The
@@ -613,39 +666,25 @@ const FLARE_STEPS: f32 = 16.0;
 /// Where the flare sprites stand in front of the eye, m.
 const FLARE_DEPTH: f32 = 1.0;
 
-/// The flare's sprites and their materials by (sprite, strength step).
-#[derive(Default)]
-struct FlareSprites {
-    sources: std::collections::BTreeMap<u32, Handle<iron3d_assets::material::EntryMaterial>>,
-    made: std::collections::BTreeMap<(usize, u8), Handle<crate::material::LegacyMaterial>>,
-    pool: Vec<Entity>,
-    quad: Option<Handle<Mesh>>,
-}
-
 /// The lens flare of the body up: [`FLARE`]'s sprites at [`FLARE_DEPTH`]
 /// in front of the eye along the line from the body's screen point
 /// through the centre, their alpha times [`flare_strength`]. Ours: no
 /// occlusion test (the original's is not described).
-#[allow(clippy::too_many_arguments)]
 fn draw_flare(
-    mut commands: Commands,
-    now: Res<SkyNow>,
-    sky: Option<Res<iron3d_world::mission::MissionSky>>,
-    server: Res<AssetServer>,
-    entries: Res<Assets<iron3d_assets::material::EntryMaterial>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut legacy: ResMut<Assets<crate::material::LegacyMaterial>>,
-    camera: Query<(&GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
-    mut sprites: Query<FlareItem, With<SkyFlare>>,
-    mut flare: Local<FlareSprites>,
+    mut sky: SkySprites,
+    mut sprites: Query<SpriteItem, With<SkyFlare>>,
+    mut made: Local<
+        std::collections::BTreeMap<(usize, u8), Handle<crate::material::LegacyMaterial>>,
+    >,
+    mut pool: Local<Vec<Entity>>,
 ) {
     let placed = (|| {
-        let body = now.0.as_ref()?.body?;
-        let sky = sky.as_ref()?;
-        let (eye, Projection::Perspective(lens)) = camera.single().ok()? else {
+        let body = sky.now.0.as_ref()?.body?;
+        let (eye, Projection::Perspective(lens)) = sky.camera.single().ok()? else {
             return None;
         };
-        let turn = eye.compute_transform().rotation;
+        let (eye, lens) = (eye.compute_transform(), lens.clone());
+        let turn = eye.rotation;
         let forward = turn * Vec3::NEG_Z;
         let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
         let strength = flare_strength(map(forward), body.travel);
@@ -661,84 +700,29 @@ fn draw_flare(
         let mut out = Vec::with_capacity(FLARE.len());
         for (i, &(along, size, argb, texture)) in FLARE.iter().enumerate() {
             let role = iron3d_world::mission::SKY_FLARE[texture];
-            let key = sky.materials.get(&role)?;
-            let source = flare
-                .sources
-                .entry(role)
-                .or_insert_with(|| {
-                    server.load(crate::material::entry_path(key).unwrap_or_default())
-                })
-                .clone();
-            let entry = entries.get(&source)?;
-            let material = flare
-                .made
-                .entry((i, step as u8))
-                .or_insert_with(|| {
-                    let [a, r, g, b] = argb.to_be_bytes();
-                    let colour = Color::srgb_u8(r, g, b).to_linear();
-                    let mut m =
-                        crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit();
-                    m.uniform.colour = Vec4::new(
-                        colour.red,
-                        colour.green,
-                        colour.blue,
-                        f32::from(a) / 255.0 * step / FLARE_STEPS,
-                    );
-                    legacy.add(m)
-                })
-                .clone();
+            let material = sky.material(&mut *made, (role, (i, step as u8)), |m| {
+                let [a, r, g, b] = argb.to_be_bytes();
+                let colour = Color::srgb_u8(r, g, b).to_linear();
+                let alpha = f32::from(a) / 255.0 * step / FLARE_STEPS;
+                m.uniform.colour = Vec4::new(colour.red, colour.green, colour.blue, alpha);
+            })?;
             let point = sun * along;
             let local = Vec3::new(point.x * half_x, point.y * half_y, -1.0) * FLARE_DEPTH;
             let width = 2.0 * 0.25 * size * half_x * FLARE_DEPTH;
-            let at = Transform::from_translation(eye.translation() + turn * local)
+            let at = Transform::from_translation(eye.translation + turn * local)
                 .with_rotation(turn)
                 .with_scale(Vec3::new(width, width, 1.0));
             out.push((at, material));
         }
         Some(out)
     })();
-    let placed = placed.unwrap_or_default();
-    let quad = flare
-        .quad
-        .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
-        .clone();
-    for (i, (at, material)) in placed.iter().enumerate() {
-        match flare.pool.get(i).and_then(|&e| sprites.get_mut(e).ok()) {
-            Some((mut place, mut drawn, mut visibility)) => {
-                *place = *at;
-                drawn.0 = material.clone();
-                visibility.set_if_neq(Visibility::Visible);
-            }
-            None if i >= flare.pool.len() => {
-                let entity = commands
-                    .spawn((
-                        SkyFlare(i),
-                        Mesh3d(quad.clone()),
-                        MeshMaterial3d(material.clone()),
-                        *at,
-                        Visibility::Visible,
-                        bevy::light::NotShadowCaster,
-                    ))
-                    .id();
-                flare.pool.push(entity);
-            }
-            // Spawned this frame: placed on the next.
-            None => {}
-        }
-    }
-    for &entity in flare.pool.iter().skip(placed.len()) {
-        if let Ok((_, _, mut visibility)) = sprites.get_mut(entity) {
-            visibility.set_if_neq(Visibility::Hidden);
-        }
-    }
+    sky.show(
+        &placed.unwrap_or_default(),
+        &mut pool,
+        &mut sprites,
+        SkyFlare,
+    );
 }
-
-/// What the sky moves and shows of a sprite.
-type FlareItem = (
-    &'static mut Transform,
-    &'static mut MeshMaterial3d<crate::material::LegacyMaterial>,
-    &'static mut Visibility,
-);
 
 #[cfg(test)]
 mod tests {
