@@ -361,13 +361,14 @@ pub(crate) fn apply_hits(
 /// Whether a machine whose nodes of `model` have `life` is critically
 /// damaged, from `left` of its `whole` life.
 fn critical(model: &HitModel, life: &NodeLife, left: f32, whole: f32) -> bool {
-    let gear: Vec<f32> = model
+    let (n, sum) = model
         .nodes
         .iter()
         .filter(|n| n.running_gear)
-        .map(|n| life.of(n.node))
-        .collect();
-    let gear_gone = !gear.is_empty() && gear.iter().sum::<f32>() <= gear.len() as f32 / 2.0 - 1.0;
+        .fold((0u32, 0.0f32), |(n, sum), node| {
+            (n + 1, sum + life.of(node.node))
+        });
+    let gear_gone = n > 0 && sum <= n as f32 / 2.0 - 1.0;
     left < BURN_BELOW * whole || gear_gone
 }
 

@@ -26,7 +26,7 @@ use crate::sound::SoundPlay;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use iron3d_audio::{Bus, SoundEvent, SoundKind, SoundSink};
-use iron3d_combat::{CombatEvents, EffectCue, Weapons};
+use iron3d_combat::{CombatEvents, EffectCue, EventKind, Weapons};
 use iron3d_control::{Gait, PhysicalState};
 use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
@@ -270,6 +270,9 @@ pub(crate) fn spawn(
                 .and_then(|id| registry.entity(OriginalObjectId(id)).ok())
                 .and_then(|e| frames.get(e).ok());
             spawner.play(cue, anchor_frame);
+        }
+        if !matches!(event.kind, EventKind::Critical | EventKind::Recovered) {
+            continue;
         }
         let id = OriginalObjectId(event.object);
         let object = registry.entity(id).ok();

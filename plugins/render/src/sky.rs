@@ -236,6 +236,12 @@ impl SkyFrame {
     }
 }
 
+/// The dome's radius at its rim (z 0): `R sin A`.
+fn dome_rim() -> f32 {
+    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
+    radius * DOME_ANGLE.sin()
+}
+
 /// The dome's points (map frame, Z up, round the origin), the apex first,
 /// then ring by ring, segment by segment.
 pub fn dome_points() -> Vec<Vec3> {
@@ -321,8 +327,7 @@ fn dome_scale(projection: &Projection) -> f32 {
         Projection::Perspective(p) => p.far,
         _ => 1000.0,
     };
-    let rim = dome_points().last().map_or(1.0, |p| p.length());
-    DOME_REACH * far / rim
+    DOME_REACH * far / dome_rim()
 }
 
 /// How far the dome of `scale` is from its centre along `direction` (map
@@ -842,6 +847,7 @@ mod tests {
         let rim = points.last().unwrap();
         assert!(rim.z.abs() < 0.5, "the rim stands at z 0: {rim}");
         assert!((rim.truncate().length() - 24_142.1).abs() < 1.0);
+        assert!((dome_rim() - rim.truncate().length()).abs() < 0.5);
         let triangles = dome_triangles();
         assert_eq!(
             triangles.len(),
