@@ -295,11 +295,7 @@ fn deleting_a_placed_building_changes_the_pixels_where_it_stood() {
 fn an_explosion_changes_the_pixels_where_it_plays() {
     require_display();
     let (dir, _, mission) = demo_install();
-    let building = mission
-        .objects
-        .iter()
-        .find(|o| tma::ObjectKind::from_raw(o.raw_kind) == Some(tma::ObjectKind::Building))
-        .expect("the demo mission places a building");
+    let building = first_building(&mission);
     // The explosion 30 m south of the building and 6 m up; the camera 12 m
     // south of it and 9 m up, looking north at it (the frame's centre).
     let [x, y, z] = building.position;
@@ -539,7 +535,13 @@ fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_or
             .all(|(a, b)| (a - b).abs() < 1e-3),
         "{world_from_view:?}"
     );
-    let items = json["items"].as_array().unwrap();
+    let all = json["items"].as_array().unwrap();
+    // The drawn entities: the shadow phase draws some of them again, the
+    // atmosphere is the sky's own (see the test after this one).
+    let items: Vec<&serde_json::Value> = all
+        .iter()
+        .filter(|i| !["Shadows", "Atmosphere"].contains(&i["render_phase"].as_str().unwrap()))
+        .collect();
     let listed: std::collections::BTreeSet<BatchKey> = items
         .iter()
         .map(|i| {
@@ -563,7 +565,7 @@ fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_or
         "the terrain is listed"
     );
     // Sorted by sort key.
-    let keys: Vec<[u64; 3]> = items
+    let keys: Vec<[u64; 3]> = all
         .iter()
         .map(|i| serde_json::from_value(i["sort_key"].clone()).unwrap())
         .collect();
@@ -600,6 +602,163 @@ fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_or
     assert!(
         inside > 0 && outside > 0,
         "{inside} batches inside, {outside} outside"
+    );
+}
+
+/// The first building the demo mission places.
+fn first_building(mission: &tma::Tma) -> &tma::PlacedObject {
+    mission
+        .objects
+        .iter()
+        .find(|o| tma::ObjectKind::from_raw(o.raw_kind) == Some(tma::ObjectKind::Building))
+        .expect("the demo mission places a building")
+}
+
+/// The demo install with `shade.cfg` holding `settings` at its root.
+fn with_shade_cfg(dir: &Path, settings: &str) {
+    std::fs::write(dir.join("shade.cfg"), settings).unwrap();
+}
+
+/// Where a camera 60 units south and 40 up of the demo mission's first
+/// building looks at it (at the frame's centre).
+fn facing_a_building(mission: &tma::Tma) -> String {
+    let building = first_building(mission);
+    let [x, y, z] = building.position;
+    let pitch = -(40.0f32 / 60.0).atan().to_degrees();
+    format!("{x},{},{},90,{pitch}", y - 60.0, z + 40.0)
+}
+
+/// Shadows: with `BldShadowsOn=1` in `shade.cfg` the building at the
+/// centre throws a shadow on the ground beside it; the same shot with
+/// shadows off (robots' too) differs there, and only by being darker.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn a_building_shadow_darkens_the_ground_beside_it_and_shade_cfg_turns_it_off() {
+    require_display();
+    let (dir, _, mission) = demo_install();
+    let camera = facing_a_building(&mission);
+    let game_dir = dir.path().to_str().unwrap();
+    let args = [
+        "--game-dir",
+        game_dir,
+        "--camera",
+        &camera,
+        "--no-hud",
+        "--paused",
+        "--sky-time",
+        "10:00",
+    ];
+    with_shade_cfg(dir.path(), "RobShadowsOn=0\r\nBldShadowsOn=1\r\n");
+    let (on, w, h) = screenshot(&args);
+    with_shade_cfg(dir.path(), "RobShadowsOn=0\r\nBldShadowsOn=0\r\n");
+    let (off, ..) = screenshot(&args);
+    let sum = |p: [u8; 3]| p.iter().map(|&c| i32::from(c)).sum::<i32>();
+    // The central half of the frame, round the building.
+    let centre: Vec<usize> = (h / 4..h * 3 / 4)
+        .flat_map(|y| (w / 4..w * 3 / 4).map(move |x| (y * w + x) as usize))
+        .collect();
+    let darker = centre
+        .iter()
+        .filter(|&&i| sum(on[i]) + 24 < sum(off[i]))
+        .count();
+    let lighter = (0..on.len())
+        .filter(|&i| sum(on[i]) > sum(off[i]) + 24)
+        .count();
+    let share = darker as f64 / centre.len() as f64;
+    assert!(share > 0.01, "{share:.4} of the middle is in shadow");
+    assert!(
+        lighter * 50 < darker,
+        "shadows only darken: {lighter} pixels lighter, {darker} darker"
+    );
+}
+
+/// The frame capture lists the shadow phase (the batches drawn into the
+/// sun's map, after the terrain's material passes and before the
+/// alpha-tested draws) and, last, the atmosphere: the dome first, then
+/// the sun's sprite when it is in view.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn frame_capture_lists_the_shadow_and_atmosphere_phases_in_order() {
+    require_display();
+    let (dir, _, mission) = demo_install();
+    let sky = demo_sky();
+    // An hour the sun stands low (8° to 25° up), so that one view holds
+    // the ground, the building and the sun's sprite.
+    let (hour, body) = (0..24)
+        .find_map(|hour| {
+            let time = iron3d_formats::proto::ske::ClockTime::new(0, hour, 0);
+            let body = iron3d_render::sky::frame(&sky, Some(time), 0)?.body?;
+            let up = (-body.travel.z).asin().to_degrees();
+            (body.sun && (8.0..25.0).contains(&up)).then_some((hour, body))
+        })
+        .expect("the demo sun stands low some hour");
+    let sky_time = format!("{hour:02}:00");
+    // Looking from the building toward the sun, 60 up and 150 back.
+    let building = first_building(&mission);
+    let to_sun = -body.travel;
+    let flat = bevy::math::Vec2::new(to_sun.x, to_sun.y).normalize();
+    let [x, y, z] = building.position;
+    let yaw = flat.y.atan2(flat.x).to_degrees();
+    let sun_pitch = to_sun.z.asin().to_degrees();
+    let camera = format!(
+        "{},{},{},{yaw},{}",
+        x - flat.x * 150.0,
+        y - flat.y * 150.0,
+        z + 60.0,
+        sun_pitch - 12.0
+    );
+    let game_dir = dir.path().to_str().unwrap();
+    with_shade_cfg(dir.path(), "BldShadowsOn=1\r\n");
+    let args = [
+        "--game-dir",
+        game_dir,
+        "--camera",
+        &camera,
+        "--paused",
+        "--sky-time",
+        &sky_time,
+    ];
+    let json: serde_json::Value = serde_json::from_slice(&capture_frame(&args)).unwrap();
+    let items = json["items"].as_array().unwrap();
+    let phase = |i: &serde_json::Value| i["render_phase"].as_str().unwrap().to_owned();
+    let mut phases: Vec<String> = items.iter().map(phase).collect();
+    phases.dedup();
+    let at = |name: &str| phases.iter().position(|p| p == name);
+    let (shadows, atmosphere) = (at("Shadows"), at("Atmosphere"));
+    assert!(
+        shadows.is_some() && atmosphere == Some(phases.len() - 1),
+        "sun pitch {sun_pitch:.1}: phases {phases:?}"
+    );
+    for (before, after) in [("OpaqueObjects", "Shadows"), ("Shadows", "Transparent")] {
+        if let (Some(a), Some(b)) = (at(before), at(after)) {
+            assert!(a < b, "{before} before {after}: {phases:?}");
+        }
+    }
+    // Each shadow item is a drawn batch of a placed object.
+    let casters: Vec<&serde_json::Value> = items.iter().filter(|i| phase(i) == "Shadows").collect();
+    for caster in &casters {
+        assert!(
+            caster["object"].is_u64() && caster["batch"].is_u64(),
+            "{caster}"
+        );
+        assert!(
+            items
+                .iter()
+                .any(|i| phase(i) == "OpaqueObjects" && i["insertion"] == caster["insertion"]),
+            "the caster {caster} is drawn too"
+        );
+    }
+    let sky_items: Vec<(u64, bool)> = items
+        .iter()
+        .filter(|i| phase(i) == "Atmosphere")
+        .map(|i| (i["insertion"].as_u64().unwrap(), i["texture"].is_string()))
+        .collect();
+    assert_eq!(sky_items[0], (0, false), "the dome first: {sky_items:?}");
+    assert!(
+        sky_items
+            .iter()
+            .any(|&(insertion, textured)| insertion == 1 && textured),
+        "the sun's textured sprite: {sky_items:?}"
     );
 }
 

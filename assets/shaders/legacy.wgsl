@@ -10,9 +10,21 @@
 // what lies above 1 spills into a specular added after the texture. Fog,
 // when the camera has a linear DistanceFog: keep = 1 - (d^2 - start^2) /
 // (end^2 - start^2), linear in the squared distance from the eye.
+// Shadows (FLAG_SHADOWED, the terrain): the sun's term is scaled by the
+// first directional light's shadow map (plugins/render/src/shadow.rs).
+// Point lights (FLAG_POINT_LIT, the terrain): the original's emulation
+// (plugins/render/src/lights.rs) adds each light's premultiplied colour
+// within its range, falling off across the disc it makes on the surface's
+// plane: (range^2 - r^2) / (range^2 - d^2), d the distance to the plane.
 
 #import bevy_pbr::forward_io::VertexOutput
 #import bevy_pbr::mesh_view_bindings::{lights, fog, view}
+#import bevy_pbr::mesh_view_types::DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT
+#import bevy_pbr::shadows::fetch_directional_shadow
+#import bevy_pbr::mesh_view_bindings::clustered_lights
+#import bevy_pbr::clustered_forward::{
+    view_fragment_cluster_index, unpack_clusterable_object_index_ranges, get_clusterable_object_id
+}
 
 struct LegacyUniform {
     // Diffuse colour of the surface (rgb) and the material alpha (a).
@@ -28,6 +40,8 @@ const FLAG_LIGHTMAP: u32 = 2u;
 const FLAG_ALPHA_TEST: u32 = 4u;
 const FLAG_VERTEX_COLOURS: u32 = 8u;
 const FLAG_UNLIT: u32 = 16u;
+const FLAG_SHADOWED: u32 = 32u;
+const FLAG_POINT_LIT: u32 = 64u;
 
 // Bevy's linear fog mode (bevy_pbr mesh_view_types).
 const FOG_MODE_LINEAR: u32 = 1u;
@@ -62,6 +76,49 @@ fn spill(s: vec3<f32>) -> vec3<f32> {
     return select(select(vec3<f32>(1.0), 0.1 * s + 0.7, s <= vec3<f32>(3.0)), 0.8 * s, s <= vec3<f32>(1.0));
 }
 
+// The view-space depth of `in` (negative in front of the eye).
+fn view_depth(in: VertexOutput) -> f32 {
+    return dot(vec4<f32>(
+        view.view_from_world[0].z,
+        view.view_from_world[1].z,
+        view.view_from_world[2].z,
+        view.view_from_world[3].z
+    ), in.world_position);
+}
+
+// How much of the sun reaches `in` (1 unshadowed).
+fn sunlit(in: VertexOutput, normal: vec3<f32>) -> f32 {
+    if ((material.flags & FLAG_SHADOWED) == 0u || lights.n_directional_lights == 0u
+            || (lights.directional_lights[0].flags & DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT) == 0u) {
+        return 1.0;
+    }
+    return fetch_directional_shadow(0u, in.world_position, normal, view_depth(in), in.position.xy);
+}
+
+// What the point lights of `in`'s cluster add to it.
+fn point_lit(in: VertexOutput, normal: vec3<f32>) -> vec3<f32> {
+    var added = vec3<f32>(0.0);
+    if ((material.flags & FLAG_POINT_LIT) == 0u) {
+        return added;
+    }
+    let orthographic = view.clip_from_view[3].w == 1.0;
+    let cluster = view_fragment_cluster_index(in.position.xy, view_depth(in), orthographic);
+    let ranges = unpack_clusterable_object_index_ranges(cluster);
+    for (var i = ranges.first_point_light_index_offset; i < ranges.first_spot_light_index_offset; i = i + 1u) {
+        let light = &clustered_lights.data[get_clusterable_object_id(i)];
+        let to_light = (*light).position_radius.xyz - in.world_position.xyz;
+        let range2 = 1.0 / (*light).color_inverse_square_range.w;
+        let r2 = dot(to_light, to_light);
+        if (r2 >= range2) {
+            continue;
+        }
+        let d = dot(to_light, normal);
+        let falloff = clamp((range2 - r2) / max(range2 - d * d, 1e-4), 0.0, 1.0);
+        added += (*light).color_inverse_square_range.rgb * falloff;
+    }
+    return added;
+}
+
 fn fogged(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     if (fog.mode != FOG_MODE_LINEAR) {
         return colour;
@@ -80,7 +137,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
         normal = -normal;
     }
     let unlit = (material.flags & FLAG_UNLIT) != 0u;
-    let cosine = max(dot(normal, sun_direction()), 0.0);
+    let cosine = max(dot(normal, sun_direction()), 0.0) * sunlit(in, normal);
     var lit = knee(max(sun_colour() * cosine, lights.ambient_color.rgb));
     if (unlit) {
         lit = vec3<f32>(1.0);
@@ -110,5 +167,6 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
     if (unlit) {
         return colour;
     }
-    return vec4<f32>(fogged(colour.rgb + specular, in.world_position.xyz), colour.a);
+    let lit_colour = colour.rgb + specular + point_lit(in, normal);
+    return vec4<f32>(fogged(lit_colour, in.world_position.xyz), colour.a);
 }

@@ -151,7 +151,7 @@ fn every_world_file_parses_strictly_and_rewrites_identically() {
                         s.known.iter().all(|k| match k.source {
                             Source::File { .. } => k.present,
                             Source::Unset => !k.present,
-                            Source::Default => false,
+                            Source::Default | Source::Written { .. } => false,
                         }),
                         "{path}"
                     );

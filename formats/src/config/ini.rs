@@ -52,6 +52,13 @@ pub enum Source {
     Default,
     /// Absent and no documented default.
     Unset,
+    /// Written by another file's key, at this 1-based line of it (see
+    /// [`Settings::written_by`]).
+    Written {
+        file: &'static str,
+        key: &'static str,
+        line: usize,
+    },
 }
 
 /// One known key after resolution.
@@ -105,6 +112,38 @@ impl Settings {
     /// The resolved key (ASCII case-insensitive).
     pub fn get(&self, key: &str) -> Option<&Setting> {
         self.known.iter().find(|s| s.key.eq_ignore_ascii_case(key))
+    }
+
+    /// Sets the keys of `pairs` (`(our key, its key in other)`) to the
+    /// values `other` holds in its file: `iron_3d.ini` writes three render
+    /// settings over `shade.cfg`'s ([`SHADE_FROM_GAME_INI`]). A key of
+    /// `other` that is absent or at its default changes nothing.
+    pub fn written_by(
+        &mut self,
+        other: &Settings,
+        file: &'static str,
+        pairs: &[(&str, &'static str)],
+    ) {
+        for (ours, theirs) in pairs {
+            let Some(from) = other.get(theirs) else {
+                continue;
+            };
+            let (Source::File { line }, Some(value)) = (from.source, &from.effective) else {
+                continue;
+            };
+            if let Some(to) = self
+                .known
+                .iter_mut()
+                .find(|s| s.key.eq_ignore_ascii_case(ours))
+            {
+                to.effective = Some(value.clone());
+                to.source = Source::Written {
+                    file,
+                    key: from.key,
+                    line,
+                };
+            }
+        }
     }
 
     /// A known numeric key's effective value (`None` when unset or text).
@@ -310,9 +349,62 @@ pub const AREALMAP_INI: &[KeySpec] = &[
 /// not its keys; every key is kept as an unknown key.
 pub const DISPATCHER_INI: &[KeySpec] = &[];
 
+/// `shade.cfg`: the 36 render settings of `Terrain.dll`, in the page's
+/// order, with their compiled defaults (openparkan `docs/10-sky.md` "The
+/// render settings"). No retail install ships the file and its syntax is
+/// not documented: we read it as `Name=value` lines like the other
+/// configs, any section (docs/facts.md). Flags are integers, 0 off.
+pub const SHADE_CFG: &[KeySpec] = &[
+    int(None, "ForceSWFog", "1"),
+    int(None, "LightingOn", "1"),
+    int(None, "SpecularsOn", "1"),
+    int(None, "EmulatePointLight", "1"),
+    int(None, "MicroTexturingOn", "1"),
+    float(None, "MicroTexScale", "0.05"),
+    int(None, "MaxShadowsQty", "20"),
+    float(None, "RobotDetail", "1.0"),
+    int(None, "RobotBestLOD", "1"),
+    int(None, "RobShadowsOn", "1"),
+    float(None, "RobShadowDetail", "1.0"),
+    int(None, "RobShadowBestLOD", "1"),
+    int(None, "RobShdwRefreshMask", "1"),
+    int(None, "RobShadowSmooth", "1"),
+    float(None, "BuildingDetail", "1.0"),
+    int(None, "BldShadowsOn", "0"),
+    float(None, "BldShadowDetail", "1.0"),
+    int(None, "BldShadowBestLOD", "1"),
+    int(None, "BldShdwRefreshMask", "3"),
+    int(None, "BldShadowSmooth", "0"),
+    int(None, "AtmCloudsOn", "1"),
+    int(None, "AtmStarsOn", "1"),
+    int(None, "AtmSkyDetail", "4"),
+    int(None, "LensFlareOn", "1"),
+    int(None, "ContrLightOn", "1"),
+    int(None, "UseEmbossBump", "1"),
+    int(None, "UseReflections", "1"),
+    int(None, "PortalNearDist", "75"),
+    int(None, "PortalFarDist", "95"),
+    int(None, "UseDXLighting", "0"),
+    int(None, "UseEMBMReflections", "0"),
+    float(None, "EMBMCoeff00", "0.01"),
+    float(None, "EMBMCoeff11", "0.01"),
+    int(None, "EMBMMaxVal", "64"),
+    float(None, "EMBMBumpTile", "100.0"),
+    int(None, "EMBMBumpMove", "10000"),
+];
+
+/// The `shade.cfg` settings `iron_3d.ini` writes at start, from its
+/// `REFLECTIONS`, `EMBOSS_BUMP` and `EMBM` (openparkan `docs/10-sky.md`,
+/// "Nobody reads `ForceSWFog`").
+pub const SHADE_FROM_GAME_INI: &[(&str, &str)] = &[
+    ("UseReflections", "REFLECTIONS"),
+    ("UseEmbossBump", "EMBOSS_BUMP"),
+    ("UseEMBMReflections", "EMBM"),
+];
+
 /// The key table of a config file by its name (ASCII case-insensitive,
 /// any directory): `iron_3d.ini`, `Behavior.ini`, `ArealMap.ini`,
-/// `dispatcher.ini`.
+/// `dispatcher.ini`, `shade.cfg`.
 pub fn table_for(file_name: &str) -> Option<&'static [KeySpec]> {
     let name = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
     [
@@ -320,6 +412,7 @@ pub fn table_for(file_name: &str) -> Option<&'static [KeySpec]> {
         ("behavior.ini", BEHAVIOR_INI),
         ("arealmap.ini", AREALMAP_INI),
         ("dispatcher.ini", DISPATCHER_INI),
+        ("shade.cfg", SHADE_CFG),
     ]
     .into_iter()
     .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -367,6 +460,54 @@ mod tests {
         assert_eq!(table_for("MISSIONS\\Dispatcher.ini"), Some(DISPATCHER_INI));
         assert_eq!(table_for("x/behavior.ini"), Some(BEHAVIOR_INI));
         assert_eq!(table_for("Comp.ini"), None);
+    }
+
+    #[test]
+    fn shade_cfg_keeps_the_page_order_its_defaults_and_unknown_names() {
+        assert_eq!(SHADE_CFG.len(), 36);
+        assert_eq!(SHADE_CFG[6].key, "MaxShadowsQty");
+        assert_eq!(SHADE_CFG[35].key, "EMBMBumpMove");
+        let cfg = TextConfig::parse(
+            b"MaxShadowsQty = 5\r\nBldShadowsOn=1\r\nMyOwnKey=3\r\n",
+            "shade.cfg",
+        )
+        .unwrap();
+        let s = Settings::resolve(&cfg, table_for("SHADE.CFG").unwrap());
+        assert_eq!(s.number("MaxShadowsQty"), Some(5.0));
+        assert_eq!(
+            s.get("MaxShadowsQty").unwrap().source,
+            Source::File { line: 1 }
+        );
+        assert_eq!(s.number("BldShadowsOn"), Some(1.0));
+        assert_eq!(s.number("RobShadowsOn"), Some(1.0));
+        assert_eq!(s.get("RobShadowsOn").unwrap().source, Source::Default);
+        assert_eq!(s.number("EMBMCoeff00"), Some(0.01));
+        assert_eq!(s.unknown.len(), 1);
+        assert_eq!(
+            (s.unknown[0].key.as_str(), s.unknown[0].raw.as_str()),
+            ("MyOwnKey", "3")
+        );
+    }
+
+    #[test]
+    fn iron_3d_ini_writes_three_shade_settings_when_its_file_sets_them() {
+        let game = TextConfig::parse(b"[CS]\nREFLECTIONS=0\nEMBM=1\n", "iron_3d.ini").unwrap();
+        let game = Settings::resolve(&game, IRON_3D_INI);
+        let mut shade = Settings::resolve(&TextConfig::parse(b"", "shade.cfg").unwrap(), SHADE_CFG);
+        shade.written_by(&game, "iron_3d.ini", SHADE_FROM_GAME_INI);
+        assert_eq!(shade.number("UseReflections"), Some(0.0));
+        assert_eq!(
+            shade.get("UseReflections").unwrap().source,
+            Source::Written {
+                file: "iron_3d.ini",
+                key: "REFLECTIONS",
+                line: 2
+            }
+        );
+        assert_eq!(shade.number("UseEMBMReflections"), Some(1.0));
+        // EMBOSS_BUMP is absent: the shade default stays.
+        assert_eq!(shade.number("UseEmbossBump"), Some(1.0));
+        assert_eq!(shade.get("UseEmbossBump").unwrap().source, Source::Default);
     }
 
     #[test]

@@ -297,6 +297,51 @@ pub struct Light {
     pub range: (f32, f32),
 }
 
+/// What a light's kind (+4) makes of it (openparkan `docs/11-effects.md`,
+/// "Type 1 is a light": the record type and the manager's flags).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LightType {
+    /// A point light (kinds 1, 2, 5, 6, 7).
+    Point {
+        /// Flag `0x80000000` (kinds 1 and 6): it lights only its owner.
+        owner_only: bool,
+        /// Flag `0x20000000` (kinds 6 and 7): the point-light emulation
+        /// skips it.
+        not_emulated: bool,
+    },
+    /// Kind 3.
+    Directional,
+    /// Kind 4.
+    ParallelPoint,
+}
+
+/// A light kind no effect of the game uses: its own error (tome V: the
+/// light manager reports an unknown light type distinctly).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("unknown light type {kind} (known: 1 to 7)")]
+pub struct UnknownLightType {
+    pub kind: u32,
+}
+
+impl LightType {
+    /// The type of light kind `kind`.
+    pub fn of_kind(kind: u32) -> Result<Self, UnknownLightType> {
+        let point = |owner_only, not_emulated| LightType::Point {
+            owner_only,
+            not_emulated,
+        };
+        Ok(match kind {
+            1 => point(true, false),
+            2 | 5 => point(false, false),
+            3 => LightType::Directional,
+            4 => LightType::ParallelPoint,
+            6 => point(true, true),
+            7 => point(false, true),
+            _ => return Err(UnknownLightType { kind }),
+        })
+    }
+}
+
 /// A type-2 sound's fields.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sound {
@@ -309,6 +354,26 @@ pub struct Sound {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn light_kinds_map_to_types_and_flags_and_others_are_unknown() {
+        use super::{LightType, UnknownLightType};
+        let point = |owner_only, not_emulated| LightType::Point {
+            owner_only,
+            not_emulated,
+        };
+        assert_eq!(LightType::of_kind(5), Ok(point(false, false)));
+        assert_eq!(LightType::of_kind(1), Ok(point(true, false)));
+        assert_eq!(LightType::of_kind(6), Ok(point(true, true)));
+        assert_eq!(LightType::of_kind(7), Ok(point(false, true)));
+        assert_eq!(LightType::of_kind(3), Ok(LightType::Directional));
+        assert_eq!(LightType::of_kind(4), Ok(LightType::ParallelPoint));
+        assert_eq!(LightType::of_kind(0), Err(UnknownLightType { kind: 0 }));
+        assert_eq!(
+            LightType::of_kind(9).unwrap_err().to_string(),
+            "unknown light type 9 (known: 1 to 7)"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -80,7 +80,20 @@ pub struct TerrainFace28 {
     pub tail: [u8; 8],
 }
 
+/// Face field 0 (the mask's low word) bit of a water face: retail water
+/// faces read 0x0608 there (openparkan `docs/03-terrain.md`, "The face
+/// record").
+pub const WATER_FIELD0: u32 = 0x0008;
+/// Face field 1 (the mask's high word) bit 0x02 of a water face.
+pub const WATER_FIELD1: u32 = 0x0002_0000;
+
 impl TerrainFace28 {
+    /// Whether the face is water (or another liquid's surface, lava
+    /// included): field 0 bit 0x008 or field 1 bit 0x02.
+    pub fn is_water(&self) -> bool {
+        self.flags & (WATER_FIELD0 | WATER_FIELD1) != 0
+    }
+
     /// The layer-1 texture: an index into the map's `Land1.wea` (byte +4).
     pub fn layer1_texture(&self) -> u8 {
         self.service[0]
@@ -607,4 +620,25 @@ fn check_nodes(nodes: &[Node38], slot_count: usize) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn water_faces_carry_field_0_bit_8_or_field_1_bit_2() {
+        let face = |flags| TerrainFace28 {
+            flags,
+            service: [0; 4],
+            vertices: [0; 3],
+            neighbours: [0; 3],
+            tail: [0; 8],
+        };
+        assert!(face(0x0000_0608).is_water());
+        assert!(face(0x0002_0600).is_water());
+        assert!(face(0x0012_0600).is_water());
+        assert!(!face(0x0000_0600).is_water());
+        assert!(!face(0x0010_2600).is_water());
+    }
 }

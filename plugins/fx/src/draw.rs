@@ -3,7 +3,8 @@
 //! MAT0 state and blend; the phase texture its animation stands at; its
 //! alpha times the fade). Billboards face the camera; beams lie along
 //! their axis and turn to it. Quads are pooled and hidden when unused.
-//! Lights are listed, not drawn. Reads the simulation only.
+//! Lights go to the renderer's light manager
+//! ([`iron3d_render::lights`]). Reads the simulation only.
 //!
 //! The phase fraction picks `floor(fraction × phases)` of the entry's
 //! phases (ours: the engine interpolates the track's keys by time).
@@ -14,6 +15,7 @@ use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 use iron3d_assets::material::EntryMaterial;
 use iron3d_render::camera::MissionCamera;
+use iron3d_render::lights::{FrameLights, LightRequest};
 use iron3d_render::material::LegacyMaterial;
 use iron3d_schedules::Phase;
 use std::collections::HashMap;
@@ -57,6 +59,19 @@ fn facing(p: &Primitive, eye: Vec3, view: Quat) -> Quat {
     Quat::from_mat3(&Mat3::from_cols(p.axis, z.cross(p.axis), z))
 }
 
+/// What the light manager is asked for `p`, a light of effect `effect`.
+fn light_request(effect: &str, p: &Primitive) -> LightRequest {
+    LightRequest {
+        effect: effect.to_owned(),
+        serial: p.effect,
+        command: p.command,
+        kind: p.light_kind,
+        position: p.position,
+        colour: [p.colour[0], p.colour[1], p.colour[2]],
+        range: p.range,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_effects(
     mut commands: Commands,
@@ -66,6 +81,7 @@ fn draw_effects(
     mut meshes: ResMut<Assets<Mesh>>,
     mut legacy: ResMut<Assets<LegacyMaterial>>,
     mut draw: ResMut<FxDraw>,
+    mut lights: ResMut<FrameLights>,
     camera: Query<&GlobalTransform, With<MissionCamera>>,
     mut quads: Query<
         (
@@ -85,12 +101,16 @@ fn draw_effects(
         .get_or_insert_with(|| meshes.add(Rectangle::new(1.0, 1.0)))
         .clone();
     let mut used = 0;
-    for p in instances.0.iter().flat_map(emit) {
-        let Some(key) = p
-            .material
-            .as_deref()
-            .filter(|_| p.kind != PrimitiveKind::Light)
-        else {
+    for (inst, p) in instances
+        .0
+        .iter()
+        .flat_map(|i| emit(i).into_iter().map(move |p| (i, p)))
+    {
+        if p.kind == PrimitiveKind::Light {
+            lights.0.push(light_request(&inst.effect, &p));
+            continue;
+        }
+        let Some(key) = p.material.as_deref() else {
             continue;
         };
         let Some(path) = iron3d_render::material::entry_path(key) else {

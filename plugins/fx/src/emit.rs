@@ -61,9 +61,10 @@ pub struct Primitive {
     pub alpha: f32,
     /// Where its material's animation stands, 0..1.
     pub phase: f32,
-    /// A light's colour (RGBA) and range.
+    /// A light's colour (RGBA), range and raw kind (0 for the others).
     pub colour: [f32; 4],
     pub range: f32,
+    pub light_kind: u32,
 }
 
 /// Progress of `t` through `(low, high)`, `None` outside it.
@@ -107,6 +108,7 @@ pub fn emit(inst: &FxInstance) -> Vec<Primitive> {
             phase: 0.0,
             colour: [1.0; 4],
             range: 0.0,
+            light_kind: 0,
         };
         match kind {
             EmitterKind::Sprite => out.extend(sprite(inst, command, x, base)),
@@ -280,6 +282,7 @@ fn light(inst: &FxInstance, c: &Command, x: f32, base: Primitive) -> Option<Prim
         position: place(inst, lerp3(light.position)),
         colour: std::array::from_fn(|i| from[i] + (to[i] - from[i]) * x),
         range: (light.range.0 + (light.range.1 - light.range.0) * x).max(0.01) * inst.scale,
+        light_kind: light.kind,
         ..base
     })
 }

@@ -44,10 +44,16 @@ pub enum RenderPhase {
     /// the terrain's layer-2 overlay, blended, after every opaque draw and
     /// before the alpha-tested ones.
     MaterialPasses,
+    /// Shadows and projected primitives: the batches drawn into the sun's
+    /// shadow map ([`crate::shadow`]; the terrain's draw applies it).
+    Shadows,
     /// Alpha-tested geometry.
     AlphaTested,
     /// Transparent objects, back to front.
     Transparent,
+    /// Atmosphere, flares and overlays: the sky's dome, its sun and moon
+    /// and the lens flare, in drawing order ([`crate::sky`]).
+    Atmosphere,
 }
 
 /// What one drawn entity contributes to the frame: its origin in the
@@ -172,7 +178,10 @@ pub fn sort_key(source: &DrawItemSource, view_depth: f32) -> [u64; 3] {
         RenderPhase::OpaqueTerrain
         | RenderPhase::OpaqueObjects
         | RenderPhase::MaterialPasses
+        | RenderPhase::Shadows
         | RenderPhase::AlphaTested => source.pipeline_key,
+        // Drawn in the order the sky makes them.
+        RenderPhase::Atmosphere => 0,
     };
     [source.render_phase.order(), phase_key, source.insertion]
 }
@@ -192,6 +201,8 @@ fn ordered_bits(value: f32) -> u32 {
 #[derive(Debug, Clone)]
 struct ExtractedSource {
     source: SharedSource,
+    /// The same draw in the shadow phase, when it casts this frame.
+    shadow: Option<SharedSource>,
     world_from_node: Mat4,
     /// World-space centre of its bounds (its origin without bounds).
     centre: Vec3,
@@ -225,6 +236,7 @@ type DrawnQuery = (
     &'static GlobalTransform,
     &'static ViewVisibility,
     Option<&'static Aabb>,
+    Has<crate::shadow::ShadowCaster>,
 );
 
 /// Extracts the drawn entities visible in some view; a source unchanged
@@ -234,19 +246,28 @@ fn extract_draw_sources(
     drawn: Extract<Query<DrawnQuery>>,
 ) {
     let previous = std::mem::take(&mut extracted.0);
-    for (entity, source, transform, visibility, aabb) in &drawn {
+    for (entity, source, transform, visibility, aabb, casts) in &drawn {
         if !visibility.get() {
             continue;
         }
-        let source = match previous.get(&entity) {
-            Some(old) if !source.is_changed() => old.source.clone(),
-            _ => SharedSource(Arc::new(DrawItemSource::clone(&source))),
+        let old = previous.get(&entity).filter(|_| !source.is_changed());
+        let shadow = casts.then(|| match old.and_then(|o| o.shadow.clone()) {
+            Some(kept) => kept,
+            None => SharedSource(Arc::new(DrawItemSource {
+                render_phase: RenderPhase::Shadows,
+                ..DrawItemSource::clone(&source)
+            })),
+        });
+        let source = match old {
+            Some(old) => old.source.clone(),
+            None => SharedSource(Arc::new(DrawItemSource::clone(&source))),
         };
         let centre = aabb.map_or(Vec3::ZERO, |b| Vec3::from(b.center));
         extracted.0.insert(
             entity,
             ExtractedSource {
                 source,
+                shadow,
                 world_from_node: transform.to_matrix(),
                 centre: transform.transform_point(centre),
             },
@@ -277,14 +298,15 @@ fn build_draw_items(
     let items = entities
         .into_iter()
         .filter_map(|entity| sources.0.get(&entity))
-        .map(|drawn| {
+        .flat_map(|drawn| {
             let view_depth = -view_from_world.transform_point3(drawn.centre).z;
-            DrawItem {
-                sort_key: sort_key(&drawn.source.0, view_depth),
-                source: drawn.source.clone(),
+            let item = |source: &SharedSource| DrawItem {
+                sort_key: sort_key(&source.0, view_depth),
+                source: source.clone(),
                 view_depth,
                 world_from_node: drawn.world_from_node.to_cols_array(),
-            }
+            };
+            std::iter::once(item(&drawn.source)).chain(drawn.shadow.as_ref().map(item))
         })
         .collect();
     let camera = CapturedCamera {
@@ -446,10 +468,12 @@ mod tests {
             (Transparent, 0, 1, 5.0),
             (AlphaTested, 0, 2, 5.0),
             (MaterialPasses, 0, 6, 5.0),
+            (Atmosphere, 0, 8, 1.0),
             (OpaqueObjects, 0, 3, 5.0),
+            (Shadows, 0, 7, 5.0),
             (OpaqueTerrain, 9, 4, 5.0),
         ];
-        assert_eq!(order(&items), [4, 3, 6, 2, 1]);
+        assert_eq!(order(&items), [4, 3, 6, 7, 2, 1, 8]);
     }
 
     #[test]

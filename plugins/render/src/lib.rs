@@ -19,12 +19,14 @@ pub mod bench;
 pub mod camera;
 pub mod capture;
 pub mod legacy;
+pub mod lights;
 pub mod lod;
 pub mod material;
 pub mod output;
 pub mod paths;
 pub mod scene;
 pub mod screenshot;
+pub mod shadow;
 pub mod sky;
 pub mod terrain;
 
@@ -99,6 +101,8 @@ impl Plugin for IronRenderPlugin {
             );
         add_legacy_material(app);
         sky::plugin(app);
+        shadow::plugin(app);
+        lights::plugin(app);
         app.insert_resource(sky::SkyStart(self.sky_time));
         add_draw_item_capture(app);
         if let Some(request) = &self.screenshot {

@@ -35,6 +35,12 @@ pub const FLAG_ALPHA_TEST: u32 = 4;
 pub const FLAG_VERTEX_COLOURS: u32 = 8;
 /// Shader flag: neither lit nor fogged (the sky's sprites).
 pub const FLAG_UNLIT: u32 = 16;
+/// Shader flag: the sun is taken away where the shadow map is occluded
+/// (the terrain, [`crate::shadow`]).
+pub const FLAG_SHADOWED: u32 = 32;
+/// Shader flag: the emulated point lights add to it (the terrain,
+/// [`crate::lights`]).
+pub const FLAG_POINT_LIT: u32 = 64;
 
 /// Registers the embedded shader (needs `AssetPlugin`).
 pub fn embed_shader(app: &mut App) {
@@ -225,7 +231,10 @@ impl Material for LegacyMaterial {
             RenderPhase::AlphaTested | RenderPhase::MaterialPasses => {
                 AlphaMode::Mask(self.uniform.alpha_ref)
             }
-            RenderPhase::OpaqueTerrain | RenderPhase::OpaqueObjects => AlphaMode::Opaque,
+            RenderPhase::OpaqueTerrain
+            | RenderPhase::OpaqueObjects
+            | RenderPhase::Shadows
+            | RenderPhase::Atmosphere => AlphaMode::Opaque,
         }
     }
 
@@ -233,8 +242,9 @@ impl Material for LegacyMaterial {
         false
     }
 
+    /// Opaque batches the shadow pass chooses cast ([`crate::shadow`]).
     fn enable_shadows() -> bool {
-        false
+        true
     }
 
     fn specialize(

@@ -510,6 +510,8 @@ fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64
             Visibility::Hidden,
             ChildOf(draw.node_entity),
             source,
+            // The shadow pass picks its casters ([`crate::shadow`]).
+            bevy::light::NotShadowCaster,
         ));
     }
     world.insert_resource(bindings);

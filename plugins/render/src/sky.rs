@@ -26,6 +26,7 @@
 //! stands in front of it where the light comes from, and its lens flare
 //! is drawn in front of the eye without an occlusion test.
 
+use crate::capture::{DrawItemSource, RenderPhase};
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
     ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_COUNTER,
@@ -479,6 +480,7 @@ fn update_sky(
                 })),
                 Transform::from_translation(eye.translation()),
                 bevy::light::NotShadowCaster,
+                dome_item(),
             ));
         }
     }
@@ -516,7 +518,42 @@ type SpriteItem = (
     &'static mut Transform,
     &'static mut MeshMaterial3d<crate::material::LegacyMaterial>,
     &'static mut Visibility,
+    &'static mut DrawItemSource,
 );
+
+/// Draw-item insertion ids of the atmosphere phase: the dome, then the
+/// bodies' sprites, then the flare's.
+const DOME_ITEM: u64 = 0;
+const BODY_ITEMS: u64 = 1;
+const FLARE_ITEMS: u64 = 16;
+
+/// The dome's draw item: untextured, vertex-coloured, unlit.
+fn dome_item() -> DrawItemSource {
+    let state = crate::legacy::MaterialInputs {
+        render_type: crate::legacy::render_type::OPAQUE,
+        src_blend: 255,
+        dst_blend: 255,
+        alpha: 1.0,
+        textured: false,
+        uv1: false,
+        lightmap: false,
+        colours: true,
+        two_sided: true,
+    }
+    .state();
+    DrawItemSource {
+        object: None,
+        node: None,
+        slot: None,
+        batch: None,
+        material_phase: 0,
+        texture: None,
+        lightmap: None,
+        render_phase: RenderPhase::Atmosphere,
+        pipeline_key: state.pipeline_key(),
+        insertion: DOME_ITEM,
+    }
+}
 
 impl SkySprites<'_, '_> {
     /// The unlit material `made` keeps under `key`, made (tinted by
@@ -548,14 +585,32 @@ impl SkySprites<'_, '_> {
         )
     }
 
+    /// The atmosphere-phase draw item of a sprite drawn with `material`.
+    fn item(
+        &self,
+        material: &Handle<crate::material::LegacyMaterial>,
+        insertion: u64,
+    ) -> DrawItemSource {
+        let base = match self.legacy.get(material) {
+            Some(m) => crate::animate::draw_item(m, 0, &self.server),
+            None => dome_item(),
+        };
+        DrawItemSource {
+            render_phase: RenderPhase::Atmosphere,
+            insertion,
+            ..base
+        }
+    }
+
     /// Shows `placed` in the sprites `pool` holds, spawning (with
-    /// `marker`) those it lacks, and hides the rest.
+    /// `marker`, their items numbered from `first`) those it lacks, and
+    /// hides the rest.
     fn show<M: Component>(
         &mut self,
         placed: &[(Transform, Handle<crate::material::LegacyMaterial>)],
         pool: &mut Vec<Entity>,
         sprites: &mut Query<SpriteItem, With<M>>,
-        marker: impl Fn(usize) -> M,
+        (marker, first): (impl Fn(usize) -> M, u64),
     ) {
         let meshes = &mut self.meshes;
         let quad = self
@@ -565,12 +620,16 @@ impl SkySprites<'_, '_> {
             .clone();
         for (i, (at, material)) in placed.iter().enumerate() {
             match pool.get(i).and_then(|&e| sprites.get_mut(e).ok()) {
-                Some((mut place, mut drawn, mut visibility)) => {
+                Some((mut place, mut drawn, mut visibility, mut source)) => {
                     *place = *at;
-                    drawn.0 = material.clone();
+                    if drawn.0 != *material {
+                        drawn.0 = material.clone();
+                        *source = self.item(material, first + i as u64);
+                    }
                     visibility.set_if_neq(Visibility::Visible);
                 }
                 None if i >= pool.len() => {
+                    let source = self.item(material, first + i as u64);
                     let entity = self
                         .commands
                         .spawn((
@@ -580,6 +639,7 @@ impl SkySprites<'_, '_> {
                             *at,
                             Visibility::Visible,
                             bevy::light::NotShadowCaster,
+                            source,
                         ))
                         .id();
                     pool.push(entity);
@@ -589,7 +649,7 @@ impl SkySprites<'_, '_> {
             }
         }
         for &entity in pool.iter().skip(placed.len()) {
-            if let Ok((_, _, mut visibility)) = sprites.get_mut(entity) {
+            if let Ok((_, _, mut visibility, _)) = sprites.get_mut(entity) {
                 visibility.set_if_neq(Visibility::Hidden);
             }
         }
@@ -624,7 +684,7 @@ fn draw_body(
         Some((at, material))
     })();
     let placed = Vec::from_iter(shown);
-    sky.show(&placed, &mut pool, &mut sprite, |_| SkyBody);
+    sky.show(&placed, &mut pool, &mut sprite, (|_| SkyBody, BODY_ITEMS));
 }
 
 /// The lens flare's twelve sprites (openparkan `docs/10-sky.md`, "The
@@ -725,7 +785,7 @@ fn draw_flare(
         &placed.unwrap_or_default(),
         &mut pool,
         &mut sprites,
-        SkyFlare,
+        (SkyFlare, FLARE_ITEMS),
     );
 }
 

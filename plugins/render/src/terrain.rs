@@ -63,6 +63,7 @@ fn layer_material(layer: GroundLayer, texture: Option<Handle<Image>>) -> LegacyM
     let state = MaterialInputs::terrain_layer(overlay, texture.is_some()).state();
     let mut material = LegacyMaterial::new(state, texture, None, 1.0);
     material.terrain = true;
+    material.uniform.flags |= crate::material::FLAG_SHADOWED | crate::material::FLAG_POINT_LIT;
     material
 }
 
@@ -104,7 +105,13 @@ pub fn spawn_terrain(world: &mut World, layers: &[TerrainLayerMesh], insertion: 
     for layer in layers {
         let components = layer_components(world, layer, *insertion);
         *insertion += 1;
-        world.spawn((Terrain, MissionScoped, Transform::IDENTITY, components));
+        world.spawn((
+            Terrain,
+            MissionScoped,
+            Transform::IDENTITY,
+            components,
+            bevy::light::NotShadowCaster,
+        ));
     }
 }
 

@@ -11,7 +11,9 @@ use super::chain::ResourceChain;
 use super::components::{ContactCondition, ControllerStates};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
-use iron3d_formats::config::ini::{BEHAVIOR_INI, IRON_3D_INI, KeySpec, Settings};
+use iron3d_formats::config::ini::{
+    BEHAVIOR_INI, IRON_3D_INI, KeySpec, SHADE_CFG, SHADE_FROM_GAME_INI, Settings,
+};
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
@@ -206,6 +208,8 @@ pub(crate) struct Loader {
     pub sky: Option<(Arc<Sky>, BTreeMap<u32, String>)>,
     /// `iron_3d.ini` likewise: the bus volumes and the difficulty.
     pub game_ini: Option<Settings>,
+    /// `shade.cfg` likewise, with the three keys `iron_3d.ini` writes.
+    pub shade_cfg: Option<Settings>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
@@ -243,6 +247,9 @@ const SKY_FILE: &str = "sky.ske";
 const SKY_WEAR: &str = "sky.wea";
 /// The game's settings, at the install's root (optional).
 const GAME_FILE: &str = "iron_3d.ini";
+/// The renderer's settings, at the install's root (optional; no retail
+/// install ships one).
+const SHADE_FILE: &str = "shade.cfg";
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -267,6 +274,7 @@ impl Loader {
             behavior_ini: None,
             sky: None,
             game_ini: None,
+            shade_cfg: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
@@ -432,8 +440,8 @@ impl Loader {
         Ok(Some((Arc::new(sky), materials)))
     }
 
-    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst`, `Behavior.ini`
-    /// and `iron_3d.ini`.
+    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst`, `Behavior.ini`,
+    /// `iron_3d.ini` and `shade.cfg`.
     pub fn foundation(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Foundation;
         let fail = |e: FormatError| self.error(phase, Edge::default(), e);
@@ -446,7 +454,11 @@ impl Loader {
         let build_dat =
             BuildDat::parse(build.bytes(), MODE).map_err(|e| fail(build.origin.annotate(e)))?;
         self.behavior_ini = Some(self.settings(BEHAVIOR_FILE, BEHAVIOR_INI)?);
-        self.game_ini = Some(self.settings(GAME_FILE, IRON_3D_INI)?);
+        let game_ini = self.settings(GAME_FILE, IRON_3D_INI)?;
+        let mut shade_cfg = self.settings(SHADE_FILE, SHADE_CFG)?;
+        shade_cfg.written_by(&game_ini, GAME_FILE, SHADE_FROM_GAME_INI);
+        self.game_ini = Some(game_ini);
+        self.shade_cfg = Some(shade_cfg);
         self.land = Some((land_msh, Arc::new(land_map)));
         self.build_dat = Some(build_dat);
         Ok(())

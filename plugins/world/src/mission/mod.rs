@@ -203,6 +203,30 @@ impl MissionArealMap {
 #[derive(Resource, Debug, Clone)]
 pub struct BehaviorIni(pub iron3d_formats::config::ini::Settings);
 
+/// The install's `shade.cfg` render settings as the loader resolved them
+/// (with the keys `iron_3d.ini` writes; published in the description
+/// phase): the renderer's shadows, lights and water read them by name.
+#[derive(Resource, Debug, Clone)]
+pub struct ShadeSettings(pub iron3d_formats::config::ini::Settings);
+
+impl ShadeSettings {
+    /// A setting's number, else its compiled default (`SHADE_CFG`).
+    pub fn number(&self, key: &str) -> f64 {
+        self.0.number(key).unwrap_or_else(|| {
+            iron3d_formats::config::ini::SHADE_CFG
+                .iter()
+                .find(|spec| spec.key.eq_ignore_ascii_case(key))
+                .and_then(|spec| spec.default?.parse().ok())
+                .unwrap_or(0.0)
+        })
+    }
+
+    /// A flag setting: on unless it is 0.
+    pub fn on(&self, key: &str) -> bool {
+        self.number(key) != 0.0
+    }
+}
+
 /// The mission's clans in file order.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct MissionClans(pub Vec<Clan>);
@@ -541,6 +565,9 @@ fn describe(world: &mut World, loader: &Loader) {
     }
     if let Some(settings) = &loader.behavior_ini {
         world.insert_resource(BehaviorIni(settings.clone()));
+    }
+    if let Some(settings) = &loader.shade_cfg {
+        world.insert_resource(ShadeSettings(settings.clone()));
     }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));

@@ -116,6 +116,7 @@ pub(super) fn plugin(app: &mut App) {
         .remove_on_unload::<MissionSky>()
         .remove_on_unload::<MissionArealMap>()
         .remove_on_unload::<BehaviorIni>()
+        .remove_on_unload::<super::ShadeSettings>()
         .remove_on_unload::<MissionEffects>()
         .remove_on_unload::<MissionScripts>()
         .remove_on_unload::<MissionSounds>();
