@@ -95,6 +95,8 @@ pub struct View {
     pub bench: Option<BenchRequest>,
     /// The time of day the sky starts at (`--sky-time`).
     pub sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
+    /// Draw without the sky, fog and shadows (`--no-atmosphere`).
+    pub no_atmosphere: bool,
     /// Start with game time stopped at tick 0 (a fixed timeline for
     /// reproducible screenshots and frame captures).
     pub paused: bool,
@@ -164,6 +166,7 @@ pub fn windowed(
         capture: view.capture,
         bench: view.bench,
         sky_time: view.sky_time,
+        no_atmosphere: view.no_atmosphere,
     })
     .add_plugins((IronInputPlugin, PlayerInputPlugin, inspector))
     .add_plugins(HudPlugin { shown: view.hud })

@@ -46,9 +46,13 @@ fn iron3d(args: &[&str]) -> Output {
 /// Takes a screenshot of the demo mission with `extra` arguments and
 /// returns its RGB pixels, width and height.
 fn screenshot(extra: &[&str]) -> (Vec<[u8; 3]>, u32, u32) {
-    let bytes = play_output("--screenshot", "shot.png", "5", extra);
+    decode_png(&play_output("--screenshot", "shot.png", "5", extra))
+}
+
+/// The RGB pixels, width and height of a PNG.
+fn decode_png(bytes: &[u8]) -> (Vec<[u8; 3]>, u32, u32) {
     let image = Image::from_buffer(
-        &bytes,
+        bytes,
         ImageType::Extension("png"),
         CompressedImageFormats::NONE,
         true,
@@ -118,7 +122,8 @@ fn looking_up_sees_the_sky_dome_change_over_the_day() {
 
 /// Fog: looking level over the ground at the demo sky's 07:30, the ground
 /// approaches the fog colour (the horizon's colour in the direction the
-/// camera looks) with distance: rows nearer the horizon lie nearer it.
+/// camera looks) with distance: rows nearer the horizon keep less of
+/// their distance from it than the same rows drawn without fog.
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn fog_draws_distant_ground_toward_the_fog_colour() {
@@ -130,14 +135,19 @@ fn fog_draws_distant_ground_toward_the_fog_colour() {
     let fog = frame
         .fog_colour(bevy::math::Vec3::Y)
         .map(|c| f64::from(c) * 255.0);
-    let (pixels, w, h) = screenshot(&[
+    let view = [
         "--camera",
         "-336,-304,45,90,-4",
         "--no-hud",
+        "--paused",
         "--sky-time",
         "07:30",
-    ]);
-    let off_fog = |rows: std::ops::Range<f64>| {
+    ];
+    let (fogged, w, h) = screenshot(&view);
+    // The same ground without fog (and without sky or shadows): how far
+    // each band was from the fog colour before the fog.
+    let (clear, ..) = screenshot(&[&view[..], &["--no-atmosphere"]].concat());
+    let off_fog = |pixels: &[[u8; 3]], rows: std::ops::Range<f64>| {
         let rows = (rows.start * f64::from(h)) as u32..(rows.end * f64::from(h)) as u32;
         let band: Vec<f64> = rows
             .flat_map(|y| (0..w).map(move |x| (y * w + x) as usize))
@@ -148,13 +158,17 @@ fn fog_draws_distant_ground_toward_the_fog_colour() {
             .collect();
         band.iter().sum::<f64>() / band.len() as f64
     };
-    // Rows just below the horizon, between, and at the bottom.
-    let (near, middle, far) = (off_fog(0.9..1.0), off_fog(0.55..0.6), off_fog(0.47..0.49));
-    let distances = format!("near {near:.1}, middle {middle:.1}, far {far:.1} off {fog:?}");
-    assert!(near > middle && middle > far, "{distances}");
+    // What the fog leaves of each band's distance from its colour: rows
+    // at the bottom, between, and just below the horizon.
+    let kept = |rows: std::ops::Range<f64>| {
+        off_fog(&fogged, rows.clone()) / off_fog(&clear, rows).max(1.0)
+    };
+    let (near, middle, far) = (kept(0.9..1.0), kept(0.55..0.6), kept(0.47..0.49));
+    let shares = format!("near {near:.2}, middle {middle:.2}, far {far:.2} off {fog:?}");
+    assert!(near > middle && middle > far, "{shares}");
     assert!(
-        far < near / 2.0,
-        "the far ground is half fogged: {distances}"
+        far < near * 0.75,
+        "the far ground keeps a quarter less: {shares}"
     );
 }
 
@@ -605,6 +619,20 @@ fn frame_capture_lists_the_terrain_and_the_objects_in_the_frustum_in_a_stable_or
     );
 }
 
+/// The arguments of a view of the install at `game_dir` from `camera`
+/// at the demo sky's 10:00, without the HUD.
+fn at_ten<'a>(game_dir: &'a str, camera: &'a str) -> [&'a str; 7] {
+    [
+        "--game-dir",
+        game_dir,
+        "--camera",
+        camera,
+        "--no-hud",
+        "--sky-time",
+        "10:00",
+    ]
+}
+
 /// The first building the demo mission places.
 fn first_building(mission: &tma::Tma) -> &tma::PlacedObject {
     mission
@@ -638,16 +666,7 @@ fn a_building_shadow_darkens_the_ground_beside_it_and_shade_cfg_turns_it_off() {
     let (dir, _, mission) = demo_install();
     let camera = facing_a_building(&mission);
     let game_dir = dir.path().to_str().unwrap();
-    let args = [
-        "--game-dir",
-        game_dir,
-        "--camera",
-        &camera,
-        "--no-hud",
-        "--paused",
-        "--sky-time",
-        "10:00",
-    ];
+    let args = [&at_ten(game_dir, &camera)[..], &["--paused"]].concat();
     with_shade_cfg(dir.path(), "RobShadowsOn=0\r\nBldShadowsOn=1\r\n");
     let (on, w, h) = screenshot(&args);
     with_shade_cfg(dir.path(), "RobShadowsOn=0\r\nBldShadowsOn=0\r\n");
@@ -672,10 +691,70 @@ fn a_building_shadow_darkens_the_ground_beside_it_and_shade_cfg_turns_it_off() {
     );
 }
 
+/// The first demo mission's lake: its level and the centre of its water
+/// faces (map frame).
+fn demo_lake(dir: &Path, mission: &tma::Tma) -> (f32, [f32; 2]) {
+    let land_path = String::from_utf8_lossy(&mission.land_path).replace('\\', "/");
+    let bytes = std::fs::read(dir.join(land_path)).unwrap();
+    let land = iron3d_formats::terrain::land_msh::LandMsh::parse(&bytes, Mode::Compatible).unwrap();
+    let points: Vec<[f32; 3]> = land
+        .faces
+        .iter()
+        .filter(|f| f.is_water())
+        .flat_map(|f| f.vertices.map(|v| land.positions[usize::from(v)]))
+        .collect();
+    assert!(!points.is_empty(), "the demo map has a lake");
+    let n = points.len() as f32;
+    let centre = [0, 1].map(|k| points.iter().map(|p| p[k]).sum::<f32>() / n);
+    (points[0][2], centre)
+}
+
+/// Water: looking down at the demo's lake, the water's pixels change
+/// between two game times (the bump drifts over the reflection), and the
+/// reflection changes them against the same water drawn as ground
+/// (`REFLECTIONS=0` in `iron_3d.ini`).
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn the_lake_reflects_and_its_water_moves_with_game_time() {
+    require_display();
+    let (dir, _, mission) = demo_install();
+    let (level, [x, y]) = demo_lake(dir.path(), &mission);
+    // 30 south of the lake's middle and 25 above it, looking at it.
+    let pitch = -(25.0f32 / 30.0).atan().to_degrees();
+    let camera = format!("{x},{},{},90,{pitch}", y - 30.0, level + 25.0);
+    println!("looking at the lake from {camera}");
+    let game_dir = dir.path().to_str().unwrap();
+    let args = at_ten(game_dir, &camera);
+    let shot = |frames: &str| {
+        let bytes = play_output("--screenshot", "shot.png", frames, &args);
+        decode_png(&bytes)
+    };
+    let (early, w, h) = shot("3");
+    let (late, ..) = shot("45");
+    let moved = centre_difference(&early, &late, w, h, 80);
+    assert!(
+        moved > 0.2,
+        "{moved:.3} of the lake changed between the two times"
+    );
+    let ini = dir.path().join("iron_3d.ini");
+    let text = std::fs::read_to_string(&ini).unwrap();
+    std::fs::write(&ini, text.replace("REFLECTIONS=1", "REFLECTIONS=0")).unwrap();
+    let (ground, ..) = screenshot(&[&args[..], &["--paused"]].concat());
+    let (reflecting, ..) = {
+        std::fs::write(&ini, &text).unwrap();
+        screenshot(&[&args[..], &["--paused"]].concat())
+    };
+    let changed = centre_difference(&ground, &reflecting, w, h, 80);
+    assert!(
+        changed > 0.5,
+        "{changed:.3} of the lake differs with reflections"
+    );
+}
+
 /// The frame capture lists the shadow phase (the batches drawn into the
 /// sun's map, after the terrain's material passes and before the
 /// alpha-tested draws) and, last, the atmosphere: the dome first, then
-/// the sun's sprite when it is in view.
+/// the clouds when they are in view, then the sun's sprite.
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn frame_capture_lists_the_shadow_and_atmosphere_phases_in_order() {
@@ -757,7 +836,7 @@ fn frame_capture_lists_the_shadow_and_atmosphere_phases_in_order() {
     assert!(
         sky_items
             .iter()
-            .any(|&(insertion, textured)| insertion == 1 && textured),
+            .any(|&(insertion, textured)| insertion == 2 && textured),
         "the sun's textured sprite: {sky_items:?}"
     );
 }
@@ -784,6 +863,11 @@ fn bench_frames_prints_its_figures() {
     assert!(figure("frames per second:") > 0.0);
     assert!(figure("CPU time per frame:") > 0.0);
     assert!(figure("draw items:") > 1.0, "the terrain and some batches");
+    // The second pass, same camera, without the sky, fog and shadows: the
+    // dome and the shadow casters are no longer drawn.
+    assert!(figure("atmosphere off: bench frames:") >= 5.0);
+    assert!(figure("atmosphere off: wall time per frame:") > 0.0);
+    assert!(figure("atmosphere off: draw items:") < figure("draw items:"));
 }
 
 #[test]

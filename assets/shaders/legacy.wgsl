@@ -16,9 +16,13 @@
 // (plugins/render/src/lights.rs) adds each light's premultiplied colour
 // within its range, falling off across the disc it makes on the surface's
 // plane: (range^2 - r^2) / (range^2 - d^2), d the distance to the plane.
+// Water (FLAG_WATER, plugins/render/src/water.rs): no texture; the
+// reflection on stage 1 at the fragment's place in the water box, moved by
+// the bump map's texel (computed, not sampled), times the lit colour.
 
 #import bevy_pbr::forward_io::VertexOutput
-#import bevy_pbr::mesh_view_bindings::{lights, fog, view}
+#import bevy_pbr::mesh_view_bindings::{lights, view}
+#import bevy_pbr::mesh_view_bindings as view_bindings
 #import bevy_pbr::mesh_view_types::DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT
 #import bevy_pbr::shadows::fetch_directional_shadow
 #import bevy_pbr::mesh_view_bindings::clustered_lights
@@ -33,6 +37,12 @@ struct LegacyUniform {
     alpha_ref: f32,
     // FLAG_* bits below.
     flags: u32,
+    // Water: the box's corner (map x, y) and the inverse of its sides.
+    water: vec4<f32>,
+    // Water: bump tiles, drift, coefficients 00 and 11 (0: no bump).
+    bump: vec4<f32>,
+    // Water: the bump map's largest value.
+    bump_max: f32,
 };
 
 const FLAG_TEXTURED: u32 = 1u;
@@ -42,6 +52,7 @@ const FLAG_VERTEX_COLOURS: u32 = 8u;
 const FLAG_UNLIT: u32 = 16u;
 const FLAG_SHADOWED: u32 = 32u;
 const FLAG_POINT_LIT: u32 = 64u;
+const FLAG_WATER: u32 = 128u;
 
 // Bevy's linear fog mode (bevy_pbr mesh_view_types).
 const FOG_MODE_LINEAR: u32 = 1u;
@@ -119,7 +130,29 @@ fn point_lit(in: VertexOutput, normal: vec3<f32>) -> vec3<f32> {
     return added;
 }
 
+// The reflection seen at `in`, a water fragment.
+fn water_reflection(in: VertexOutput) -> vec3<f32> {
+    let map = vec2<f32>(in.world_position.x, -in.world_position.z);
+    let uv1 = (map - material.water.xy) * material.water.zw;
+    var offset = vec2<f32>(0.0);
+    if (material.bump.x > 0.0) {
+        let uv0 = uv1 * material.bump.x + vec2<f32>(material.bump.y);
+        let texel = floor(fract(uv0) * 32.0);
+        let angle = 4.0 * 3.14159 * ((texel.x + texel.y) / 32.0 - 1.0);
+        // Signed bytes, read as -1..1.
+        let du = round(material.bump_max * cos(angle)) / 127.0;
+        let dv = round(material.bump_max * sin(angle)) / 127.0;
+        offset = vec2<f32>(material.bump.z * du, material.bump.w * dv);
+    }
+    return textureSample(stage1_texture, stage1_sampler, uv1 + offset).rgb;
+}
+
 fn fogged(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    // Bevy binds the fog only to views that have one (no sky: no fog).
+#ifndef DISTANCE_FOG
+    return colour;
+#else
+    let fog = view_bindings::fog;
     if (fog.mode != FOG_MODE_LINEAR) {
         return colour;
     }
@@ -128,6 +161,7 @@ fn fogged(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     let end = max(fog.be.y, start + 0.001);
     let keep = clamp(1.0 - (d * d - start * start) / (end * end - start * start), 0.0, 1.0);
     return mix(fog.base_color.rgb, colour, keep);
+#endif
 }
 
 @fragment
@@ -150,8 +184,12 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
     }
 #endif
     var colour = vec4<f32>(diffuse.rgb * min(lit, vec3<f32>(1.0)), diffuse.a);
+    let water = (material.flags & FLAG_WATER) != 0u;
+    if (water) {
+        colour = vec4<f32>(colour.rgb * water_reflection(in), 1.0);
+    }
 #ifdef VERTEX_UVS_A
-    if ((material.flags & FLAG_TEXTURED) != 0u) {
+    if ((material.flags & FLAG_TEXTURED) != 0u && !water) {
         colour = colour * textureSample(stage0_texture, stage0_sampler, in.uv);
     }
 #endif

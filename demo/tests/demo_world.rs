@@ -21,8 +21,6 @@ use iron3d_formats::wear::Wear;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-/// The demo's water bit (full face mask; the generator's documented choice).
-const WATER_MASK: u32 = 0x0008_0000;
 /// The demo's walk limit: slope <= tan(0.6 rad) ~ 0.684 (with a little slack
 /// for f32 positions).
 const WALK_SLOPE: f64 = 0.684 * 1.001;
@@ -339,8 +337,14 @@ fn areals_tile_the_map_and_walkable_ones_connect_the_build_sites() {
                 u[0] * w[1] - u[1] * w[0],
             ];
             let steep = (n[0] * n[0] + n[1] * n[1]) > WALK_SLOPE * WALK_SLOPE * n[2] * n[2];
-            let is_water = face.flags & WATER_MASK != 0;
+            let is_water = face.is_water();
             water += usize::from(is_water);
+            if is_water {
+                // Retail water faces share one Z: the lake's level.
+                let level = msh.faces.iter().find(|f| f.is_water()).unwrap().vertices[0];
+                let level = f64::from(msh.positions[level as usize][2]);
+                assert!(v.iter().all(|p| p[2] == level), "{land}: a flat lake");
+            }
             if is_water || steep {
                 blocked += 1;
                 let c = [0, 1].map(|k| ((v[0][k] + v[1][k] + v[2][k]) / 3.0) as f32);

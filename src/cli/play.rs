@@ -101,6 +101,10 @@ pub struct PlayArgs {
     /// changes.
     #[arg(long, value_name = "HH:MM", value_parser = parse_sky_time, conflicts_with = "headless")]
     sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
+    /// Draw without the atmosphere: no sky dome, clouds, sun, moon or
+    /// flare, no fog and no shadows (to compare, as --bench-frames does).
+    #[arg(long, conflicts_with = "headless")]
+    no_atmosphere: bool,
     /// Save a PNG of the window once the scene is drawn, then exit.
     #[arg(long, value_name = "FILE.png", conflicts_with = "headless")]
     screenshot: Option<PathBuf>,
@@ -293,6 +297,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         briefing,
         camera: args.camera,
         sky_time: args.sky_time,
+        no_atmosphere: args.no_atmosphere,
         screenshot: args.screenshot.map(|path| ScreenshotRequest {
             path,
             frames: args.frames,

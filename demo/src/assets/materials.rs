@@ -315,29 +315,42 @@ fn material(paint: Paint, name: String, variant: Option<u32>) -> Result<Material
     })
 }
 
-/// A sky sprite: material, texture, glow colour, (source, destination)
+/// A sky material: material, texture, its look, (source, destination)
 /// blend.
-pub type SkySprite = (&'static str, &'static str, [u8; 3], (u8, u8));
+pub type SkySprite = (&'static str, &'static str, Look, (u8, u8));
 
-/// The sky's sprites (`sky.wea` roles 3 to 6: the sun, the moon, the
-/// flare's two): material, texture, the colour of its glow and its blend
-/// (SRCALPHA / INVSRCALPHA for the bodies, SRCALPHA / ONE for the flare,
-/// as the retail sky materials).
-pub const SKY_SPRITES: [SkySprite; 4] = [
-    ("ENV_SUN", "T_SUN", [255, 236, 190], (5, 6)),
-    ("ENV_MOON", "T_MOON", [205, 215, 255], (5, 6)),
-    ("ENV_FLARE1", "T_FLARE1", [255, 255, 255], (5, 2)),
-    ("ENV_FLARE2", "T_FLARE2", [210, 225, 255], (5, 2)),
+/// The sky's materials (`sky.wea` roles 3 to 6: the sun, the moon, the
+/// flare's two; role 2 the clouds): material, texture (the sprites round
+/// glows fading to transparent, the clouds a tile of puffs), its look and
+/// its blend (SRCALPHA / INVSRCALPHA for the bodies and the clouds,
+/// SRCALPHA / ONE for the flare, as the retail sky materials).
+pub const SKY_SPRITES: [SkySprite; 5] = [
+    ("ENV_SUN", "T_SUN", Look::Glow([255, 236, 190]), (5, 6)),
+    ("ENV_MOON", "T_MOON", Look::Glow([205, 215, 255]), (5, 6)),
+    (
+        "ENV_FLARE1",
+        "T_FLARE1",
+        Look::Glow([255, 255, 255]),
+        (5, 2),
+    ),
+    (
+        "ENV_FLARE2",
+        "T_FLARE2",
+        Look::Glow([210, 225, 255]),
+        (5, 2),
+    ),
+    ("ENV_CLOUDS", "T_CLOUDS", Look::Clouds, (5, 6)),
 ];
 
-/// The sky sprites' textures: round glows fading to transparent.
+/// The sky materials' textures.
 pub fn sky_textures() -> Vec<TexSpec> {
     SKY_SPRITES
         .iter()
-        .map(|&(_, texture, colour, _)| TexSpec {
+        .map(|&(_, texture, look, _)| TexSpec {
             name: texture.into(),
-            look: Look::Glow(colour),
-            size: 64,
+            look,
+            // The clouds stretch over thousands of units: more texels.
+            size: if look == Look::Clouds { 128 } else { 64 },
             format: PixelFormat::Argb8888,
             mips: true,
         })

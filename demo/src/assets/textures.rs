@@ -28,6 +28,8 @@ pub enum Look {
     Glow([u8; 3]),
     /// Four explosion frames in a 2x2 atlas (with a `Page` chunk).
     Explosion,
+    /// White cloud puffs over transparent sky (a tile).
+    Clouds,
 }
 
 /// A texture of a library: its entry name and how to make it.
@@ -117,6 +119,11 @@ pub fn render(look: Look, size: u32, seed: u32) -> Rgba8Image {
                 let [r, g, b] = shade(c, 160 + n / 3);
                 [r, g, b, a as u8]
             }
+            Look::Clouds => {
+                // A soft ramp: puffs thin out over a wide band.
+                let puff = n.saturating_sub(90) * 255 / 120;
+                [255, 255, 255, puff.min(255) as u8]
+            }
             Look::Explosion => {
                 let half = size / 2;
                 let frame = (y / half) * 2 + x / half;
@@ -199,7 +206,7 @@ pub fn encode(spec: &TexSpec, seed: u32) -> Result<Vec<u8>> {
     let image = render(spec.look, spec.size, seed);
     let mips = if spec.mips { Mips::Full } else { Mips::None };
     let mut texm = Texm::from_rgba(&image, spec.format, mips, None)?;
-    if matches!(spec.look, Look::Leaves | Look::Glow(_)) {
+    if matches!(spec.look, Look::Leaves | Look::Glow(_) | Look::Clouds) {
         texm.flags5 |= FLAG5_ALPHA_SURFACE;
     }
     if spec.look == Look::Explosion {

@@ -15,10 +15,10 @@ use iron3d_formats::terrain::build::{
     ArealShape, Heightfield, land_from_heightfield, land_map_from_polygons,
 };
 
-/// Full face-mask bit the demo uses for water faces (the material-class bit
-/// 0x00080000, compact material bit 0x10). Which bit retail data uses for
-/// water is not documented: this is the generator's choice, in one place.
-pub const WATER_MASK: u32 = 0x0008_0000;
+/// The face-mask bits of a water face, as retail water faces carry them:
+/// field 0 bit 0x008 and field 1 bit 0x02 (openparkan `docs/03-terrain.md`).
+pub const WATER_MASK: u32 = iron3d_formats::terrain::land_msh::WATER_FIELD0
+    | iron3d_formats::terrain::land_msh::WATER_FIELD1;
 /// Walk limit as a slope ratio `rise / run <= NUM / DEN`: tan(0.6 rad), the
 /// controller's slope cone (GAMEPLAY.md "Controller").
 pub const WALK_SLOPE_NUM: i64 = 684;
@@ -232,7 +232,8 @@ impl Field {
         cx < self.cells && cy < self.cells && self.walkable[cy * self.cells + cx]
     }
 
-    /// `Land.msh` of this field, water faces masked with [`WATER_MASK`].
+    /// `Land.msh` of this field: lakes at the water's level, their faces
+    /// masked with [`WATER_MASK`].
     pub fn land_msh(&self) -> Result<Vec<u8>> {
         let h = Heightfield {
             cols: self.size,
@@ -240,7 +241,7 @@ impl Field {
             origin: [self.origin as f32; 2],
             spacing: SPACING as f32,
             heights: (0..self.size * self.size)
-                .map(|i| self.height(i % self.size, i / self.size))
+                .map(|i| surface(self.heights[i]) as f32 / FIX as f32)
                 .collect(),
             block: SLOT_QUADS,
         };
@@ -248,8 +249,7 @@ impl Field {
         let mut weights = vec![1.0f32; land.positions.len()];
         for face in &mut land.faces {
             let vertices = face.vertices.map(usize::from);
-            let v = vertices.map(|i| self.heights[i]);
-            if is_water(v) {
+            if is_water_surface(vertices.map(|i| self.heights[i])) {
                 face.flags |= WATER_MASK;
             }
             let paving = self.face_paving(vertices);
@@ -272,15 +272,15 @@ impl Field {
         ])
     }
 
-    /// The layer-1 texture of a face: water below the water line, rock on
-    /// faces steeper than the walk limit, sand within 2 units above the
+    /// The layer-1 texture of a face: water on the water's surface, rock
+    /// on faces steeper than the walk limit, sand within 2 units above the
     /// water line, grass elsewhere.
     fn face_layer1(&self, vertices: [usize; 3]) -> u8 {
         // The writer's faces are (a, b, c) and (a, c, d) of quad a = (x, y).
         let (x, y) = (vertices[0] % self.size, vertices[0] / self.size);
         let half = usize::from(vertices[1] != vertices[0] + 1);
-        let (water, steep) = self.quad_faces(x, y)[half];
-        if water {
+        let (_, steep) = self.quad_faces(x, y)[half];
+        if is_water_surface(vertices.map(|i| self.heights[i])) {
             ground::WATER
         } else if steep {
             ground::ROCK
@@ -336,6 +336,19 @@ impl Field {
 
 fn is_water(v: [i64; 3]) -> bool {
     v.iter().any(|&h| h < WATER_LEVEL * FIX)
+}
+
+/// A vertex's height on the written surface: the water's level over a
+/// lake's bed, so that the lake's faces lie flat as retail water faces do
+/// (one Z per lake, openparkan `docs/03-terrain.md`; the demo writes no
+/// bed below it). The areal map keeps the bed's heights.
+fn surface(h: i64) -> i64 {
+    h.max(WATER_LEVEL * FIX)
+}
+
+/// A face of the water's surface: every vertex at or below the level.
+fn is_water_surface(v: [i64; 3]) -> bool {
+    v.iter().all(|&h| h <= WATER_LEVEL * FIX)
 }
 
 /// Steeper than the walk limit: |gradient| / spacing > NUM / DEN.

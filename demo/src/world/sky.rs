@@ -178,7 +178,10 @@ fn keyframe(m: &Moment) -> Keyframe {
     slots[SLOT_FOG_START] = 0f32.to_le_bytes();
     slots[SLOT_FOG_END] = m.fog_end.to_le_bytes();
     slots[SLOT_FLARE] = colour([255, 255, 255]);
-    slots[SLOT_CLOUDS] = colour([200, 200, 210]);
+    // The clouds: white, a third of the horizon's colour in them.
+    slots[SLOT_CLOUDS] = colour(std::array::from_fn(|i| {
+        ((2 * 235 + u32::from(m.horizon[i])) / 3) as u8
+    }));
     slots[SLOT_LIGHT] = colour(m.light);
     slots[SLOT_SCENE] = colour(m.scene);
     slots[SLOT_COUNTER] = colour(m.scene);
@@ -191,10 +194,11 @@ fn keyframe(m: &Moment) -> Keyframe {
     )
 }
 
-/// The mission's `sky.wea`: its materials by role (3 the sun, 4 the
-/// moon, 5 and 6 the flare), `Material.lib` names.
+/// The mission's `sky.wea`: its materials by role (2 the clouds, 3 the
+/// sun, 4 the moon, 5 and 6 the flare), `Material.lib` names.
 pub fn wear() -> Result<Vec<u8>> {
     let rows = [
+        ("2", "ENV_CLOUDS"),
         ("3", "ENV_SUN"),
         ("4", "ENV_MOON"),
         ("5", "ENV_FLARE1"),

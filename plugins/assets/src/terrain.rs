@@ -84,6 +84,11 @@ pub struct TerrainLayerMesh {
     pub layer: GroundLayer,
     /// The row of the layer table (the face's texture byte).
     pub index: u8,
+    /// Water faces ([`TerrainFace28::is_water`]) of layer 1: drawn as
+    /// water when reflections are on, else as their ground.
+    ///
+    /// [`TerrainFace28::is_water`]: iron3d_formats::terrain::land_msh::TerrainFace28::is_water
+    pub water: bool,
     /// The row's name (`None`: no such row or no table).
     pub name: Option<String>,
     /// The texture (`None`: untextured); phase 0's of a material.
@@ -103,9 +108,48 @@ pub struct Terrain {
     pub land: Arc<LandMsh>,
     /// The LOD 0 faces, gridded for queries.
     pub surface: TerrainSurface,
-    /// The ground layer meshes, by (layer, index): every layer-1 group,
-    /// then every layer-2 group. Empty without LOD-0 faces.
+    /// The ground layer meshes, by (layer, index, water): every layer-1
+    /// group, then every layer-2 group. Empty without LOD-0 faces.
     pub layers: Vec<TerrainLayerMesh>,
+    /// Where the water lies, when the terrain has water faces.
+    pub water: Option<WaterSurface>,
+}
+
+/// The water of a terrain (openparkan `docs/03-terrain.md`, "The water
+/// box"): the bounds of every LOD-0 water face at the water's level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaterSurface {
+    /// The level (map Z): the highest water vertex (retail lakes share
+    /// one).
+    pub level: f32,
+    /// The box's corners on the map's ground plane (X/Y).
+    pub min: [f32; 2],
+    pub max: [f32; 2],
+}
+
+impl WaterSurface {
+    /// The water faces of `land` (LOD 0), `None` without any.
+    pub fn of(land: &LandMsh) -> Option<Self> {
+        let mut points = land
+            .lod_faces(0)
+            .into_iter()
+            .filter_map(|f| land.faces.get(f as usize))
+            .filter(|face| face.is_water())
+            .flat_map(|face| face.vertices)
+            .filter_map(|v| land.positions.get(usize::from(v)))
+            .peekable();
+        let first = **points.peek()?;
+        let start = Self {
+            level: first[2],
+            min: [first[0], first[1]],
+            max: [first[0], first[1]],
+        };
+        Some(points.fold(start, |w, p| Self {
+            level: w.level.max(p[2]),
+            min: [w.min[0].min(p[0]), w.min[1].min(p[1])],
+            max: [w.max[0].max(p[0]), w.max[1].max(p[1])],
+        }))
+    }
 }
 
 impl Terrain {
@@ -113,6 +157,7 @@ impl Terrain {
     pub fn new(land: Arc<LandMsh>) -> Terrain {
         let surface = TerrainSurface::build_lod0(&land);
         Terrain {
+            water: WaterSurface::of(&land),
             land,
             surface,
             layers: Vec::new(),
@@ -150,12 +195,15 @@ pub fn y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
     [x, z, -y]
 }
 
+/// A group of terrain faces: (layer, texture index, water).
+pub type LayerKey = (GroundLayer, u8, bool);
+
 /// The LOD-0 faces whose vertices all exist, grouped by (layer, texture
-/// index): every face in its layer-1 group, faces with a layer-2 texture
-/// also in that layer-2 group.
-pub fn layer_groups(land: &LandMsh) -> BTreeMap<(GroundLayer, u8), Vec<usize>> {
+/// index, water): every face in its layer-1 group (water faces apart),
+/// faces with a layer-2 texture also in that layer-2 group.
+pub fn layer_groups(land: &LandMsh) -> BTreeMap<LayerKey, Vec<usize>> {
     let count = land.positions.len();
-    let mut groups: BTreeMap<(GroundLayer, u8), Vec<usize>> = BTreeMap::new();
+    let mut groups: BTreeMap<LayerKey, Vec<usize>> = BTreeMap::new();
     for f in land.lod_faces(0) {
         let Some(face) = land.faces.get(f as usize) else {
             continue;
@@ -165,11 +213,14 @@ pub fn layer_groups(land: &LandMsh) -> BTreeMap<(GroundLayer, u8), Vec<usize>> {
         }
         let f = f as usize;
         groups
-            .entry((GroundLayer::One, face.layer1_texture()))
+            .entry((GroundLayer::One, face.layer1_texture(), face.is_water()))
             .or_default()
             .push(f);
         if let Some(t) = face.layer2_texture() {
-            groups.entry((GroundLayer::Two, t)).or_default().push(f);
+            groups
+                .entry((GroundLayer::Two, t, false))
+                .or_default()
+                .push(f);
         }
     }
     groups
@@ -368,7 +419,7 @@ impl AssetLoader for TerrainLoader {
         };
         let mut known = BTreeMap::new();
         let mut resolved: BTreeMap<String, Resolved> = BTreeMap::new();
-        for ((layer, index), faces) in groups {
+        for ((layer, index, water), faces) in groups {
             let table = &tables[usize::from(layer == GroundLayer::Two)];
             let name = table.get(index as usize).cloned();
             let (texture, material) = match &name {
@@ -390,14 +441,19 @@ impl AssetLoader for TerrainLoader {
                 }
             };
             let mesh = layer_mesh(&terrain.land, layer, &faces);
+            let label = match water {
+                true => format!("water/{index}"),
+                false => layer_label(layer, index),
+            };
             terrain.layers.push(TerrainLayerMesh {
                 layer,
                 index,
+                water,
                 name,
                 texture,
                 material,
                 faces: faces.len(),
-                mesh: ctx.add_labeled_asset(layer_label(layer, index), mesh),
+                mesh: ctx.add_labeled_asset(label, mesh),
             });
         }
         Ok(terrain)
@@ -432,7 +488,7 @@ mod tests {
 
     /// A 3 x 3 heightfield rising along original +Y (north): face 0 has
     /// layer 1 texture 2 and layer 2 texture 5, the others layer 1 texture 0;
-    /// vertex 1 has layer-1 weight 0.25.
+    /// face 7 is water; vertex 1 has layer-1 weight 0.25.
     fn slope() -> LandMsh {
         let mut land = land_from_heightfield(&Heightfield {
             cols: 3,
@@ -447,6 +503,8 @@ mod tests {
             face.set_layer_textures(0, None);
         }
         land.faces[0].set_layer_textures(2, Some(5));
+        // The last face is water.
+        land.faces[7].flags |= iron3d_formats::terrain::land_msh::WATER_FIELD1;
         let mut weights = vec![1.0; 9];
         weights[1] = 0.25;
         land.set_layer1_weights(&weights);
@@ -470,17 +528,38 @@ mod tests {
         assert_eq!(
             keys,
             [
-                (GroundLayer::One, 0),
-                (GroundLayer::One, 2),
-                (GroundLayer::Two, 5)
+                (GroundLayer::One, 0, false),
+                (GroundLayer::One, 0, true),
+                (GroundLayer::One, 2, false),
+                (GroundLayer::Two, 5, false)
             ]
         );
-        assert_eq!(groups[&(GroundLayer::One, 0)].len(), 7);
-        assert_eq!(groups[&(GroundLayer::One, 2)], [0]);
-        assert_eq!(groups[&(GroundLayer::Two, 5)], [0]);
+        assert_eq!(groups[&(GroundLayer::One, 0, false)].len(), 6);
+        assert_eq!(groups[&(GroundLayer::One, 0, true)], [7]);
+        assert_eq!(groups[&(GroundLayer::One, 2, false)], [0]);
+        assert_eq!(groups[&(GroundLayer::Two, 5, false)], [0]);
         let mut land = slope();
         land.faces.clear();
         assert!(layer_groups(&land).is_empty());
+    }
+
+    #[test]
+    fn the_water_box_bounds_the_water_faces_at_their_level() {
+        let land = slope();
+        let vertices = land.faces[7]
+            .vertices
+            .map(|v| land.positions[usize::from(v)]);
+        let water = WaterSurface::of(&land).expect("face 7 is water");
+        let level = vertices.iter().map(|p| p[2]).fold(f32::MIN, f32::max);
+        assert_eq!(water.level, level);
+        for p in vertices {
+            assert!((0..2).all(|k| water.min[k] <= p[k] && p[k] <= water.max[k]));
+        }
+        assert!(vertices.iter().any(|p| p[0] == water.min[0]));
+        assert!(vertices.iter().any(|p| p[1] == water.max[1]));
+        let mut dry = land;
+        dry.faces[7].flags = 0;
+        assert_eq!(WaterSurface::of(&dry), None);
     }
 
     #[test]

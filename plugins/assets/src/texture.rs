@@ -3,7 +3,7 @@
 
 use crate::source::IronSource;
 use bevy::asset::{AssetLoader, LoadContext, RenderAssetUsages, io::Reader};
-use bevy::image::Image;
+use bevy::image::{Image, ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::prelude::{Asset, TypePath};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use iron3d_formats::error::FormatError;
@@ -90,7 +90,23 @@ pub fn texm_to_image(texm: &Texm, settings: &TexmSettings) -> Result<Image, Form
     );
     image.texture_descriptor.mip_level_count = texm.mip_count();
     image.data = Some(data);
+    image.sampler = ImageSampler::Descriptor(wrapping_sampler());
     Ok(image)
+}
+
+/// How the fixed-function pipeline samples a texture by default
+/// (`D3DTADDRESS_WRAP`, bilinear with mips): coordinates past 0..1 repeat
+/// the texture, as the terrain's (a tile every 50 units) and the clouds'
+/// (three across the sky) need.
+pub fn wrapping_sampler() -> ImageSamplerDescriptor {
+    ImageSamplerDescriptor {
+        address_mode_u: ImageAddressMode::Repeat,
+        address_mode_v: ImageAddressMode::Repeat,
+        mag_filter: ImageFilterMode::Linear,
+        min_filter: ImageFilterMode::Linear,
+        mipmap_filter: ImageFilterMode::Linear,
+        ..ImageSamplerDescriptor::default()
+    }
 }
 
 impl AssetLoader for TexmLoader {

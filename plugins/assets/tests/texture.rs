@@ -50,6 +50,15 @@ fn assert_image(app: &App, handle: &Handle<Image>, payload: &[u8], format: Textu
         image.data.as_deref() == Some(data.as_slice()),
         "pixels differ"
     );
+    // Sampled as the fixed-function pipeline does: wrapping, bilinear.
+    match &image.sampler {
+        bevy::image::ImageSampler::Descriptor(d) => {
+            assert_eq!(d.address_mode_u, bevy::image::ImageAddressMode::Repeat);
+            assert_eq!(d.address_mode_v, bevy::image::ImageAddressMode::Repeat);
+            assert_eq!(d.min_filter, bevy::image::ImageFilterMode::Linear);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -18,6 +18,7 @@
 
 use crate::event::{Bus, SoundEvent, SoundKind, Sounds};
 use crate::mix::{Listener, beyond_far, decibels, heard};
+use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, Phase};
 use iron3d_world::mission::{MissionScopeExt, MissionSounds, Volumes};
@@ -364,15 +365,16 @@ fn silence<B: Backend + 'static>(world: &mut World) {
     }
 }
 
-/// The listener: the frame of the active 3D camera drawn last.
+/// The listener: the frame of the active 3D camera drawn last on a
+/// window (not one rendering into a texture, as the water's reflection).
 fn listen(
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    cameras: Query<(&Camera, &GlobalTransform, &RenderTarget), With<Camera3d>>,
     mut listener: ResMut<Listener>,
 ) {
-    if let Some((_, frame)) = cameras
+    if let Some((_, frame, _)) = cameras
         .iter()
-        .filter(|(camera, _)| camera.is_active)
-        .max_by_key(|(camera, _)| camera.order)
+        .filter(|(camera, _, target)| camera.is_active && matches!(target, RenderTarget::Window(_)))
+        .max_by_key(|(camera, _, _)| camera.order)
     {
         *listener = Listener::from_transform(frame);
     }

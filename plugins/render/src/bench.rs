@@ -1,7 +1,10 @@
 //! `--bench-frames N`: after the warm-up ready frames (see
 //! [`crate::output`]), times N more frames with vsync off and the app
 //! updating continuously, then prints frames per second, wall and process
-//! CPU time per frame and the mission camera's draw-item count.
+//! CPU time per frame and the mission camera's draw-item count; then
+//! switches the atmosphere off ([`crate::sky::Atmosphere`]: no sky, fog or
+//! shadows), warms up as many frames again and times N more from the same
+//! camera, printed the same way after `atmosphere off: `.
 
 use crate::camera::MissionCamera;
 use crate::capture::FrameDrawItems;
@@ -41,7 +44,11 @@ impl Mark {
 #[derive(Resource, Debug)]
 struct BenchPlan {
     request: BenchRequest,
+    /// The ready frame the current pass began at.
+    pass_from: u32,
     start: Option<Mark>,
+    /// The first pass's figures (atmosphere on), once timed.
+    on: Option<BenchReport>,
     done: bool,
 }
 
@@ -81,7 +88,9 @@ pub fn add_bench(app: &mut App, request: BenchRequest) {
     app.insert_resource(WinitSettings::continuous())
         .insert_resource(BenchPlan {
             request,
+            pass_from: 0,
             start: None,
+            on: None,
             done: false,
         })
         .add_systems(Startup, disable_vsync)
@@ -96,18 +105,23 @@ fn disable_vsync(mut windows: Query<&mut Window, With<PrimaryWindow>>) {
 }
 
 /// Starts the clocks after the warm-up, restarts them when pipelines
-/// compile again, and reports after the timed frames.
+/// compile again, and reports after the timed frames of both passes.
 fn time_frames(
     mut plan: ResMut<BenchPlan>,
     ready: Res<ReadyFrames>,
     shared: Res<FrameDrawItems>,
     camera: Query<Entity, With<MissionCamera>>,
+    mut atmosphere: ResMut<crate::sky::Atmosphere>,
     mut outputs: ResMut<PendingOutputs>,
 ) {
     if plan.done {
         return;
     }
-    if ready.0 <= plan.request.warmup {
+    if ready.0 < plan.pass_from {
+        // Pipelines compiled again: the count started over.
+        plan.pass_from = 0;
+    }
+    if ready.0 <= plan.pass_from + plan.request.warmup {
         plan.start = None;
         return;
     }
@@ -130,7 +144,19 @@ fn time_frames(
             .find_map(|camera| shared.latest(camera))
             .map_or(0, |list| list.items.len()),
     };
-    let _ = std::io::stdout().write_all(report.lines().as_bytes());
+    let Some(on) = plan.on else {
+        plan.on = Some(report);
+        plan.pass_from = ready.0;
+        plan.start = None;
+        atmosphere.on = false;
+        return;
+    };
+    let off: String = report
+        .lines()
+        .lines()
+        .map(|line| format!("atmosphere off: {line}\n"))
+        .collect();
+    let _ = std::io::stdout().write_all((on.lines() + &off).as_bytes());
     plan.done = true;
     outputs.finish(true);
 }

@@ -18,6 +18,7 @@ pub mod animate;
 pub mod bench;
 pub mod camera;
 pub mod capture;
+pub mod clouds;
 pub mod legacy;
 pub mod lights;
 pub mod lod;
@@ -29,6 +30,7 @@ pub mod screenshot;
 pub mod shadow;
 pub mod sky;
 pub mod terrain;
+pub mod water;
 
 use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;
@@ -61,6 +63,8 @@ pub struct IronRenderPlugin {
     pub bench: Option<BenchRequest>,
     /// The time of day the sky starts at instead of its file's.
     pub sky_time: Option<iron3d_formats::proto::ske::ClockTime>,
+    /// Draw without the sky, fog and shadows ([`sky::Atmosphere`]).
+    pub no_atmosphere: bool,
 }
 
 impl Plugin for IronRenderPlugin {
@@ -92,6 +96,7 @@ impl Plugin for IronRenderPlugin {
                     terrain::reload_terrain,
                     animate::animate_phases,
                     terrain::animate_terrain,
+                    water::draw_water,
                     animate::reload_materials,
                     lod::select_lods,
                 )
@@ -103,7 +108,10 @@ impl Plugin for IronRenderPlugin {
         sky::plugin(app);
         shadow::plugin(app);
         lights::plugin(app);
-        app.insert_resource(sky::SkyStart(self.sky_time));
+        app.insert_resource(sky::SkyStart(self.sky_time))
+            .insert_resource(sky::Atmosphere {
+                on: !self.no_atmosphere,
+            });
         add_draw_item_capture(app);
         if let Some(request) = &self.screenshot {
             add_screenshot(app, request);
@@ -165,6 +173,8 @@ fn spawn_view(mut commands: Commands) {
         MissionCamera,
         Camera3d::default(),
         Transform::from_xyz(0.0, 200.0, 200.0).looking_at(Vec3::ZERO, Vec3::Y),
+        // The world and the water (which the reflection does not see).
+        bevy::camera::visibility::RenderLayers::from_layers(&[0, water::WATER_LAYER]),
     ));
     spawn_light(&mut commands);
 }

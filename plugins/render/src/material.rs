@@ -41,6 +41,8 @@ pub const FLAG_SHADOWED: u32 = 32;
 /// Shader flag: the emulated point lights add to it (the terrain,
 /// [`crate::lights`]).
 pub const FLAG_POINT_LIT: u32 = 64;
+/// Shader flag: water, the reflection on stage 1 ([`crate::water`]).
+pub const FLAG_WATER: u32 = 128;
 
 /// Registers the embedded shader (needs `AssetPlugin`).
 pub fn embed_shader(app: &mut App) {
@@ -58,6 +60,14 @@ pub struct LegacyUniform {
     pub alpha_ref: f32,
     /// `FLAG_*` bits.
     pub flags: u32,
+    /// Water ([`FLAG_WATER`]): the water box's corner (map x, y) and the
+    /// inverse of its sides.
+    pub water: Vec4,
+    /// Water: the bump's tiles across the box, its drift, and its two
+    /// coefficients (all 0 without the bump).
+    pub bump: Vec4,
+    /// Water: the bump map's largest value (`EMBMMaxVal`).
+    pub bump_max: f32,
 }
 
 /// One draw's legacy material: state, stage-0 texture, stage-1 lightmap.
@@ -107,6 +117,9 @@ impl LegacyMaterial {
                 colour: Vec4::ONE,
                 alpha_ref: 0.0,
                 flags: 0,
+                water: Vec4::ZERO,
+                bump: Vec4::ZERO,
+                bump_max: 0.0,
             },
             texture: None,
             lightmap: None,

@@ -155,8 +155,11 @@ fn cast_shadows(
     objects: Query<(&OriginalObjectId, &ObjectKind, &GlobalTransform), With<MissionObject>>,
     batches: Query<BatchItem, With<DrawnBatch>>,
     mut map: ResMut<DirectionalLightShadowMap>,
+    atmosphere: Res<crate::sky::Atmosphere>,
 ) {
-    let plan = settings.map(|s| ShadowPlan::of(&s));
+    let plan = settings
+        .map(|s| ShadowPlan::of(&s))
+        .filter(|_| atmosphere.on);
     let enabled = plan.is_some_and(|p| p.enabled());
     if let Ok((entity, mut sun, has_cascades)) = light.single_mut() {
         if sun.shadow_maps_enabled != enabled {

@@ -29,9 +29,9 @@
 use crate::capture::{DrawItemSource, RenderPhase};
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
-    ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_COUNTER,
-    SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON, SLOTS_RING_2,
-    SLOTS_RING_3, Section, Sky,
+    ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_CLOUDS,
+    SLOT_COUNTER, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON,
+    SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
 };
 
 /// The dome's height and cap angle.
@@ -61,6 +61,8 @@ pub struct SkyFrame {
     pub counter: [f32; 3],
     /// The scene colour (slot 20): the floor of what is lit.
     pub scene: [f32; 3],
+    /// The clouds' colour (slot 18).
+    pub clouds: Rgba,
     /// The body up, if one is.
     pub body: Option<Body>,
 }
@@ -215,6 +217,7 @@ pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<Sky
         light: rgb(lerp_colour(a, b, SLOT_LIGHT, f)).map(|c| c * strength),
         counter: rgb(lerp_colour(a, b, SLOT_COUNTER, f)),
         scene: rgb(lerp_colour(a, b, SLOT_SCENE, f)),
+        clouds: lerp_colour(a, b, SLOT_CLOUDS, f),
         body: body(&keys, t, [0, 1].map(|i| lerp(a.floats[i], b.floats[i], f))),
     })
 }
@@ -237,21 +240,31 @@ impl SkyFrame {
     }
 }
 
+/// The radius of the dome's sphere: 34142.1 for its height and angle.
+pub fn dome_radius() -> f32 {
+    DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2))
+}
+
 /// The dome's radius at its rim (z 0): `R sin A`.
 fn dome_rim() -> f32 {
-    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
-    radius * DOME_ANGLE.sin()
+    dome_radius() * DOME_ANGLE.sin()
 }
 
 /// The dome's points (map frame, Z up, round the origin), the apex first,
 /// then ring by ring, segment by segment.
 pub fn dome_points() -> Vec<Vec3> {
-    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
+    cap_points(DOME_RINGS, DOME_SEGMENTS)
+}
+
+/// The dome's sphere cap cut into `rings` below the apex and `segments`
+/// round: its points, the apex first, then ring by ring.
+pub fn cap_points(rings: usize, segments: usize) -> Vec<Vec3> {
+    let radius = dome_radius();
     let mut points = vec![Vec3::new(0.0, 0.0, DOME_HEIGHT)];
-    for r in 1..=DOME_RINGS {
-        let theta = r as f32 / DOME_RINGS as f32 * DOME_ANGLE;
-        for j in 0..DOME_SEGMENTS {
-            let phi = j as f32 * std::f32::consts::TAU / DOME_SEGMENTS as f32;
+    for r in 1..=rings {
+        let theta = r as f32 / rings as f32 * DOME_ANGLE;
+        for j in 0..segments {
+            let phi = j as f32 * std::f32::consts::TAU / segments as f32;
             points.push(Vec3::new(
                 radius * theta.sin() * phi.sin(),
                 radius * theta.sin() * phi.cos(),
@@ -283,13 +296,19 @@ pub fn dome_colours(frame: &SkyFrame, forward: Vec3) -> Vec<Rgba> {
 
 /// The dome's triangles over [`dome_points`], wound to face its centre.
 pub fn dome_triangles() -> Vec<u32> {
-    let n = DOME_SEGMENTS as u32;
+    cap_triangles(DOME_RINGS, DOME_SEGMENTS)
+}
+
+/// The triangles over [`cap_points`] of as many rings and segments,
+/// wound to face the sphere's centre.
+pub fn cap_triangles(rings: usize, segments: usize) -> Vec<u32> {
+    let n = segments as u32;
     let at = |ring: u32, j: u32| 1 + (ring - 1) * n + j % n;
     let mut out = Vec::new();
     for j in 0..n {
         out.extend([0, at(1, j + 1), at(1, j)]);
     }
-    for ring in 1..DOME_RINGS as u32 {
+    for ring in 1..rings as u32 {
         for j in 0..n {
             let (a, b) = (at(ring, j), at(ring, j + 1));
             let (c, d) = (at(ring + 1, j), at(ring + 1, j + 1));
@@ -323,7 +342,7 @@ const BODY_REACH: f32 = 0.5;
 
 /// The scale that puts the dome's rim at [`DOME_REACH`] of the camera's
 /// far plane.
-fn dome_scale(projection: &Projection) -> f32 {
+pub(crate) fn dome_scale(projection: &Projection) -> f32 {
     let far = match projection {
         Projection::Perspective(p) => p.far,
         _ => 1000.0,
@@ -334,13 +353,26 @@ fn dome_scale(projection: &Projection) -> f32 {
 /// How far the dome of `scale` is from its centre along `direction` (map
 /// frame, unit, at or above the horizon): where the ray meets its sphere.
 pub fn dome_distance(direction: Vec3, scale: f32) -> f32 {
-    let radius = DOME_HEIGHT / (2.0 * (DOME_ANGLE / 2.0).sin().powi(2));
+    let radius = dome_radius();
     let centre = Vec3::new(0.0, 0.0, DOME_HEIGHT - radius) * scale;
     let along = direction.normalize_or_zero().dot(centre);
     along
         + (along * along - centre.length_squared() + (radius * scale).powi(2))
             .max(0.0)
             .sqrt()
+}
+
+/// Whether the atmosphere is drawn: the sky (dome, sun, moon, flare), the
+/// fog and the shadows (on; the benchmark switches it off to compare).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Atmosphere {
+    pub on: bool,
+}
+
+impl Default for Atmosphere {
+    fn default() -> Self {
+        Self { on: true }
+    }
 }
 
 /// The scene's main light, which the sky turns and colours.
@@ -351,11 +383,18 @@ pub struct SceneLight;
 const DOME_REACH: f32 = 0.9;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<SkyStart>().init_resource::<SkyNow>();
+    app.init_resource::<SkyStart>()
+        .init_resource::<SkyNow>()
+        .init_resource::<Atmosphere>();
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         app.add_systems(
             PostUpdate,
-            (update_sky, draw_body, draw_flare)
+            (
+                update_sky,
+                crate::clouds::draw_clouds,
+                draw_body,
+                draw_flare,
+            )
                 .chain()
                 .in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
         );
@@ -363,11 +402,11 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// A map-frame (Z up) vector in Bevy's frame (Y up).
-fn to_bevy(v: Vec3) -> Vec3 {
+pub(crate) fn to_bevy(v: Vec3) -> Vec3 {
     Vec3::from(iron3d_assets::terrain::y_up(v.to_array()))
 }
 
-fn srgb([r, g, b, a]: Rgba) -> Color {
+pub(crate) fn srgb([r, g, b, a]: Rgba) -> Color {
     Color::srgba(r, g, b, a)
 }
 
@@ -393,7 +432,11 @@ fn dome_mesh(scale: f32) -> Mesh {
 }
 
 /// What the sky moves and colours of its dome.
-type DomeItem = (&'static mut Transform, &'static Mesh3d);
+type DomeItem = (
+    &'static mut Transform,
+    &'static Mesh3d,
+    &'static mut Visibility,
+);
 
 /// Sets the frame from the sky at the game time: the dome round the
 /// camera, the clear colour and fog, the main light and the scene colour.
@@ -411,6 +454,7 @@ fn update_sky(
     mut clear: ResMut<ClearColor>,
     mut ambient: ResMut<GlobalAmbientLight>,
     mut now: ResMut<SkyNow>,
+    atmosphere: Res<Atmosphere>,
 ) {
     now.0 = None;
     let Some(sky) = sky else { return };
@@ -421,19 +465,6 @@ fn update_sky(
     let Some(frame) = frame(&sky.sky, start.0, elapsed) else {
         return;
     };
-    now.0 = Some(frame.clone());
-    let forward = eye.forward().as_vec3();
-    let map_forward = Vec3::new(forward.x, -forward.z, forward.y);
-    let fog = frame.fog_colour(map_forward);
-    clear.0 = srgb(fog);
-    commands.entity(eye_entity).insert(DistanceFog {
-        color: srgb(fog),
-        falloff: FogFalloff::Linear {
-            start: frame.fog.0,
-            end: frame.fog.1.max(frame.fog.0 + 1.0),
-        },
-        ..default()
-    });
     if let Ok((mut sun, mut at)) = light.single_mut() {
         let [r, g, b] = if frame.body.is_some() {
             frame.light
@@ -455,12 +486,35 @@ fn update_sky(
     let [r, g, b] = frame.scene;
     ambient.color = Color::srgb(r, g, b);
     ambient.brightness = 1.0;
+    // Without the atmosphere the lights stay; the dome, fog and what
+    // draws after the dome (clouds, bodies, flare: `now` stays empty) go.
+    if !atmosphere.on {
+        commands.entity(eye_entity).remove::<DistanceFog>();
+        for (_, _, mut shown) in &mut dome {
+            shown.set_if_neq(Visibility::Hidden);
+        }
+        return;
+    }
+    now.0 = Some(frame.clone());
+    let forward = eye.forward().as_vec3();
+    let map_forward = Vec3::new(forward.x, -forward.z, forward.y);
+    let fog = frame.fog_colour(map_forward);
+    clear.0 = srgb(fog);
+    commands.entity(eye_entity).insert(DistanceFog {
+        color: srgb(fog),
+        falloff: FogFalloff::Linear {
+            start: frame.fog.0,
+            end: frame.fog.1.max(frame.fog.0 + 1.0),
+        },
+        ..default()
+    });
     let colours: Vec<[f32; 4]> = dome_colours(&frame, map_forward)
         .into_iter()
         .map(|c| srgb(c).to_linear().to_f32_array())
         .collect();
     match dome.single_mut() {
-        Ok((mut at, mesh)) => {
+        Ok((mut at, mesh, mut shown)) => {
+            shown.set_if_neq(Visibility::Visible);
             at.translation = eye.translation();
             if let Some(mut mesh) = meshes.get_mut(&mesh.0) {
                 mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
@@ -521,10 +575,11 @@ type SpriteItem = (
     &'static mut DrawItemSource,
 );
 
-/// Draw-item insertion ids of the atmosphere phase: the dome, then the
-/// bodies' sprites, then the flare's.
+/// Draw-item insertion ids of the atmosphere phase: the dome, the clouds,
+/// then the bodies' sprites, then the flare's.
 const DOME_ITEM: u64 = 0;
-const BODY_ITEMS: u64 = 1;
+pub(crate) const CLOUD_ITEM: u64 = 1;
+const BODY_ITEMS: u64 = 2;
 const FLARE_ITEMS: u64 = 16;
 
 /// The dome's draw item: untextured, vertex-coloured, unlit.
@@ -735,8 +790,32 @@ const FLARE_DEPTH: f32 = 1.0;
 /// in front of the eye along the line from the body's screen point
 /// through the centre, their alpha times [`flare_strength`]. Ours: no
 /// occlusion test (the original's is not described).
+/// How far the flare's occlusion test looks toward the body.
+const FLARE_OCCLUSION_REACH: f32 = 5000.0;
+
+/// The flare's occlusion test (tome V names one; no source describes
+/// it, ours): whether the terrain stands between the eye and the body,
+/// the ray from `eye` along `toward` (map frame) meeting a face within
+/// [`FLARE_OCCLUSION_REACH`].
+pub fn flare_occluded(
+    surface: &iron3d_formats::terrain::surface::TerrainSurface,
+    eye: Vec3,
+    toward: Vec3,
+) -> bool {
+    surface
+        .raycast(
+            eye.to_array(),
+            toward.normalize_or_zero().to_array(),
+            FLARE_OCCLUSION_REACH,
+            iron3d_formats::terrain::surface::FaceFilter::ANY,
+        )
+        .is_some()
+}
+
 fn draw_flare(
     mut sky: SkySprites,
+    scene: Option<Res<crate::terrain::SceneTerrain>>,
+    terrains: Res<Assets<iron3d_assets::terrain::Terrain>>,
     mut sprites: Query<SpriteItem, With<SkyFlare>>,
     mut made: Local<
         std::collections::BTreeMap<(usize, u8), Handle<crate::material::LegacyMaterial>>,
@@ -753,6 +832,13 @@ fn draw_flare(
         let forward = turn * Vec3::NEG_Z;
         let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
         let strength = flare_strength(map(forward), body.travel);
+        let surface = scene
+            .as_ref()
+            .and_then(|s| terrains.get(&s.handle))
+            .map(|t| &t.surface);
+        if surface.is_some_and(|s| flare_occluded(s, map(eye.translation), -body.travel)) {
+            return None;
+        }
         let step = (strength * FLARE_STEPS).round();
         if step < 1.0 {
             return None;
@@ -881,6 +967,30 @@ mod tests {
                 .body
                 .is_none()
         );
+    }
+
+    #[test]
+    fn the_flare_is_hidden_behind_the_terrain() {
+        use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield};
+        // A ridge 100 high along y = 50, flat ground elsewhere.
+        let heights = (0..25)
+            .map(|i| if i / 5 == 2 { 100.0 } else { 0.0 })
+            .collect();
+        let land = land_from_heightfield(&Heightfield {
+            cols: 5,
+            rows: 5,
+            origin: [0.0, 0.0],
+            spacing: 25.0,
+            heights,
+            block: 4,
+        })
+        .unwrap();
+        let surface = iron3d_formats::terrain::surface::TerrainSurface::build_lod0(&land);
+        let eye = Vec3::new(50.0, 5.0, 10.0);
+        // Low toward +y: the ridge is in the way; high, or away: clear.
+        assert!(flare_occluded(&surface, eye, Vec3::new(0.0, 1.0, 0.2)));
+        assert!(!flare_occluded(&surface, eye, Vec3::new(0.0, 1.0, 3.0)));
+        assert!(!flare_occluded(&surface, eye, Vec3::new(0.0, -1.0, 0.2)));
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct Terrain;
 pub struct TerrainLayer {
     pub layer: GroundLayer,
     pub index: u8,
+    /// Its faces are water ([`crate::water`]).
+    pub water: bool,
     pub faces: usize,
 }
 
@@ -91,6 +93,7 @@ fn layer_components(
         TerrainLayer {
             layer: layer.layer,
             index: layer.index,
+            water: layer.water,
             faces: layer.faces,
         },
         Mesh3d(layer.mesh.clone()),
@@ -138,9 +141,9 @@ fn rebind_terrain(world: &mut World) {
     let mut next = scene.next_insertion;
     let mut kept = Vec::new();
     for layer in &layers {
-        let same = existing
-            .iter()
-            .find(|(_, l, _)| (l.layer, l.index) == (layer.layer, layer.index));
+        let same = existing.iter().find(|(_, l, _)| {
+            (l.layer, l.index, l.water) == (layer.layer, layer.index, layer.water)
+        });
         match same {
             Some(&(entity, _, insertion)) => {
                 let components = layer_components(world, layer, insertion);
@@ -199,11 +202,10 @@ pub fn animate_terrain(
     };
     let millis = material_time(&clock);
     for (drawn, handle, mut source) in &mut layers {
-        let Some(layer) = terrain
-            .layers
-            .iter()
-            .find(|l| l.material.is_some() && (l.layer, l.index) == (drawn.layer, drawn.index))
-        else {
+        let Some(layer) = terrain.layers.iter().find(|l| {
+            l.material.is_some()
+                && (l.layer, l.index, l.water) == (drawn.layer, drawn.index, drawn.water)
+        }) else {
             continue;
         };
         let (phase, texture) = layer_phase(layer, millis);

@@ -29,6 +29,7 @@
 
 use crate::{ReplayInput, configure_input};
 use bevy::app::AppExit;
+use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use iron3d_audio::{Listener, Sounds};
 use iron3d_behavior::{Route, Target};
@@ -439,7 +440,12 @@ fn trace_sounds(sounds: Option<Res<Sounds>>, mut read: Local<usize>, mut trace: 
 }
 
 /// The frame's active 3D camera, when it moved.
-type MovedCamera<'a> = (&'a Camera, &'a GlobalTransform, &'a Projection);
+type MovedCamera<'a> = (
+    &'a Camera,
+    &'a GlobalTransform,
+    &'a Projection,
+    &'a RenderTarget,
+);
 
 /// The camera's state, as tome VI's trace asks: its place and look, mode
 /// and target (the hero, under the cockpit and outer cameras), angles
@@ -457,7 +463,11 @@ fn trace_camera(
         Some(ViewMode::Cockpit | ViewMode::Outer(_)) => hero.iter().next().map(|id| id.raw()),
         _ => None,
     };
-    for (camera, frame, projection) in cameras.iter().filter(|(c, _, _)| c.is_active) {
+    // The cameras on a window (a texture's, as the water's reflection, is
+    // not the player's view).
+    let on_screen =
+        |(c, _, _, target): &MovedCamera| c.is_active && matches!(target, RenderTarget::Window(_));
+    for (camera, frame, projection, _) in cameras.iter().filter(on_screen) {
         let fov = match projection {
             Projection::Perspective(p) => Some(p.fov),
             _ => None,
