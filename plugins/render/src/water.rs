@@ -208,6 +208,15 @@ type Eye = (
     Option<&'static DistanceFog>,
 );
 
+/// A terrain layer the water may draw, and whether it is on its render
+/// layer yet.
+type WaterLayer = (
+    Entity,
+    &'static TerrainLayer,
+    &'static MeshMaterial3d<LegacyMaterial>,
+    Has<RenderLayers>,
+);
+
 /// Each frame with reflections on: the reflection camera at the mirrored
 /// eye and the water layers drawn with its texture, the bump's drift of
 /// the game time and the water box.
@@ -222,7 +231,7 @@ pub(crate) fn draw_water(
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<LegacyMaterial>>,
     eye: Query<Eye, (With<MissionCamera>, Without<ReflectionCamera>)>,
-    layers: Query<(Entity, &TerrainLayer, &MeshMaterial3d<LegacyMaterial>), With<Terrain>>,
+    layers: Query<WaterLayer, With<Terrain>>,
     mut camera: Query<
         (Entity, &mut Transform, &mut Projection, &mut Camera),
         With<ReflectionCamera>,
@@ -284,13 +293,15 @@ pub(crate) fn draw_water(
     }
     let size = [water.max[0] - water.min[0], water.max[1] - water.min[1]].map(|s| s.max(1e-3));
     let drift = plan.drift(clock.elapsed().as_millis() as u64);
-    for (entity, layer, handle) in &layers {
+    for (entity, layer, handle, layered) in &layers {
         if !layer.water {
             continue;
         }
-        commands
-            .entity(entity)
-            .insert(RenderLayers::layer(WATER_LAYER));
+        if !layered {
+            commands
+                .entity(entity)
+                .insert(RenderLayers::layer(WATER_LAYER));
+        }
         let Some(mut material) = materials.get_mut(&handle.0) else {
             continue;
         };

@@ -210,15 +210,11 @@ pub struct BehaviorIni(pub iron3d_formats::config::ini::Settings);
 pub struct ShadeSettings(pub iron3d_formats::config::ini::Settings);
 
 impl ShadeSettings {
-    /// A setting's number, else its compiled default (`SHADE_CFG`).
+    /// A setting's effective number: the file's, else its compiled
+    /// default, which the resolution already gave every `SHADE_CFG` key
+    /// (0 for a name the table does not have).
     pub fn number(&self, key: &str) -> f64 {
-        self.0.number(key).unwrap_or_else(|| {
-            iron3d_formats::config::ini::SHADE_CFG
-                .iter()
-                .find(|spec| spec.key.eq_ignore_ascii_case(key))
-                .and_then(|spec| spec.default?.parse().ok())
-                .unwrap_or(0.0)
-        })
+        self.0.number(key).unwrap_or_default()
     }
 
     /// A flag setting: on unless it is 0.
