@@ -100,7 +100,7 @@ fn screenshot_shows_terrain_below_and_is_not_uniform() {
 fn looking_up_sees_the_sky_dome_change_over_the_day() {
     require_display();
     // Above the player base, pitched 80° up: nothing but the dome, at the
-    // demo sky's noon and at night (`--sky-time`).
+    // demo sky's noon and at night (`--sky-time`), with the nebula behind.
     let up = ["--camera", "-336,-304,300,90,80", "--no-hud"];
     let (noon, w, h) = screenshot(&[&up[..], &["--sky-time", "07:30"]].concat());
     let (night, ..) = screenshot(&[&up[..], &["--sky-time", "20:00"]].concat());
@@ -118,6 +118,29 @@ fn looking_up_sees_the_sky_dome_change_over_the_day() {
         "{blue} of {} pixels blue",
         noon.len()
     );
+    // At night the top of the dome is open (its alpha 0): the nebula's
+    // stars show through, points far brighter than the sky 8 pixels
+    // around them; by day the dome's colours cover them (the sun's glow
+    // is smooth).
+    let stars = |pixels: &[[u8; 3]]| {
+        let sum = |x: u32, y: u32| {
+            pixels[(y * w + x) as usize]
+                .iter()
+                .map(|&c| i32::from(c))
+                .sum::<i32>()
+        };
+        let mut count = 0;
+        for y in 8..h - 8 {
+            for x in 8..w - 8 {
+                let around = (sum(x - 8, y) + sum(x + 8, y) + sum(x, y - 8) + sum(x, y + 8)) / 4;
+                count += usize::from(sum(x, y) > around + 150);
+            }
+        }
+        count
+    };
+    let (at_night, by_day) = (stars(&night), stars(&noon));
+    assert!(at_night > 200, "{at_night} star pixels at night");
+    assert!(by_day < at_night / 20, "{by_day} star pixels by day");
 }
 
 /// Fog: looking level over the ground at the demo sky's 07:30, the ground
@@ -226,12 +249,17 @@ fn demo_install() -> (tempfile::TempDir, std::path::PathBuf, tma::Tma) {
 /// Share of the pixels of the `size` x `size` square at the frame centre
 /// that differ between two frames of `w` pixels per row.
 fn centre_difference(a: &[[u8; 3]], b: &[[u8; 3]], w: u32, h: u32, size: u32) -> f64 {
-    let (x0, y0) = ((w - size) / 2, (h - size) / 2);
-    let differ = (y0..y0 + size)
-        .flat_map(|y| (x0..x0 + size).map(move |x| (y * w + x) as usize))
+    let differ = centre(w, h, size)
         .filter(|&i| (0..3).any(|k| a[i][k].abs_diff(b[i][k]) > 8))
         .count();
     differ as f64 / f64::from(size * size)
+}
+
+/// The indices of the `size`×`size` pixels at the centre of a `w`×`h`
+/// frame.
+fn centre(w: u32, h: u32, size: u32) -> impl Iterator<Item = usize> {
+    let (x0, y0) = ((w - size) / 2, (h - size) / 2);
+    (y0..y0 + size).flat_map(move |y| (x0..x0 + size).map(move |x| (y * w + x) as usize))
 }
 
 /// Share of the pixels of a region of the 640×480 HUD layout (scaled to
@@ -325,6 +353,42 @@ fn an_explosion_changes_the_pixels_where_it_plays() {
     assert_eq!((w, h), (w2, h2));
     let changed = centre_difference(&with, &without, w, h, 30);
     assert!(changed > 0.2, "{changed:.3} of the centre changed");
+}
+
+/// Point lights on models: at night an explosion's light behind the
+/// camera (its sprites out of view) brightens the wall of the building
+/// the camera looks at.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn an_effects_light_brightens_the_building_wall_in_front_of_it() {
+    require_display();
+    let (dir, _, mission) = demo_install();
+    let [x, y, z] = first_building(&mission).position;
+    // The camera 16 m south of the building, 3 m up, looking level north
+    // at it; the explosion (its light reaching 40 m at first) 4 m behind
+    // the camera.
+    let camera = format!("{x},{},{},90,0", y - 16.0, z + 3.0);
+    let lamp = format!("FX_EXPLODE {x},{},{}", y - 20.0, z + 3.0);
+    let game_dir = dir.path().to_str().unwrap();
+    let night = [
+        "--game-dir",
+        game_dir,
+        "--camera",
+        &camera,
+        "--paused",
+        "--no-hud",
+        "--sky-time",
+        "21:00",
+    ];
+    let (dark, w, h) = screenshot(&night);
+    let (lit, ..) = screenshot(&[&night[..], &["--effect", &lamp]].concat());
+    let wall =
+        |pixels: &[[u8; 3]]| -> Vec<[u8; 3]> { centre(w, h, 40).map(|i| pixels[i]).collect() };
+    let (before, after) = (brightness(&wall(&dark)), brightness(&wall(&lit)));
+    assert!(
+        after > before + 60.0,
+        "the wall: {before:.0} dark, {after:.0} lit"
+    );
 }
 
 #[test]
@@ -832,7 +896,11 @@ fn frame_capture_lists_the_shadow_and_atmosphere_phases_in_order() {
         .filter(|i| phase(i) == "Atmosphere")
         .map(|i| (i["insertion"].as_u64().unwrap(), i["texture"].is_string()))
         .collect();
-    assert_eq!(sky_items[0], (0, false), "the dome first: {sky_items:?}");
+    assert_eq!(
+        sky_items[0],
+        (0, true),
+        "the dome first, the nebula's texture under it: {sky_items:?}"
+    );
     assert!(
         sky_items
             .iter()

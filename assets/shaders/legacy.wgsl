@@ -4,18 +4,21 @@
 //   stage 1: * lightmap (UV1), when the batch has UV1 and a WEAR lightmap
 //   alpha test: discard below alpha_ref; blending is pipeline state.
 // Lighting is the original's software model (openparkan docs/03-terrain.md
-// "How the landscape is lit and fogged"): lit = knee(max(sun * N.L, scene))
-// from the scene's first directional light (colour x illuminance) and the
-// ambient colour (the sky's scene colour); the diffuse takes min(lit, 1),
+// "How the landscape is lit and fogged"): lit = knee(max(sum of light *
+// N.L, scene)) over the scene's directional lights (the sky's main and
+// counter lights, colour x illuminance) and the ambient colour (the sky's
+// scene colour); the diffuse takes min(lit, 1),
 // what lies above 1 spills into a specular added after the texture. Fog,
 // when the camera has a linear DistanceFog: keep = 1 - (d^2 - start^2) /
 // (end^2 - start^2), linear in the squared distance from the eye.
-// Shadows (FLAG_SHADOWED, the terrain): the sun's term is scaled by the
-// first directional light's shadow map (plugins/render/src/shadow.rs).
-// Point lights (FLAG_POINT_LIT, the terrain): the original's emulation
-// (plugins/render/src/lights.rs) adds each light's premultiplied colour
-// within its range, falling off across the disc it makes on the surface's
-// plane: (range^2 - r^2) / (range^2 - d^2), d the distance to the plane.
+// Shadows (FLAG_SHADOWED, the terrain): a light's term is scaled by its
+// shadow map, when it has one (the main light: plugins/render/src/shadow.rs).
+// Point lights (plugins/render/src/lights.rs): FLAG_POINT_LIT (the terrain
+// and model batches) adds the effects' lights to the sky's before the
+// knee; FLAG_POINT_DISC (a batch word's 0x800) adds the emulation's discs
+// after the texture.
+// The dome over the nebula (FLAG_NEBULA, plugins/render/src/sky.rs): the
+// nebula's texture under the vertex colours, mixed by their alpha.
 // Water (FLAG_WATER, plugins/render/src/water.rs): no texture; the
 // reflection on stage 1 at the fragment's place in the water box, moved by
 // the bump map's texel (computed, not sampled), times the lit colour.
@@ -25,10 +28,7 @@
 #import bevy_pbr::mesh_view_bindings as view_bindings
 #import bevy_pbr::mesh_view_types::DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT
 #import bevy_pbr::shadows::fetch_directional_shadow
-#import bevy_pbr::mesh_view_bindings::clustered_lights
-#import bevy_pbr::clustered_forward::{
-    view_fragment_cluster_index, unpack_clusterable_object_index_ranges, get_clusterable_object_id
-}
+#import bevy_pbr::mesh_functions::get_tag
 
 struct LegacyUniform {
     // Diffuse colour of the surface (rgb) and the material alpha (a).
@@ -53,6 +53,25 @@ const FLAG_UNLIT: u32 = 16u;
 const FLAG_SHADOWED: u32 = 32u;
 const FLAG_POINT_LIT: u32 = 64u;
 const FLAG_WATER: u32 = 128u;
+const FLAG_POINT_DISC: u32 = 256u;
+const FLAG_NEBULA: u32 = 512u;
+
+// The frame's point lights (plugins/render/src/lights.rs GpuPointLights).
+const MAX_POINT_LIGHTS: u32 = 32u;
+struct PointLight {
+    position: vec3<f32>,
+    range: f32,
+    colour: vec3<f32>,
+    // The owner's tag (original id + 1); 0 lights every surface.
+    owner: u32,
+    attenuation: vec3<f32>,
+    // Bit 0: the emulation's discs take it.
+    disc: u32,
+};
+struct PointLights {
+    count: u32,
+    items: array<PointLight, 32>,
+};
 
 // Bevy's linear fog mode (bevy_pbr mesh_view_types).
 const FOG_MODE_LINEAR: u32 = 1u;
@@ -62,19 +81,22 @@ const FOG_MODE_LINEAR: u32 = 1u;
 @group(#{MATERIAL_BIND_GROUP}) @binding(2) var stage0_sampler: sampler;
 @group(#{MATERIAL_BIND_GROUP}) @binding(3) var stage1_texture: texture_2d<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(4) var stage1_sampler: sampler;
+@group(#{MATERIAL_BIND_GROUP}) @binding(5) var<storage, read> point_lights: PointLights;
 
-fn sun_direction() -> vec3<f32> {
-    if (lights.n_directional_lights > 0u) {
-        return normalize(lights.directional_lights[0].direction_to_light);
+// What the directional lights give `in` (facing `normal`): each light's
+// colour x cos, the shadowed one's term scaled by its map; without any
+// light a white one from the south-east, high.
+fn directional(in: VertexOutput, normal: vec3<f32>) -> vec3<f32> {
+    if (lights.n_directional_lights == 0u) {
+        return vec3<f32>(max(dot(normal, normalize(vec3<f32>(0.4, 0.8, 0.3))), 0.0));
     }
-    return normalize(vec3<f32>(0.4, 0.8, 0.3));
-}
-
-fn sun_colour() -> vec3<f32> {
-    if (lights.n_directional_lights > 0u) {
-        return lights.directional_lights[0].color.rgb;
+    var sum = vec3<f32>(0.0);
+    for (var i = 0u; i < lights.n_directional_lights; i = i + 1u) {
+        let light = &lights.directional_lights[i];
+        let cosine = max(dot(normal, normalize((*light).direction_to_light)), 0.0);
+        sum += (*light).color.rgb * cosine * sunlit(in, normal, i);
     }
-    return vec3<f32>(1.0);
+    return sum;
 }
 
 // The original's soft knee: itself up to 1, c / 6 + 5 / 6 up to 7, then 2.
@@ -97,37 +119,60 @@ fn view_depth(in: VertexOutput) -> f32 {
     ), in.world_position);
 }
 
-// How much of the sun reaches `in` (1 unshadowed).
-fn sunlit(in: VertexOutput, normal: vec3<f32>) -> f32 {
-    if ((material.flags & FLAG_SHADOWED) == 0u || lights.n_directional_lights == 0u
-            || (lights.directional_lights[0].flags & DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT) == 0u) {
+// How much of directional light `light` reaches `in` (1 unshadowed).
+fn sunlit(in: VertexOutput, normal: vec3<f32>, light: u32) -> f32 {
+    if ((material.flags & FLAG_SHADOWED) == 0u
+            || (lights.directional_lights[light].flags & DIRECTIONAL_LIGHT_FLAGS_SHADOWS_ENABLED_BIT) == 0u) {
         return 1.0;
     }
-    return fetch_directional_shadow(0u, in.world_position, normal, view_depth(in), in.position.xy);
+    return fetch_directional_shadow(light, in.world_position, normal, view_depth(in), in.position.xy);
 }
 
-// What the point lights of `in`'s cluster add to it.
-fn point_lit(in: VertexOutput, normal: vec3<f32>) -> vec3<f32> {
-    var added = vec3<f32>(0.0);
-    if ((material.flags & FLAG_POINT_LIT) == 0u) {
-        return added;
+// What the effects' point lights give `in` (facing `normal`).
+struct PointLit {
+    // The vertex lighter's (FLAG_POINT_LIT), added to the light before the
+    // knee: colour x cos x (a0 + a1 x + a2 x^2), x = (range - d) / range,
+    // nothing past the range or turned away.
+    light: vec3<f32>,
+    // The emulation's discs (FLAG_POINT_DISC), added after the texture:
+    // within the range, the colour over its length times that length x
+    // 0.25 held at 2, falling off across the disc the light makes on the
+    // surface's plane: (range^2 - r^2) / (range^2 - d^2), d the distance
+    // to the plane.
+    discs: vec3<f32>,
+};
+
+// An owner-only light lights only its owner's batches.
+fn point_lit(in: VertexOutput, normal: vec3<f32>) -> PointLit {
+    var out = PointLit(vec3<f32>(0.0), vec3<f32>(0.0));
+    let lighter = (material.flags & FLAG_POINT_LIT) != 0u;
+    let discs = (material.flags & FLAG_POINT_DISC) != 0u;
+    if (!lighter && !discs) {
+        return out;
     }
-    let orthographic = view.clip_from_view[3].w == 1.0;
-    let cluster = view_fragment_cluster_index(in.position.xy, view_depth(in), orthographic);
-    let ranges = unpack_clusterable_object_index_ranges(cluster);
-    for (var i = ranges.first_point_light_index_offset; i < ranges.first_spot_light_index_offset; i = i + 1u) {
-        let light = &clustered_lights.data[get_clusterable_object_id(i)];
-        let to_light = (*light).position_radius.xyz - in.world_position.xyz;
-        let range2 = 1.0 / (*light).color_inverse_square_range.w;
-        let r2 = dot(to_light, to_light);
-        if (r2 >= range2) {
+    let tag = get_tag(in.instance_index);
+    for (var i = 0u; i < min(point_lights.count, MAX_POINT_LIGHTS); i = i + 1u) {
+        let light = point_lights.items[i];
+        let to_light = light.position - in.world_position.xyz;
+        let d = length(to_light);
+        if ((light.owner != 0u && light.owner != tag) || d >= light.range) {
             continue;
         }
-        let d = dot(to_light, normal);
-        let falloff = clamp((range2 - r2) / max(range2 - d * d, 1e-4), 0.0, 1.0);
-        added += (*light).color_inverse_square_range.rgb * falloff;
+        let cosine = dot(normal, to_light / max(d, 1e-4));
+        if (lighter && cosine > 0.0) {
+            let x = (light.range - d) / light.range;
+            let a = light.attenuation;
+            out.light += light.colour * cosine * (a.x + a.y * x + a.z * x * x);
+        }
+        let size = length(light.colour);
+        if (discs && (light.disc & 1u) != 0u && size > 0.0) {
+            let range2 = light.range * light.range;
+            let plane = dot(to_light, normal);
+            let falloff = clamp((range2 - d * d) / max(range2 - plane * plane, 1e-4), 0.0, 1.0);
+            out.discs += light.colour / size * min(size * 0.25, 2.0) * falloff;
+        }
     }
-    return added;
+    return out;
 }
 
 // The reflection seen at `in`, a water fragment.
@@ -170,9 +215,17 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
     if (!front) {
         normal = -normal;
     }
+#ifdef VERTEX_UVS_A
+#ifdef VERTEX_COLORS
+    if ((material.flags & FLAG_NEBULA) != 0u) {
+        let nebula = textureSample(stage0_texture, stage0_sampler, in.uv).rgb * material.colour.rgb;
+        return vec4<f32>(mix(nebula, in.color.rgb, in.color.a), 1.0);
+    }
+#endif
+#endif
     let unlit = (material.flags & FLAG_UNLIT) != 0u;
-    let cosine = max(dot(normal, sun_direction()), 0.0) * sunlit(in, normal);
-    var lit = knee(max(sun_colour() * cosine, lights.ambient_color.rgb));
+    let points = point_lit(in, normal);
+    var lit = knee(max(directional(in, normal) + points.light, lights.ambient_color.rgb));
     if (unlit) {
         lit = vec3<f32>(1.0);
     }
@@ -205,6 +258,6 @@ fn fragment(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0
     if (unlit) {
         return colour;
     }
-    let lit_colour = colour.rgb + specular + point_lit(in, normal);
+    let lit_colour = colour.rgb + specular + points.discs;
     return vec4<f32>(fogged(lit_colour, in.world_position.xyz), colour.a);
 }

@@ -42,11 +42,27 @@ pub fn table(names: &[&str]) -> Result<Vec<u8>> {
 /// The ground textures (every table name except the material fallback).
 pub fn textures() -> Vec<TexSpec> {
     let look = |name: &str| match name {
-        "L00" => Some(Look::Camo([70, 110, 40], [50, 85, 30])),
-        "L01" => Some(Look::Grey(150)),
-        "L02" => Some(Look::Camo([200, 180, 120], [170, 150, 100])),
-        "L10" => Some(Look::Camo([120, 95, 70], [100, 80, 60])),
-        "L11" => Some(Look::Streaks([150, 140, 125])),
+        "L00" => Some(Look::Ground {
+            base: [72, 112, 42],
+            dark: [44, 72, 30],
+            speck: [130, 160, 70],
+        }),
+        "L01" => Some(Look::Rock([150, 142, 130])),
+        "L02" => Some(Look::Ground {
+            base: [205, 185, 128],
+            dark: [160, 140, 95],
+            speck: [235, 222, 180],
+        }),
+        "L10" => Some(Look::Ground {
+            base: [125, 98, 72],
+            dark: [92, 72, 52],
+            speck: [160, 140, 110],
+        }),
+        "L11" => Some(Look::Ground {
+            base: [150, 142, 128],
+            dark: [112, 106, 96],
+            speck: [200, 195, 185],
+        }),
         _ => None,
     };
     LAYER1
@@ -56,7 +72,7 @@ pub fn textures() -> Vec<TexSpec> {
             look(name).map(|look| TexSpec {
                 name: format!("{name}{MEMBER_SUFFIX}"),
                 look,
-                size: 64,
+                size: 128,
                 format: PixelFormat::Rgb565,
                 mips: true,
             })

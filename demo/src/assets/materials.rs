@@ -320,11 +320,12 @@ fn material(paint: Paint, name: String, variant: Option<u32>) -> Result<Material
 pub type SkySprite = (&'static str, &'static str, Look, (u8, u8));
 
 /// The sky's materials (`sky.wea` roles 3 to 6: the sun, the moon, the
-/// flare's two; role 2 the clouds): material, texture (the sprites round
-/// glows fading to transparent, the clouds a tile of puffs), its look and
-/// its blend (SRCALPHA / INVSRCALPHA for the bodies and the clouds,
-/// SRCALPHA / ONE for the flare, as the retail sky materials).
-pub const SKY_SPRITES: [SkySprite; 5] = [
+/// flare's two; role 2 the clouds, role 0 the nebula): material, texture
+/// (the sprites round glows fading to transparent, the clouds a tile of
+/// puffs, the nebula stars and gas), its look and its blend (SRCALPHA /
+/// INVSRCALPHA for the bodies, the clouds and the nebula, SRCALPHA / ONE
+/// for the flare, as the retail sky materials).
+pub const SKY_SPRITES: [SkySprite; 6] = [
     ("ENV_SUN", "T_SUN", Look::Glow([255, 236, 190]), (5, 6)),
     ("ENV_MOON", "T_MOON", Look::Glow([205, 215, 255]), (5, 6)),
     (
@@ -340,6 +341,7 @@ pub const SKY_SPRITES: [SkySprite; 5] = [
         (5, 2),
     ),
     ("ENV_CLOUDS", "T_CLOUDS", Look::Clouds, (5, 6)),
+    ("ENV_NEBULA", "T_NEBULA", Look::Nebula, (5, 6)),
 ];
 
 /// The sky materials' textures.
@@ -349,9 +351,18 @@ pub fn sky_textures() -> Vec<TexSpec> {
         .map(|&(_, texture, look, _)| TexSpec {
             name: texture.into(),
             look,
-            // The clouds stretch over thousands of units: more texels.
-            size: if look == Look::Clouds { 128 } else { 64 },
-            format: PixelFormat::Argb8888,
+            // The clouds and the nebula stretch over thousands of units:
+            // more texels; the nebula has no alpha (RGB 565, as retail).
+            size: match look {
+                Look::Nebula => 256,
+                Look::Clouds => 128,
+                _ => 64,
+            },
+            format: if look == Look::Nebula {
+                PixelFormat::Rgb565
+            } else {
+                PixelFormat::Argb8888
+            },
             mips: true,
         })
         .collect()

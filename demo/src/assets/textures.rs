@@ -2,7 +2,7 @@
 //! the diffuse textures of `Textures.lib`, lightmaps, palettes and the font
 //! and sprite images.
 
-use super::noise::{fractal, hash3};
+use super::noise::{fractal, hash3, value_noise};
 use iron3d_formats::error::Result;
 use iron3d_formats::texm::{
     FLAG5_ALPHA_SURFACE, FLAG5_PALETTE_FADE, FLAGS4_MIPMAPPED, Mips, PageRect, Palette,
@@ -30,6 +30,19 @@ pub enum Look {
     Explosion,
     /// White cloud puffs over transparent sky (a tile).
     Clouds,
+    /// Ground at three scales: patches of `base` and `dark` a tile
+    /// across, clumps a sixteenth of it, grain per texel, and specks of
+    /// `speck` (grass blades, pebbles).
+    Ground {
+        base: [u8; 3],
+        dark: [u8; 3],
+        speck: [u8; 3],
+    },
+    /// A rock face: strata bent by noise, cracks, lichen-dark hollows.
+    Rock([u8; 3]),
+    /// Night sky: violet and blue gas over black, scattered stars
+    /// (opaque, as the retail RGB 565 nebulae).
+    Nebula,
 }
 
 /// A texture of a library: its entry name and how to make it.
@@ -124,6 +137,22 @@ pub fn render(look: Look, size: u32, seed: u32) -> Rgba8Image {
                 let puff = n.saturating_sub(90) * 255 / 120;
                 [255, 255, 255, puff.min(255) as u8]
             }
+            Look::Ground { base, dark, speck } => ground(seed, x, y, size, [base, dark, speck]),
+            Look::Rock(c) => rock(seed, x, y, size, c),
+            Look::Nebula => {
+                let gas = n.saturating_sub(110);
+                let star = hash3(seed, x as i32, y as i32, 7).is_multiple_of(149);
+                if star {
+                    [190, 190, 215, 255]
+                } else {
+                    [
+                        (6 + gas * 3 / 4).min(255) as u8,
+                        (6 + gas / 4).min(255) as u8,
+                        (18 + gas).min(255) as u8,
+                        255,
+                    ]
+                }
+            }
             Look::Explosion => {
                 let half = size / 2;
                 let frame = (y / half) * 2 + x / half;
@@ -140,6 +169,41 @@ pub fn render(look: Look, size: u32, seed: u32) -> Rgba8Image {
             }
         }
     })
+}
+
+/// `a` to `b` by `k` in 0..=255, per channel.
+fn mix(a: [u8; 3], b: [u8; 3], k: u32) -> [u8; 3] {
+    let k = k.min(255);
+    std::array::from_fn(|i| ((u32::from(a[i]) * (255 - k) + u32::from(b[i]) * k) / 255) as u8)
+}
+
+/// A [`Look::Ground`] texel.
+fn ground(seed: u32, x: u32, y: u32, size: u32, [base, dark, speck]: [[u8; 3]; 3]) -> [u8; 4] {
+    let patches = value_noise(seed ^ 0x1234, x, y, (size / 2).max(1), 2);
+    let clumps = value_noise(seed ^ 0x4321, x, y, (size / 16).max(1), 16);
+    let grain = hash3(seed, x as i32, y as i32, 3) & 0x3F;
+    let soil = mix(base, dark, (patches * 3 + clumps) / 4 * 3 / 2);
+    let lit = 200 + grain;
+    if hash3(seed, x as i32, y as i32, 5).is_multiple_of(23) && clumps > 100 {
+        return opaque(shade(speck, lit));
+    }
+    opaque(shade(soil, lit))
+}
+
+/// A [`Look::Rock`] texel: eight layers across y bent by noise, each
+/// its own shade, with dark seams between them and a few cracks down.
+fn rock(seed: u32, x: u32, y: u32, size: u32, c: [u8; 3]) -> [u8; 4] {
+    let size = size.max(8);
+    let bend = value_noise(seed ^ 0x7777, x, y, size / 4, 4);
+    let layer_at = y * 8 + bend * size / 64;
+    let layer = layer_at / size;
+    let band = 140 + hash3(seed, layer as i32, 0, 9) % 90;
+    let seam = layer_at % size < size / 12;
+    let crack_x = hash3(seed, layer as i32, 1, 13) % size;
+    let crack = x.abs_diff(crack_x) < 2 && hash3(seed, layer as i32, 2, 17).is_multiple_of(3);
+    let grain = value_noise(seed ^ 0x2468, x, y, 2, size / 2) / 6;
+    let k = if seam || crack { 80 } else { band + grain };
+    opaque(shade(c, k))
 }
 
 /// The 2x2 frame rectangles of the explosion atlas.

@@ -2,8 +2,9 @@
 //! `docs/10-sky.md`): one 900 s day whose sun is up from 00:30 to 14:30
 //! and moon from 15:30 to 23:30, as the retail skies; the clock starts at
 //! 01:30, early morning. Each keyframe holds its dome colours (a compass of
-//! four per ring, the rising or setting side glowing), its fog (end a
-//! multiple of 700 m), its main light and its scene colour.
+//! four per ring, the rising or setting side glowing; at night the top of
+//! the dome lets the nebula through), its fog (end a multiple of 700 m),
+//! its main light and its scene colour.
 
 use iron3d_formats::error::Result;
 use iron3d_formats::proto::ske::{
@@ -31,6 +32,9 @@ struct Moment {
     scene: Rgb,
     /// Fog end in units of 700 m.
     fog_end: f32,
+    /// The alpha of the apex, ring 2 and ring 3: how much of their colour
+    /// covers the nebula (the retail nights open the top of the dome).
+    cover: [u8; 3],
 }
 
 const NONE: Option<(usize, Rgb)> = None;
@@ -48,6 +52,7 @@ const DAY: [Moment; 9] = [
         strength: 0.0,
         scene: [35, 38, 55],
         fog_end: 0.7,
+        cover: [0, 0, 120],
     },
     Moment {
         at: (0, 30),
@@ -61,6 +66,7 @@ const DAY: [Moment; 9] = [
         strength: 0.6,
         scene: [60, 55, 65],
         fog_end: 0.8,
+        cover: [45, 30, 160],
     },
     Moment {
         at: (2, 30),
@@ -74,6 +80,7 @@ const DAY: [Moment; 9] = [
         strength: 1.0,
         scene: [85, 85, 95],
         fog_end: 1.0,
+        cover: [255, 255, 255],
     },
     Moment {
         at: (7, 30),
@@ -87,6 +94,7 @@ const DAY: [Moment; 9] = [
         strength: 1.3,
         scene: [95, 95, 100],
         fog_end: 1.0,
+        cover: [255, 255, 255],
     },
     Moment {
         at: (12, 30),
@@ -100,6 +108,7 @@ const DAY: [Moment; 9] = [
         strength: 1.0,
         scene: [90, 85, 90],
         fog_end: 1.0,
+        cover: [255, 255, 255],
     },
     Moment {
         at: (14, 0),
@@ -113,6 +122,7 @@ const DAY: [Moment; 9] = [
         strength: 0.6,
         scene: [70, 55, 60],
         fog_end: 0.8,
+        cover: [150, 170, 240],
     },
     Moment {
         at: (14, 30),
@@ -126,6 +136,7 @@ const DAY: [Moment; 9] = [
         strength: 0.2,
         scene: [45, 42, 60],
         fog_end: 0.7,
+        cover: [45, 70, 230],
     },
     Moment {
         at: (15, 30),
@@ -139,6 +150,7 @@ const DAY: [Moment; 9] = [
         strength: 0.4,
         scene: [35, 38, 55],
         fog_end: 0.7,
+        cover: [0, 0, 120],
     },
     Moment {
         at: (23, 30),
@@ -152,36 +164,42 @@ const DAY: [Moment; 9] = [
         strength: 0.1,
         scene: [35, 38, 55],
         fog_end: 0.7,
+        cover: [0, 0, 120],
     },
 ];
 
 /// A slot holding `rgb` (stored BGRA, opaque).
-fn colour([r, g, b]: Rgb) -> [u8; 4] {
-    [b, g, r, 255]
+fn colour(rgb: Rgb) -> [u8; 4] {
+    colour_over(rgb, 255)
+}
+
+/// A slot holding `rgb` with alpha `a` (stored BGRA).
+fn colour_over([r, g, b]: Rgb, a: u8) -> [u8; 4] {
+    [b, g, r, a]
 }
 
 fn keyframe(m: &Moment) -> Keyframe {
     let mut slots = vec![[0u8; 4]; SLOTS];
-    for (slots_of, rgb) in [
-        (SLOTS_RING_2, m.ring_2),
-        (SLOTS_RING_3, m.ring_3),
-        (SLOTS_HORIZON, m.horizon),
+    let [apex, ring_2, ring_3] = m.cover;
+    for (slots_of, rgb, a) in [
+        (SLOTS_RING_2, m.ring_2, ring_2),
+        (SLOTS_RING_3, m.ring_3, ring_3),
+        (SLOTS_HORIZON, m.horizon, 255),
     ] {
         for slot in slots_of {
-            slots[slot] = colour(rgb);
+            slots[slot] = colour_over(rgb, a);
         }
     }
     if let Some((k, rgb)) = m.glow {
         slots[SLOTS_HORIZON[k]] = colour(rgb);
     }
-    slots[SLOT_APEX] = colour(m.apex);
+    slots[SLOT_APEX] = colour_over(m.apex, apex);
     slots[SLOT_FOG_START] = 0f32.to_le_bytes();
     slots[SLOT_FOG_END] = m.fog_end.to_le_bytes();
     slots[SLOT_FLARE] = colour([255, 255, 255]);
-    // The clouds: white, a third of the horizon's colour in them.
-    slots[SLOT_CLOUDS] = colour(std::array::from_fn(|i| {
-        ((2 * 235 + u32::from(m.horizon[i])) / 3) as u8
-    }));
+    // The clouds: the horizon's colour, a little brighter (white by day,
+    // dark blue by night).
+    slots[SLOT_CLOUDS] = colour(m.horizon.map(|c| (u32::from(c) * 23 / 20).min(255) as u8));
     slots[SLOT_LIGHT] = colour(m.light);
     slots[SLOT_SCENE] = colour(m.scene);
     slots[SLOT_COUNTER] = colour(m.scene);
@@ -194,10 +212,12 @@ fn keyframe(m: &Moment) -> Keyframe {
     )
 }
 
-/// The mission's `sky.wea`: its materials by role (2 the clouds, 3 the
-/// sun, 4 the moon, 5 and 6 the flare), `Material.lib` names.
+/// The mission's `sky.wea`: its materials by role (0 the nebula, 2 the
+/// clouds, 3 the sun, 4 the moon, 5 and 6 the flare), `Material.lib`
+/// names.
 pub fn wear() -> Result<Vec<u8>> {
     let rows = [
+        ("0", "ENV_NEBULA"),
         ("2", "ENV_CLOUDS"),
         ("3", "ENV_SUN"),
         ("4", "ENV_MOON"),

@@ -261,7 +261,8 @@ impl Command {
     }
 
     /// A light's colour (RGBA, `+64 → +80`), position (`+16 → +28`) and
-    /// range (`+112 → +116`), each lerped over the window.
+    /// range (`+112 → +116`), each lerped over the window, and its three
+    /// attenuation terms (`+124..+132`, constant).
     pub fn light(&self) -> Option<Light> {
         (self.opcode() == 1).then(|| Light {
             kind: self.u32_at(4),
@@ -271,6 +272,7 @@ impl Command {
                 std::array::from_fn(|i| self.f32_at(80 + 4 * i)),
             ),
             range: (self.f32_at(112), self.f32_at(116)),
+            attenuation: self.triple_at(124),
         })
     }
 
@@ -295,6 +297,9 @@ pub struct Light {
     pub position: ([f32; 3], [f32; 3]),
     pub colour: ([f32; 4], [f32; 4]),
     pub range: (f32, f32),
+    /// `a0, a1, a2` of the falloff `a0 + a1 x + a2 x²`, `x = (range − d) /
+    /// range` (retail: (0, 1, 0), (0, 1, 1) or (0, 0, 1)).
+    pub attenuation: [f32; 3],
 }
 
 /// What a light's kind (+4) makes of it (openparkan `docs/11-effects.md`,
@@ -391,6 +396,19 @@ mod tests {
         assert!(!sprite.set_f32(200, 1.0));
         assert_eq!(sprite.f32_at(200), 0.0);
         assert_eq!(Command::new(6, true).unwrap().window(), None);
+    }
+
+    #[test]
+    fn a_light_reads_its_kind_range_and_attenuation_terms() {
+        let mut light = Command::new(1, true).unwrap();
+        assert!(light.set_f32(4, f32::from_bits(6)));
+        assert!(light.set_f32(112, 30.0) && light.set_f32(116, 3.0));
+        assert!(light.set_triple(124, [0.0, 1.0, 1.0]));
+        let read = light.light().unwrap();
+        assert_eq!(read.kind, 6);
+        assert_eq!(read.range, (30.0, 3.0));
+        assert_eq!(read.attenuation, [0.0, 1.0, 1.0]);
+        assert_eq!(Command::new(3, true).unwrap().light(), None);
     }
 
     #[test]

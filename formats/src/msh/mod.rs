@@ -18,9 +18,9 @@ pub mod streams;
 
 pub use anim::{Pose, blend_pose, quat_blend};
 pub use streams::{
-    AnimKey24, BATCH_DOORWAY, BATCH_TWO_SIDED, BATCH_UNTESTED, Batch20, NONE, Node38, Nodes,
-    SLOT_HEADER_SIZE, Slot68, SlotTable, TRI_FLOOR, TRI_OPEN_DOOR, TRI_UNTESTED, TriDesc16,
-    decode_names, decode_normal, decode_uv, encode_names, kind,
+    AnimKey24, BATCH_DOORWAY, BATCH_LIGHT_DISCS, BATCH_TWO_SIDED, BATCH_UNTESTED, Batch20, NONE,
+    Node38, Nodes, SLOT_HEADER_SIZE, Slot68, SlotTable, TRI_FLOOR, TRI_OPEN_DOOR, TRI_UNTESTED,
+    TriDesc16, decode_names, decode_normal, decode_uv, encode_names, kind,
 };
 
 use crate::archive::Mode;

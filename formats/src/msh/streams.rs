@@ -234,6 +234,10 @@ pub const BATCH_TWO_SIDED: u32 = 0x0002;
 pub const BATCH_DOORWAY: u32 = 0x0008;
 /// Batch word flag the building segment query never tests.
 pub const BATCH_UNTESTED: u32 = 0x0200;
+/// Batch word flag: point lights are emulated on the batch as discs
+/// (with `EmulatePointLight`; openparkan `docs/11-effects.md`, "What
+/// switches it on").
+pub const BATCH_LIGHT_DISCS: u32 = 0x0800;
 
 /// A triangle descriptor of type 7 (16 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -21,6 +21,10 @@ pub struct ModelBatch {
     pub material_index: u8,
     /// The lightmap row, `None` for 0xFF.
     pub lightmap_index: Option<u8>,
+    /// The batch word's `0x800`: point lights are also emulated on it as
+    /// discs (openparkan `docs/11-effects.md`, "What switches it on"; no
+    /// retail batch carries it).
+    pub light_discs: bool,
 }
 
 /// A node of the hierarchy.
@@ -137,6 +141,7 @@ impl AssetLoader for MshLoader {
                 mesh: load_context.add_labeled_asset(batch_label(i), mesh),
                 material_index: b.material_index,
                 lightmap_index: (b.lightmap_index != 0xFF).then_some(b.lightmap_index),
+                light_discs: u32::from(b.batch_flags) & iron3d_formats::msh::BATCH_LIGHT_DISCS != 0,
             });
         }
         let names = msh.node_names();

@@ -10,7 +10,7 @@
 //! phases (ours: the engine interpolates the track's keys by time).
 
 use crate::emit::{Primitive, PrimitiveKind, emit};
-use crate::instance::FxInstances;
+use crate::instance::{FxInstance, FxInstances};
 use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 use iron3d_assets::material::EntryMaterial;
@@ -60,15 +60,17 @@ fn facing(p: &Primitive, eye: Vec3, view: Quat) -> Quat {
 }
 
 /// What the light manager is asked for `p`, a light of effect `effect`.
-fn light_request(effect: &str, p: &Primitive) -> LightRequest {
+fn light_request(inst: &FxInstance, p: &Primitive) -> LightRequest {
     LightRequest {
-        effect: effect.to_owned(),
+        effect: inst.effect.clone(),
+        owner: inst.owner.map(|id| id.0),
         serial: p.effect,
         command: p.command,
         kind: p.light_kind,
         position: p.position,
         colour: [p.colour[0], p.colour[1], p.colour[2]],
         range: p.range,
+        attenuation: p.attenuation,
     }
 }
 
@@ -107,7 +109,7 @@ fn draw_effects(
         .flat_map(|i| emit(i).into_iter().map(move |p| (i, p)))
     {
         if p.kind == PrimitiveKind::Light {
-            lights.0.push(light_request(&inst.effect, &p));
+            lights.0.push(light_request(inst, &p));
             continue;
         }
         let Some(key) = p.material.as_deref() else {

@@ -61,10 +61,12 @@ pub struct Primitive {
     pub alpha: f32,
     /// Where its material's animation stands, 0..1.
     pub phase: f32,
-    /// A light's colour (RGBA), range and raw kind (0 for the others).
+    /// A light's colour (RGBA), range, raw kind (0 for the others) and
+    /// attenuation terms.
     pub colour: [f32; 4],
     pub range: f32,
     pub light_kind: u32,
+    pub attenuation: [f32; 3],
 }
 
 /// Progress of `t` through `(low, high)`, `None` outside it.
@@ -109,6 +111,7 @@ pub fn emit(inst: &FxInstance) -> Vec<Primitive> {
             colour: [1.0; 4],
             range: 0.0,
             light_kind: 0,
+            attenuation: [0.0; 3],
         };
         match kind {
             EmitterKind::Sprite => out.extend(sprite(inst, command, x, base)),
@@ -283,6 +286,7 @@ fn light(inst: &FxInstance, c: &Command, x: f32, base: Primitive) -> Option<Prim
         colour: std::array::from_fn(|i| from[i] + (to[i] - from[i]) * x),
         range: (light.range.0 + (light.range.1 - light.range.0) * x).max(0.01) * inst.scale,
         light_kind: light.kind,
+        attenuation: light.attenuation,
         ..base
     })
 }

@@ -12,7 +12,7 @@
 
 use crate::capture::DrawItemSource;
 use crate::legacy::MaterialInputs;
-use crate::material::LegacyMaterial;
+use crate::material::{FLAG_POINT_DISC, FLAG_POINT_LIT, LegacyMaterial};
 use bevy::prelude::*;
 use iron3d_assets::material::WearMaterials;
 use iron3d_formats::mat0::Mat0;
@@ -29,6 +29,8 @@ pub struct BindingKey {
     pub lightmap: Option<u8>,
     /// The batch's mesh has UV1.
     pub uv1: bool,
+    /// The batch word's `0x800`: point lights also drawn as discs.
+    pub light_discs: bool,
 }
 
 /// A shared batch material and the phase it shows.
@@ -74,19 +76,31 @@ pub fn material_time(clock: &GameClock) -> u32 {
 }
 
 /// The material of `key` showing `phase`, and that phase's asset paths.
+/// A batch's material: its WEAR row in `phase` (plain grey without one),
+/// lit by the point lights (and their discs with the batch word's
+/// `0x800`).
 fn make_material(wear: Option<&WearMaterials>, key: &BindingKey, phase: usize) -> LegacyMaterial {
-    let Some(row) = wear.and_then(|w| w.materials.get(key.row)) else {
-        let plain = Mat0::new(1, 0);
-        let state = MaterialInputs::of_batch(&plain, false, key.uv1, false).state();
-        return LegacyMaterial::new(state, None, None, 1.0);
+    let mut material = match wear.and_then(|w| w.materials.get(key.row)) {
+        None => {
+            let plain = Mat0::new(1, 0);
+            let state = MaterialInputs::of_batch(&plain, false, key.uv1, false).state();
+            LegacyMaterial::new(state, None, None, 1.0)
+        }
+        Some(row) => {
+            let texture = row.textures.get(phase).cloned().flatten();
+            let lightmap = key
+                .lightmap
+                .and_then(|i| wear.and_then(|w| w.lightmap(i).1.cloned()));
+            let inputs =
+                MaterialInputs::of_batch(&row.mat0, texture.is_some(), key.uv1, lightmap.is_some());
+            LegacyMaterial::new(inputs.state(), texture, lightmap, row.mat0.alpha())
+        }
     };
-    let texture = row.textures.get(phase).cloned().flatten();
-    let lightmap = key
-        .lightmap
-        .and_then(|i| wear.and_then(|w| w.lightmap(i).1.cloned()));
-    let inputs =
-        MaterialInputs::of_batch(&row.mat0, texture.is_some(), key.uv1, lightmap.is_some());
-    LegacyMaterial::new(inputs.state(), texture, lightmap, row.mat0.alpha())
+    material.uniform.flags |= FLAG_POINT_LIT;
+    if key.light_discs {
+        material.uniform.flags |= FLAG_POINT_DISC;
+    }
+    material
 }
 
 /// The phase of the binding's material at `millis`.
@@ -168,12 +182,14 @@ impl MaterialBindings {
         row: usize,
         lightmap: Option<u8>,
         uv1: bool,
+        light_discs: bool,
     ) -> MaterialBinding {
         let key = BindingKey {
             wear: wear.map(|h| h.id()),
             row,
             lightmap,
             uv1,
+            light_discs,
         };
         if let Some(&i) = self.by_key.get(&key) {
             return self.bindings[i].clone();

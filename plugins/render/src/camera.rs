@@ -97,8 +97,8 @@ pub fn default_target(clans: &[Clan], bounds: Option<([f32; 3], [f32; 3])>) -> [
 #[derive(Component, Debug)]
 pub struct MissionCamera;
 
-/// A sun from the south-east, high, without shadows (the legacy renderer
-/// has none), and a soft ambient term.
+/// A sun from the south-east, high, without shadows until the shadow plan
+/// turns them on, a dark counter light and a soft ambient term.
 pub fn spawn_light(commands: &mut Commands) {
     // The legacy shader reads the light's colour × illuminance and the
     // ambient colour × brightness as they are: a white sun and a 0.45
@@ -116,6 +116,17 @@ pub fn spawn_light(commands: &mut Commands) {
             ..default()
         },
         Transform::from_xyz(200.0, 400.0, 150.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    // Dark until a mission's sky gives it slot 21's colour.
+    commands.spawn((
+        crate::sky::CounterLight,
+        DirectionalLight {
+            color: Color::BLACK,
+            illuminance: 1.0,
+            shadow_maps_enabled: false,
+            ..default()
+        },
+        Transform::from_xyz(-200.0, -400.0, -150.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
 }
 

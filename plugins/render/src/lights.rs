@@ -6,33 +6,52 @@
 //! Each frame the effects hand the manager their lights
 //! ([`FrameLights`]); the manager types each by its kind
 //! ([`LightType::of_kind`]; an unknown one is reported once, with its
-//! effect, and left out), keeps the point lights the emulation takes (not
-//! flagged `0x20000000`; not `0x80000000`, which lights only its owner:
-//! not applied yet), at most [`MAX_POINT_LIGHTS`] of them whose reach comes
-//! nearest the eye, and gives each a numeric id it keeps while it shines.
-//! They are drawn as Bevy point lights, which the legacy shader walks with
-//! the original's emulation (openparkan `docs/11-effects.md`, "What a light
-//! does to a surface"): within the range (a hard cut) it adds the light's
-//! colour divided by its own length times that length × 0.25, held at 2;
-//! the falloff across the disc of radius √(range² − d²) on the surface's
-//! plane is ours, `(range² − r²) / (range² − d²)` (the engine's is a
-//! texture no source reads). `EmulatePointLight=0` in `shade.cfg` turns
-//! them off.
+//! effect, and left out), keeps the point lights (a light flagged
+//! `0x80000000` lights only its owner's model, never the terrain, and
+//! nothing without an owner), at most [`MAX_POINT_LIGHTS`] of them whose
+//! reach comes nearest the eye, and gives each a numeric id it keeps while
+//! it shines. They go to the legacy shader in one buffer every material
+//! shares ([`POINT_LIGHTS`]), which lights the terrain and the model
+//! batches the way the original's vertex lighter does (openparkan
+//! `COMPLETED-QUESTIONS.md`, 2026-10-01, "Whether an object takes an
+//! effect's light"; `docs/11-effects.md`, "Type 1 is a light"): nothing
+//! past the range or turned away, else the light's colour × cos × `(a0 +
+//! a1 x + a2 x²)`, `x = (range − d) / range`, added to the sky's lights
+//! before the knee. A batch whose word carries `0x800` also takes the
+//! emulation's disc (`docs/11-effects.md`, "What a light does to a
+//! surface"): lights not flagged `0x20000000`, within the range (a hard
+//! cut), add the colour divided by its own length times that length ×
+//! 0.25, held at 2, across the disc of radius √(range² − d²) on the
+//! surface's plane, with our falloff `(range² − r²) / (range² − d²)`;
+//! `EmulatePointLight=0` in `shade.cfg` turns the discs off.
 
 use crate::camera::MissionCamera;
+use bevy::asset::uuid_handle;
 use bevy::prelude::*;
+use bevy::render::render_resource::ShaderType;
+use bevy::render::storage::ShaderBuffer;
 use iron3d_formats::fxid::emitter::{LightType, UnknownLightType};
 use iron3d_world::mission::ShadeSettings;
 use std::collections::BTreeMap;
 
-/// At most this many point lights shine at once (ours: the eight light
-/// slots of the device `CShade` switches off, docs/11).
-pub const MAX_POINT_LIGHTS: usize = 8;
+/// At most this many point lights shine at once (ours: the original
+/// gathers every light that reaches a drawn object).
+pub const MAX_POINT_LIGHTS: usize = 32;
+
+/// The buffer of the frame's point lights, bound by every
+/// [`LegacyMaterial`](crate::material::LegacyMaterial).
+pub const POINT_LIGHTS: Handle<ShaderBuffer> = uuid_handle!("6b1e0f4e-2a43-4c55-9a0f-5d1c7e2b8a31");
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<FrameLights>()
         .init_resource::<LightManager>();
-    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+    if let Some(mut buffers) = app.world_mut().get_resource_mut::<Assets<ShaderBuffer>>() {
+        buffers
+            .insert(
+                &POINT_LIGHTS,
+                ShaderBuffer::from(GpuPointLights::of_lights(&[], true)),
+            )
+            .expect("a uuid handle has no generation");
         app.add_systems(
             PostUpdate,
             place_lights
@@ -40,6 +59,13 @@ pub(crate) fn plugin(app: &mut App) {
                 .before(TransformSystems::Propagate),
         );
     }
+}
+
+/// The tag a drawn batch of object `object` carries (its `MeshTag`) and
+/// an owner-only light names: the original id + 1; 0 for the terrain and
+/// anything without an object.
+pub fn owner_tag(object: Option<u32>) -> u32 {
+    object.and_then(|id| id.checked_add(1)).unwrap_or(0)
 }
 
 /// A light an effect asks for this frame.
@@ -50,13 +76,17 @@ pub struct LightRequest {
     pub effect: String,
     pub serial: u64,
     pub command: usize,
+    /// The object the effect belongs to, if any.
+    pub owner: Option<u32>,
     /// The command's raw kind (+4).
     pub kind: u32,
     /// Bevy world frame.
     pub position: Vec3,
-    /// RGB (the emulation reads no alpha).
+    /// RGB (the lighter reads no alpha).
     pub colour: [f32; 3],
     pub range: f32,
+    /// `a0, a1, a2`.
+    pub attenuation: [f32; 3],
 }
 
 /// The lights asked for this frame (filled by the effects before
@@ -69,10 +99,13 @@ pub struct FrameLights(pub Vec<LightRequest>);
 pub struct ShiningLight {
     pub id: u32,
     pub position: Vec3,
-    /// The colour over its length, and what the emulation scales it by.
-    pub tint: Vec3,
-    pub strength: f32,
+    pub colour: Vec3,
     pub range: f32,
+    pub attenuation: [f32; 3],
+    /// [`owner_tag`] of the only object it lights; 0: it lights all.
+    pub owner: u32,
+    /// Whether a batch's disc emulation takes it (not `0x20000000`).
+    pub disc: bool,
 }
 
 /// Why a light does not shine.
@@ -99,17 +132,28 @@ pub struct LightManager {
 
 impl LightManager {
     /// The lights of `requests` that shine this frame, seen from `eye`:
-    /// typed, emulated point lights only, the [`MAX_POINT_LIGHTS`] whose
-    /// reach comes nearest the eye (ties by serial and command), each
-    /// keeping its id from the frame before or taking the lowest free one.
+    /// typed, point lights only (an owner-only light needs its owner),
+    /// the [`MAX_POINT_LIGHTS`] whose reach comes nearest the eye (ties by
+    /// serial and command), each keeping its id from the frame before or
+    /// taking the lowest free one.
     pub fn frame(&mut self, requests: &[LightRequest], eye: Vec3) -> Vec<ShiningLight> {
         let mut points = Vec::new();
         for request in requests {
             match LightType::of_kind(request.kind) {
                 Ok(LightType::Point {
-                    owner_only: false,
-                    not_emulated: false,
-                }) => points.push(request),
+                    owner_only,
+                    not_emulated,
+                }) => {
+                    let owner = if owner_only {
+                        match owner_tag(request.owner) {
+                            0 => continue,
+                            tag => tag,
+                        }
+                    } else {
+                        0
+                    };
+                    points.push((request, owner, !not_emulated));
+                }
                 Ok(_) => {}
                 Err(cause) => {
                     let fault = LightError::UnknownType {
@@ -125,7 +169,7 @@ impl LightManager {
             }
         }
         let reach = |r: &LightRequest| r.position.distance(eye) - r.range;
-        points.sort_by(|a, b| {
+        points.sort_by(|(a, ..), (b, ..)| {
             reach(a)
                 .total_cmp(&reach(b))
                 .then((a.serial, a.command).cmp(&(b.serial, b.command)))
@@ -133,12 +177,12 @@ impl LightManager {
         self.over_limit = points.len().saturating_sub(MAX_POINT_LIGHTS);
         points.truncate(MAX_POINT_LIGHTS);
         let previous = std::mem::take(&mut self.ids);
-        for r in &points {
+        for (r, ..) in &points {
             if let Some(&id) = previous.get(&(r.serial, r.command)) {
                 self.ids.insert((r.serial, r.command), id);
             }
         }
-        for r in &points {
+        for (r, ..) in &points {
             let key = (r.serial, r.command);
             if !self.ids.contains_key(&key) {
                 let free = (0..).find(|id| !self.ids.values().any(|v| v == id));
@@ -147,88 +191,82 @@ impl LightManager {
         }
         points
             .into_iter()
-            .map(|r| {
-                let colour = Vec3::from(r.colour).max(Vec3::ZERO);
-                let length = colour.length();
-                ShiningLight {
-                    id: self.ids[&(r.serial, r.command)],
-                    position: r.position,
-                    tint: colour / length.max(f32::EPSILON),
-                    strength: (length * 0.25).min(2.0),
-                    range: r.range,
-                }
+            .map(|(r, owner, disc)| ShiningLight {
+                id: self.ids[&(r.serial, r.command)],
+                position: r.position,
+                colour: Vec3::from(r.colour).max(Vec3::ZERO),
+                range: r.range,
+                attenuation: r.attenuation,
+                owner,
+                disc,
             })
             .collect()
     }
 }
 
-/// A pooled Bevy point light, by the manager's id.
-#[derive(Component, Debug)]
-pub struct ManagedLight(pub u32);
+/// One light as the shader reads it (`PointLight` in legacy.wgsl).
+#[derive(Debug, Clone, Copy, Default, PartialEq, ShaderType)]
+pub struct GpuPointLight {
+    pub position: Vec3,
+    pub range: f32,
+    pub colour: Vec3,
+    /// [`owner_tag`], 0 for every surface.
+    pub owner: u32,
+    pub attenuation: Vec3,
+    /// Bit 0: the discs take it.
+    pub disc: u32,
+}
 
-/// Takes this frame's requests through the manager and shows the lights
-/// that shine (one pooled point light per id; the rest switched off).
+/// The buffer's contents: how many lights, then a fixed array (its size
+/// never changes, so the one GPU buffer is rewritten in place).
+#[derive(Debug, Clone, PartialEq, ShaderType)]
+pub struct GpuPointLights {
+    pub count: u32,
+    pub items: [GpuPointLight; MAX_POINT_LIGHTS],
+}
+
+impl GpuPointLights {
+    /// The buffer of `shining` (the emulation's discs off unless `discs`).
+    fn of_lights(shining: &[ShiningLight], discs: bool) -> Self {
+        let mut items = [GpuPointLight::default(); MAX_POINT_LIGHTS];
+        for (slot, l) in items.iter_mut().zip(shining) {
+            *slot = GpuPointLight {
+                position: l.position,
+                range: l.range,
+                colour: l.colour,
+                owner: l.owner,
+                attenuation: Vec3::from(l.attenuation),
+                disc: u32::from(discs && l.disc),
+            };
+        }
+        Self {
+            count: shining.len().min(MAX_POINT_LIGHTS) as u32,
+            items,
+        }
+    }
+}
+
+/// Takes this frame's requests through the manager and writes the lights
+/// that shine into [`POINT_LIGHTS`].
 fn place_lights(
-    mut commands: Commands,
     mut requests: ResMut<FrameLights>,
     mut manager: ResMut<LightManager>,
     settings: Option<Res<ShadeSettings>>,
     camera: Query<&GlobalTransform, With<MissionCamera>>,
-    mut pool: Query<(
-        &ManagedLight,
-        &mut PointLight,
-        &mut Transform,
-        &mut Visibility,
-    )>,
+    mut buffers: ResMut<Assets<ShaderBuffer>>,
 ) {
     let requests = std::mem::take(&mut requests.0);
-    let emulate = settings.is_none_or(|s| s.on("EmulatePointLight"));
+    let discs = settings.is_none_or(|s| s.on("EmulatePointLight"));
     let eye = camera.single().map_or(Vec3::ZERO, |c| c.translation());
-    let shining = if emulate {
-        manager.frame(&requests, eye)
-    } else {
-        Vec::new()
-    };
+    let shining = manager.frame(&requests, eye);
     if manager.over_limit > 0 {
         debug!(
             "{} point lights over the limit of {MAX_POINT_LIGHTS} left out",
             manager.over_limit
         );
     }
-    let mut placed = [false; MAX_POINT_LIGHTS];
-    for (managed, mut light, mut at, mut visibility) in &mut pool {
-        match shining.iter().find(|l| l.id == managed.0) {
-            Some(shine) => {
-                *light = point_light(shine);
-                at.translation = shine.position;
-                visibility.set_if_neq(Visibility::Visible);
-                placed[managed.0 as usize] = true;
-            }
-            None => {
-                visibility.set_if_neq(Visibility::Hidden);
-            }
-        }
-    }
-    for shine in shining.iter().filter(|l| !placed[l.id as usize]) {
-        commands.spawn((
-            ManagedLight(shine.id),
-            point_light(shine),
-            Transform::from_translation(shine.position),
-            Visibility::Visible,
-        ));
-    }
-}
-
-/// The Bevy light the shader reads: its premultiplied colour (Bevy
-/// divides the intensity by 4π) is the tint × strength.
-fn point_light(shine: &ShiningLight) -> PointLight {
-    PointLight {
-        color: Color::linear_rgb(shine.tint.x, shine.tint.y, shine.tint.z),
-        intensity: shine.strength * 4.0 * std::f32::consts::PI,
-        range: shine.range,
-        radius: 0.0,
-        shadow_maps_enabled: false,
-        ..default()
+    if let Some(mut buffer) = buffers.get_mut(&POINT_LIGHTS) {
+        buffer.set_data(GpuPointLights::of_lights(&shining, discs));
     }
 }
 
@@ -236,22 +274,24 @@ fn point_light(shine: &ShiningLight) -> PointLight {
 mod tests {
     use super::*;
 
-    fn request(serial: u64, kind: u32, x: f32, colour: [f32; 3]) -> LightRequest {
+    fn request(serial: u64, kind: u32, x: f32, owner: Option<u32>) -> LightRequest {
         LightRequest {
             effect: "EFFECTS.LIB::FIRE".into(),
             serial,
             command: 0,
+            owner,
             kind,
             position: Vec3::new(x, 0.0, 0.0),
-            colour,
+            colour: [3.0, 2.0, -1.0],
             range: 10.0,
+            attenuation: [0.0, 1.0, 0.0],
         }
     }
 
     #[test]
     fn an_unknown_light_type_is_its_own_error_reported_once_and_left_out() {
         let mut manager = LightManager::default();
-        let asked = [request(1, 9, 0.0, [1.0; 3]), request(2, 5, 0.0, [1.0; 3])];
+        let asked = [request(1, 9, 0.0, None), request(2, 5, 0.0, None)];
         for _ in 0..2 {
             let shining = manager.frame(&asked, Vec3::ZERO);
             assert_eq!(shining.len(), 1);
@@ -271,49 +311,69 @@ mod tests {
     }
 
     #[test]
-    fn only_emulated_point_lights_shine_with_the_colours_length_as_strength() {
+    fn point_lights_shine_owner_only_ones_on_their_owner_and_discs_without_0x20000000() {
         let mut manager = LightManager::default();
-        // Kinds 1 (its owner only), 3 (directional), 4, 6 and 7 (not
-        // emulated) do not shine; kind 2 does.
-        let asked: Vec<_> = [1, 3, 4, 6, 7, 2]
-            .into_iter()
-            .map(|kind| request(u64::from(kind), kind, 0.0, [3.0, 2.0, 0.0]))
-            .collect();
+        // Kinds 3 (directional) and 4 (parallel point) do not shine, nor
+        // an owner-only light (kind 1) without an owner.
+        let asked = [
+            request(1, 1, 0.0, Some(7)),
+            request(2, 6, 0.0, Some(7)),
+            request(3, 7, 0.0, Some(7)),
+            request(4, 2, 0.0, None),
+            request(5, 3, 0.0, Some(7)),
+            request(6, 4, 0.0, Some(7)),
+            request(7, 1, 0.0, None),
+        ];
         let shining = manager.frame(&asked, Vec3::ZERO);
-        assert_eq!(shining.len(), 1);
-        let light = shining[0];
-        let length = 13.0f32.sqrt();
-        assert!((light.tint - Vec3::new(3.0, 2.0, 0.0) / length).length() < 1e-6);
-        assert!((light.strength - length * 0.25).abs() < 1e-6);
-        // Held at 2.
-        let bright = manager.frame(&[request(9, 5, 0.0, [20.0, 0.0, 0.0])], Vec3::ZERO);
-        assert_eq!(bright[0].strength, 2.0);
+        let seen: Vec<(u32, bool)> = shining.iter().map(|l| (l.owner, l.disc)).collect();
+        assert_eq!(seen, [(8, true), (8, false), (0, false), (0, true)]);
+        // The colour is kept (no negative light) with its terms.
+        assert_eq!(shining[0].colour, Vec3::new(3.0, 2.0, 0.0));
+        assert_eq!(shining[0].attenuation, [0.0, 1.0, 0.0]);
+        assert_eq!(owner_tag(Some(7)), 8);
+        assert_eq!(owner_tag(None), 0);
+        assert_eq!(owner_tag(Some(u32::MAX)), 0);
+        // The buffer the shader reads: the count, and the discs only
+        // while `EmulatePointLight` allows them.
+        let on = GpuPointLights::of_lights(&shining, true);
+        assert_eq!(on.count, 4);
+        assert_eq!(on.items[0].disc, 1);
+        assert_eq!(on.items[1].disc, 0);
+        assert_eq!(on.items[0].owner, 8);
+        assert_eq!(on.items[4], GpuPointLight::default());
+        let off = GpuPointLights::of_lights(&shining, false);
+        assert!(off.items.iter().all(|l| l.disc == 0));
     }
 
     #[test]
     fn the_limit_keeps_the_nearest_reach_and_ids_stay_with_their_lights() {
         let mut manager = LightManager::default();
-        let asked: Vec<_> = (0..12)
-            .map(|i| request(i, 5, 100.0 - i as f32, [1.0; 3]))
+        let n = MAX_POINT_LIGHTS as u64 + 4;
+        let asked: Vec<_> = (0..n)
+            .map(|i| request(i, 5, 100.0 - i as f32, None))
             .collect();
         let first = manager.frame(&asked, Vec3::ZERO);
         assert_eq!(first.len(), MAX_POINT_LIGHTS);
         assert_eq!(manager.over_limit, 4);
-        // Serials 11 down to 4 are nearest; ids 0..8 in that order.
+        // The nearest (serials n-1 down to 4) take ids 0.. in that order.
         let by_position: Vec<(f32, u32)> = first.iter().map(|l| (l.position.x, l.id)).collect();
-        assert_eq!(by_position[0], (89.0, 0));
-        assert_eq!(by_position[7], (96.0, 7));
-        // Serial 11 goes out: its id is free for the newcomer; the others
-        // keep theirs.
-        let mut next: Vec<_> = asked[..11].to_vec();
-        next.push(request(20, 5, 50.0, [1.0; 3]));
+        let nearest = 100.0 - (n - 1) as f32;
+        assert_eq!(by_position[0], (nearest, 0));
+        assert_eq!(
+            by_position[MAX_POINT_LIGHTS - 1],
+            (96.0, MAX_POINT_LIGHTS as u32 - 1)
+        );
+        // The nearest goes out: its id is free for the newcomer; the
+        // others keep theirs.
+        let mut next: Vec<_> = asked[..n as usize - 1].to_vec();
+        next.push(request(100, 5, 0.0, None));
         let second = manager.frame(&next, Vec3::ZERO);
         let id_of = |x: f32| second.iter().find(|l| l.position.x == x).unwrap().id;
-        assert_eq!(id_of(50.0), 0);
-        assert_eq!(id_of(90.0), 1);
-        assert_eq!(id_of(96.0), 7);
+        assert_eq!(id_of(0.0), 0);
+        assert_eq!(id_of(nearest + 1.0), 1);
+        assert_eq!(id_of(96.0), MAX_POINT_LIGHTS as u32 - 1);
         let mut ids: Vec<u32> = second.iter().map(|l| l.id).collect();
         ids.sort();
-        assert_eq!(ids, (0..8).collect::<Vec<_>>());
+        assert_eq!(ids, (0..MAX_POINT_LIGHTS as u32).collect::<Vec<_>>());
     }
 }

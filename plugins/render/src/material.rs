@@ -38,11 +38,18 @@ pub const FLAG_UNLIT: u32 = 16;
 /// Shader flag: the sun is taken away where the shadow map is occluded
 /// (the terrain, [`crate::shadow`]).
 pub const FLAG_SHADOWED: u32 = 32;
-/// Shader flag: the emulated point lights add to it (the terrain,
-/// [`crate::lights`]).
+/// Shader flag: the effects' point lights light it (the terrain and the
+/// model batches, [`crate::lights`]).
 pub const FLAG_POINT_LIT: u32 = 64;
 /// Shader flag: water, the reflection on stage 1 ([`crate::water`]).
 pub const FLAG_WATER: u32 = 128;
+/// Shader flag: the point lights are also emulated on it as discs (a
+/// model batch whose word carries `0x800`, [`crate::lights`]).
+pub const FLAG_POINT_DISC: u32 = 256;
+/// Shader flag: the sky's dome over the nebula: the texture under the
+/// vertex colours, each vertex's alpha the share of its colour
+/// ([`crate::sky`]).
+pub const FLAG_NEBULA: u32 = 512;
 
 /// Registers the embedded shader (needs `AssetPlugin`).
 pub fn embed_shader(app: &mut App) {
@@ -82,6 +89,10 @@ pub struct LegacyMaterial {
     #[texture(3)]
     #[sampler(4)]
     pub lightmap: Option<Handle<Image>>,
+    /// The frame's point lights, one buffer every material shares
+    /// ([`crate::lights::POINT_LIGHTS`]).
+    #[storage(5, read_only)]
+    pub lights: Handle<bevy::render::storage::ShaderBuffer>,
     /// The fixed-function state this material draws with.
     pub state: LegacyRenderState,
     /// Whether this is the terrain (its opaque phase is `OpaqueTerrain`).
@@ -123,6 +134,7 @@ impl LegacyMaterial {
             },
             texture: None,
             lightmap: None,
+            lights: crate::lights::POINT_LIGHTS,
             state,
             terrain: false,
         };

@@ -471,13 +471,18 @@ fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64
     let count = draws.len();
     for draw in draws {
         let assets = &requests.parts[&draw.key];
-        let (mesh, material_index, lightmap_index) = {
+        let (mesh, material_index, lightmap_index, light_discs) = {
             let model = world
                 .resource::<Assets<Model>>()
                 .get(&assets.model)
                 .expect("loaded");
             let b = &model.batches[draw.batch];
-            (b.mesh.clone(), b.material_index, b.lightmap_index)
+            (
+                b.mesh.clone(),
+                b.material_index,
+                b.lightmap_index,
+                b.light_discs,
+            )
         };
         let uv1 = world
             .resource::<Assets<Mesh>>()
@@ -489,6 +494,7 @@ fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64
             material_index as usize,
             lightmap_index,
             uv1,
+            light_discs,
         );
         let source = DrawItemSource {
             object: draw.object,
@@ -512,6 +518,8 @@ fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64
             source,
             // The shadow pass picks its casters ([`crate::shadow`]).
             bevy::light::NotShadowCaster,
+            // Its object's lights that light only their owner find it.
+            bevy::mesh::MeshTag(crate::lights::owner_tag(draw.object)),
         ));
     }
     world.insert_resource(bindings);

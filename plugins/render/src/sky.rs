@@ -19,18 +19,27 @@
 //!   travels along `Rz(A) Rx(B) (cos θ, 0, −sin θ)`, `θ = (1.2 f − 0.1) π`,
 //!   the sun at A 90°, B 30°, the moon at A 0°, B 50°.
 //!
+//! - **Lights**: the main light travels along the body's travel in slot
+//!   19 × the light float, which the flare boosts toward five times itself
+//!   (`lerp(c, 5c, flare × slot 17's alpha)`); the counter light shines
+//!   back the other way in slot 21's colour.
+//! - **Nebula**: `sky.wea` role 0 drawn under the dome at `(x / R, y / R)`,
+//!   each dome vertex's alpha the share of its colour over it.
+//!
 //! Ours (docs/facts.md "The sky"): a section's last keyframe lerps toward
 //! its first one of the next day; the dome is scaled into the camera's far
-//! plane and drawn opaque (its alpha and the nebula and clouds behind it
-//! are not drawn yet); the sun's or moon's sprite (its `sky.wea` material)
-//! stands in front of it where the light comes from, and its lens flare
-//! is drawn in front of the eye without an occlusion test.
+//! plane and drawn opaque, the nebula mixed under its colours in the same
+//! draw; without a body neither light shines; the sun's or moon's sprite
+//! (its `sky.wea` material) stands in front of it where the light comes
+//! from, and its lens flare is drawn in front of the eye, hidden (and its
+//! boost with it) by the terrain between the eye and the body.
 
 use crate::capture::{DrawItemSource, RenderPhase};
+use crate::material::{FLAG_NEBULA, LegacyMaterial};
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
     ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_CLOUDS,
-    SLOT_COUNTER, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON,
+    SLOT_COUNTER, SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON,
     SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
 };
 
@@ -63,6 +72,9 @@ pub struct SkyFrame {
     pub scene: [f32; 3],
     /// The clouds' colour (slot 18).
     pub clouds: Rgba,
+    /// Slot 17's alpha: how much of its fivefold boost the flare gives
+    /// the main light.
+    pub flare_boost: f32,
     /// The body up, if one is.
     pub body: Option<Body>,
 }
@@ -218,6 +230,7 @@ pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<Sky
         counter: rgb(lerp_colour(a, b, SLOT_COUNTER, f)),
         scene: rgb(lerp_colour(a, b, SLOT_SCENE, f)),
         clouds: lerp_colour(a, b, SLOT_CLOUDS, f),
+        flare_boost: lerp_colour(a, b, SLOT_FLARE, f)[3],
         body: body(&keys, t, [0, 1].map(|i| lerp(a.floats[i], b.floats[i], f))),
     })
 }
@@ -238,6 +251,30 @@ impl SkyFrame {
         let [r, g, b, _] = compass(&self.horizon, forward.x.atan2(forward.y));
         [r, g, b, 1.0]
     }
+
+    /// The body's two lights with the flare at `flare` (its strength,
+    /// [`flare_strength`]): the main light along the body's travel, slot
+    /// 19 × the light float boosted toward five times itself by `flare ×`
+    /// slot 17's alpha, and the counter light (slot 21) shining back the
+    /// other way. `None` without a body: then neither shines.
+    pub fn body_lights(&self, flare: f32) -> Option<BodyLights> {
+        let body = self.body?;
+        let boost = 1.0 + 4.0 * flare * self.flare_boost;
+        Some(BodyLights {
+            travel: body.travel,
+            main: self.light.map(|c| c * boost),
+            counter: self.counter,
+        })
+    }
+}
+
+/// The lights a body gives: the main one travels along `travel` (map
+/// frame), the counter light along `-travel`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyLights {
+    pub travel: Vec3,
+    pub main: [f32; 3],
+    pub counter: [f32; 3],
 }
 
 /// The radius of the dome's sphere: 34142.1 for its height and angle.
@@ -379,18 +416,25 @@ impl Default for Atmosphere {
 #[derive(Component, Debug)]
 pub struct SceneLight;
 
+/// The counter light: the second directional light, shining back along
+/// the main one's travel in slot 21's colour (dark without a sky).
+#[derive(Component, Debug)]
+pub struct CounterLight;
+
 /// The share of the camera's far plane the dome's rim stands at.
 const DOME_REACH: f32 = 0.9;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkyStart>()
         .init_resource::<SkyNow>()
+        .init_resource::<FlareNow>()
         .init_resource::<Atmosphere>();
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         app.add_systems(
             PostUpdate,
             (
                 update_sky,
+                show_nebula,
                 crate::clouds::draw_clouds,
                 draw_body,
                 draw_flare,
@@ -410,8 +454,10 @@ pub(crate) fn srgb([r, g, b, a]: Rgba) -> Color {
     Color::srgba(r, g, b, a)
 }
 
-/// The dome mesh: its points scaled by `scale`, white until coloured.
+/// The dome mesh: its points scaled by `scale`, white until coloured,
+/// with the nebula's UVs ([`nebula_uv`]).
 fn dome_mesh(scale: f32) -> Mesh {
+    let uvs: Vec<[f32; 2]> = dome_points().into_iter().map(nebula_uv).collect();
     let points: Vec<[f32; 3]> = dome_points()
         .into_iter()
         .map(|p| to_bevy(p * scale).to_array())
@@ -428,7 +474,86 @@ fn dome_mesh(scale: f32) -> Mesh {
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, points)
     .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
     .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, white)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
     .with_inserted_indices(bevy::mesh::Indices::U32(dome_triangles()))
+}
+
+/// The nebula's texture coordinates at dome point `p` (map frame): the
+/// point seen straight down, in the dome's radii (`u = x / R`, `v = y /
+/// R`; 0.707 at the rim).
+pub fn nebula_uv(p: Vec3) -> [f32; 2] {
+    [p.x / dome_radius(), p.y / dome_radius()]
+}
+
+/// The dome's fixed-function state: opaque, vertex-coloured, both sides,
+/// textured when the nebula shows through it.
+fn dome_state(textured: bool) -> crate::legacy::LegacyRenderState {
+    crate::legacy::MaterialInputs {
+        two_sided: true,
+        ..crate::legacy::MaterialInputs::terrain_layer(false, textured)
+    }
+    .state()
+}
+
+/// The dome's material: unlit vertex colours (the nebula added by
+/// [`show_nebula`]).
+fn dome_material() -> LegacyMaterial {
+    let mut material = LegacyMaterial::new(dome_state(false), None, None, 1.0).unlit();
+    material.uniform.colour = Vec4::ONE;
+    material
+}
+
+/// The `sky.wea` role of the nebula.
+const NEBULA_ROLE: u32 = 0;
+
+/// Where the nebula's material comes from: its key and entry.
+type NebulaSource = Option<(String, Handle<iron3d_assets::material::EntryMaterial>)>;
+
+/// The nebula (`sky.wea` role 0) behind the dome: once its material's
+/// texture loads, the dome draws it at [`nebula_uv`] under its colours,
+/// each vertex's alpha the share of its colour (openparkan
+/// `docs/10-sky.md`, "The dome's alpha shows the nebula through": the
+/// nebula is drawn first and the coloured dome blended over it).
+fn show_nebula(
+    sky: Option<Res<iron3d_world::mission::MissionSky>>,
+    server: Res<AssetServer>,
+    entries: Res<Assets<iron3d_assets::material::EntryMaterial>>,
+    mut legacy: ResMut<Assets<LegacyMaterial>>,
+    mut dome: Query<(&MeshMaterial3d<LegacyMaterial>, &mut DrawItemSource), With<SkyDome>>,
+    mut source: Local<NebulaSource>,
+) {
+    let Some(name) = sky.as_ref().and_then(|s| s.materials.get(&NEBULA_ROLE)) else {
+        return;
+    };
+    let Ok((material, mut item)) = dome.single_mut() else {
+        return;
+    };
+    if legacy
+        .get(&material.0)
+        .is_none_or(|m| m.uniform.flags & FLAG_NEBULA != 0)
+    {
+        return;
+    }
+    if source.as_ref().is_none_or(|(key, _)| key != name) {
+        let path = crate::material::entry_path(name).unwrap_or_default();
+        *source = Some((name.clone(), server.load(path)));
+    }
+    let Some(entry) = source.as_ref().and_then(|(_, h)| entries.get(h)) else {
+        return;
+    };
+    let Some(texture) = entry.row.textures.first().cloned().flatten() else {
+        return;
+    };
+    let mut nebula = LegacyMaterial::new(dome_state(true), Some(texture), None, 1.0).unlit();
+    nebula.uniform.flags |= FLAG_NEBULA;
+    *item = DrawItemSource {
+        render_phase: RenderPhase::Atmosphere,
+        insertion: DOME_ITEM,
+        ..crate::animate::draw_item(&nebula, 0, &server)
+    };
+    if let Some(mut made) = legacy.get_mut(&material.0) {
+        *made = nebula;
+    }
 }
 
 /// What the sky moves and colours of its dome.
@@ -438,8 +563,91 @@ type DomeItem = (
     &'static mut Visibility,
 );
 
+/// A directional light the sky colours and turns.
+type AimedLight = (&'static mut DirectionalLight, &'static mut Transform);
+
+/// The scene's two directional lights, the ambient colour and the flare's
+/// strength, which the sky sets each frame.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct SkyLights<'w, 's> {
+    main: Query<'w, 's, AimedLight, (With<SceneLight>, Without<CounterLight>)>,
+    counter: Query<'w, 's, AimedLight, (With<CounterLight>, Without<SceneLight>)>,
+    ambient: ResMut<'w, GlobalAmbientLight>,
+    flare: ResMut<'w, FlareNow>,
+    settings: Option<Res<'w, iron3d_world::mission::ShadeSettings>>,
+    scene: Option<Res<'w, crate::terrain::SceneTerrain>>,
+    terrains: Res<'w, Assets<iron3d_assets::terrain::Terrain>>,
+}
+
+impl SkyLights<'_, '_> {
+    /// The flare's strength for `frame` seen from `eye`: 0 with
+    /// `LensFlareOn=0` or the atmosphere off, without a body, or with the
+    /// terrain between the eye and the body ([`flare_occluded`]).
+    fn flare(&self, frame: &SkyFrame, eye: &GlobalTransform, atmosphere: bool) -> f32 {
+        let on = atmosphere && self.settings.as_ref().is_none_or(|s| s.on("LensFlareOn"));
+        let Some(body) = frame.body.filter(|_| on) else {
+            return 0.0;
+        };
+        let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
+        let surface = self
+            .scene
+            .as_ref()
+            .and_then(|s| self.terrains.get(&s.handle))
+            .map(|t| &t.surface);
+        if surface.is_some_and(|s| flare_occluded(s, map(eye.translation()), -body.travel)) {
+            return 0.0;
+        }
+        flare_strength(map(eye.forward().as_vec3()), body.travel)
+    }
+
+    /// Sets the main and counter lights, the scene colour and the flare
+    /// from `frame` seen from `eye`.
+    fn set(&mut self, frame: &SkyFrame, eye: &GlobalTransform, atmosphere: bool) {
+        self.flare.0 = self.flare(frame, eye, atmosphere);
+        let lights = frame.body_lights(self.flare.0);
+        // Without a body both go dark where they last pointed.
+        let aim =
+            |light: &mut DirectionalLight, at: &mut Transform, [r, g, b]: [f32; 3], travel| {
+                light.color = Color::srgb(r, g, b);
+                light.illuminance = 1.0;
+                if lights.is_some() {
+                    let travel = to_bevy(travel);
+                    let up = if travel.y.abs() > 0.99 {
+                        Vec3::X
+                    } else {
+                        Vec3::Y
+                    };
+                    *at = Transform::default().looking_to(travel, up);
+                }
+            };
+        let BodyLights {
+            travel,
+            main,
+            counter,
+        } = lights.unwrap_or(BodyLights {
+            travel: Vec3::X,
+            main: [0.0; 3],
+            counter: [0.0; 3],
+        });
+        if let Ok((mut light, mut at)) = self.main.single_mut() {
+            aim(&mut light, &mut at, main, travel);
+        }
+        if let Ok((mut light, mut at)) = self.counter.single_mut() {
+            aim(&mut light, &mut at, counter, -travel);
+        }
+        let [r, g, b] = frame.scene;
+        self.ambient.color = Color::srgb(r, g, b);
+        self.ambient.brightness = 1.0;
+    }
+}
+
+/// The flare's strength this frame (0 when it does not show).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct FlareNow(pub f32);
+
 /// Sets the frame from the sky at the game time: the dome round the
-/// camera, the clear colour and fog, the main light and the scene colour.
+/// camera, the clear colour and fog, the main and counter lights and the
+/// scene colour.
 #[allow(clippy::too_many_arguments)]
 fn update_sky(
     mut commands: Commands,
@@ -447,12 +655,11 @@ fn update_sky(
     start: Res<SkyStart>,
     clock: Res<iron3d_schedules::GameClock>,
     camera: Query<(Entity, &GlobalTransform, &Projection), With<crate::camera::MissionCamera>>,
-    mut light: Query<(&mut DirectionalLight, &mut Transform), With<SceneLight>>,
-    mut dome: Query<DomeItem, (With<SkyDome>, Without<SceneLight>)>,
+    mut lights: SkyLights,
+    mut dome: Query<DomeItem, (With<SkyDome>, Without<DirectionalLight>)>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<LegacyMaterial>>,
     mut clear: ResMut<ClearColor>,
-    mut ambient: ResMut<GlobalAmbientLight>,
     mut now: ResMut<SkyNow>,
     atmosphere: Res<Atmosphere>,
 ) {
@@ -465,27 +672,7 @@ fn update_sky(
     let Some(frame) = frame(&sky.sky, start.0, elapsed) else {
         return;
     };
-    if let Ok((mut sun, mut at)) = light.single_mut() {
-        let [r, g, b] = if frame.body.is_some() {
-            frame.light
-        } else {
-            [0.0; 3]
-        };
-        sun.color = Color::srgb(r, g, b);
-        sun.illuminance = 1.0;
-        if let Some(body) = frame.body {
-            let travel = to_bevy(body.travel);
-            let up = if travel.y.abs() > 0.99 {
-                Vec3::X
-            } else {
-                Vec3::Y
-            };
-            *at = Transform::default().looking_to(travel, up);
-        }
-    }
-    let [r, g, b] = frame.scene;
-    ambient.color = Color::srgb(r, g, b);
-    ambient.brightness = 1.0;
+    lights.set(&frame, eye, atmosphere.on);
     // Without the atmosphere the lights stay; the dome, fog and what
     // draws after the dome (clouds, bodies, flare: `now` stays empty) go.
     if !atmosphere.on {
@@ -526,12 +713,7 @@ fn update_sky(
             commands.spawn((
                 SkyDome,
                 Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(materials.add(StandardMaterial {
-                    unlit: true,
-                    fog_enabled: false,
-                    cull_mode: None,
-                    ..default()
-                })),
+                MeshMaterial3d(materials.add(dome_material())),
                 Transform::from_translation(eye.translation()),
                 bevy::light::NotShadowCaster,
                 dome_item(),
@@ -550,7 +732,7 @@ struct SkySprites<'w, 's> {
     server: Res<'w, AssetServer>,
     entries: Res<'w, Assets<iron3d_assets::material::EntryMaterial>>,
     meshes: ResMut<'w, Assets<Mesh>>,
-    legacy: ResMut<'w, Assets<crate::material::LegacyMaterial>>,
+    legacy: ResMut<'w, Assets<LegacyMaterial>>,
     camera: Query<
         'w,
         's,
@@ -570,7 +752,7 @@ struct SpriteSources {
 /// A sprite: where it stands and its material.
 type SpriteItem = (
     &'static mut Transform,
-    &'static mut MeshMaterial3d<crate::material::LegacyMaterial>,
+    &'static mut MeshMaterial3d<LegacyMaterial>,
     &'static mut Visibility,
     &'static mut DrawItemSource,
 );
@@ -582,20 +764,9 @@ pub(crate) const CLOUD_ITEM: u64 = 1;
 const BODY_ITEMS: u64 = 2;
 const FLARE_ITEMS: u64 = 16;
 
-/// The dome's draw item: untextured, vertex-coloured, unlit.
+/// The dome's draw item before the nebula shows: untextured,
+/// vertex-coloured, unlit.
 fn dome_item() -> DrawItemSource {
-    let state = crate::legacy::MaterialInputs {
-        render_type: crate::legacy::render_type::OPAQUE,
-        src_blend: 255,
-        dst_blend: 255,
-        alpha: 1.0,
-        textured: false,
-        uv1: false,
-        lightmap: false,
-        colours: true,
-        two_sided: true,
-    }
-    .state();
     DrawItemSource {
         object: None,
         node: None,
@@ -605,7 +776,7 @@ fn dome_item() -> DrawItemSource {
         texture: None,
         lightmap: None,
         render_phase: RenderPhase::Atmosphere,
-        pipeline_key: state.pipeline_key(),
+        pipeline_key: dome_state(false).pipeline_key(),
         insertion: DOME_ITEM,
     }
 }
@@ -616,10 +787,10 @@ impl SkySprites<'_, '_> {
     /// `None` before, or without such a role.
     fn material<K: Ord>(
         &mut self,
-        made: &mut std::collections::BTreeMap<K, Handle<crate::material::LegacyMaterial>>,
+        made: &mut std::collections::BTreeMap<K, Handle<LegacyMaterial>>,
         (role, key): (u32, K),
-        tint: impl FnOnce(&mut crate::material::LegacyMaterial),
-    ) -> Option<Handle<crate::material::LegacyMaterial>> {
+        tint: impl FnOnce(&mut LegacyMaterial),
+    ) -> Option<Handle<LegacyMaterial>> {
         let name = self.sky.as_ref()?.materials.get(&role)?;
         let server = &self.server;
         let source =
@@ -631,8 +802,7 @@ impl SkySprites<'_, '_> {
         Some(
             made.entry(key)
                 .or_insert_with(|| {
-                    let mut m =
-                        crate::material::LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit();
+                    let mut m = LegacyMaterial::of_entry(&entry.row, 0, 1.0).unlit();
                     tint(&mut m);
                     legacy.add(m)
                 })
@@ -641,11 +811,7 @@ impl SkySprites<'_, '_> {
     }
 
     /// The atmosphere-phase draw item of a sprite drawn with `material`.
-    fn item(
-        &self,
-        material: &Handle<crate::material::LegacyMaterial>,
-        insertion: u64,
-    ) -> DrawItemSource {
+    fn item(&self, material: &Handle<LegacyMaterial>, insertion: u64) -> DrawItemSource {
         let base = match self.legacy.get(material) {
             Some(m) => crate::animate::draw_item(m, 0, &self.server),
             None => dome_item(),
@@ -662,7 +828,7 @@ impl SkySprites<'_, '_> {
     /// hides the rest.
     fn show<M: Component>(
         &mut self,
-        placed: &[(Transform, Handle<crate::material::LegacyMaterial>)],
+        placed: &[(Transform, Handle<LegacyMaterial>)],
         pool: &mut Vec<Entity>,
         sprites: &mut Query<SpriteItem, With<M>>,
         (marker, first): (impl Fn(usize) -> M, u64),
@@ -717,7 +883,7 @@ impl SkySprites<'_, '_> {
 fn draw_body(
     mut sky: SkySprites,
     mut sprite: Query<SpriteItem, With<SkyBody>>,
-    mut made: Local<std::collections::BTreeMap<u32, Handle<crate::material::LegacyMaterial>>>,
+    mut made: Local<std::collections::BTreeMap<u32, Handle<LegacyMaterial>>>,
     mut pool: Local<Vec<Entity>>,
 ) {
     let shown = (|| {
@@ -786,10 +952,6 @@ const FLARE_STEPS: f32 = 16.0;
 /// Where the flare sprites stand in front of the eye, m.
 const FLARE_DEPTH: f32 = 1.0;
 
-/// The lens flare of the body up: [`FLARE`]'s sprites at [`FLARE_DEPTH`]
-/// in front of the eye along the line from the body's screen point
-/// through the centre, their alpha times [`flare_strength`]. Ours: no
-/// occlusion test (the original's is not described).
 /// How far the flare's occlusion test looks toward the body.
 const FLARE_OCCLUSION_REACH: f32 = 5000.0;
 
@@ -812,14 +974,15 @@ pub fn flare_occluded(
         .is_some()
 }
 
+/// The lens flare of the body up: [`FLARE`]'s sprites at [`FLARE_DEPTH`]
+/// in front of the eye along the line from the body's screen point
+/// through the centre, their alpha times the flare's strength this frame
+/// ([`FlareNow`], which the occlusion test and `LensFlareOn` hold at 0).
 fn draw_flare(
     mut sky: SkySprites,
-    scene: Option<Res<crate::terrain::SceneTerrain>>,
-    terrains: Res<Assets<iron3d_assets::terrain::Terrain>>,
+    flare: Res<FlareNow>,
     mut sprites: Query<SpriteItem, With<SkyFlare>>,
-    mut made: Local<
-        std::collections::BTreeMap<(usize, u8), Handle<crate::material::LegacyMaterial>>,
-    >,
+    mut made: Local<std::collections::BTreeMap<(usize, u8), Handle<LegacyMaterial>>>,
     mut pool: Local<Vec<Entity>>,
 ) {
     let placed = (|| {
@@ -829,17 +992,7 @@ fn draw_flare(
         };
         let (eye, lens) = (eye.compute_transform(), lens.clone());
         let turn = eye.rotation;
-        let forward = turn * Vec3::NEG_Z;
-        let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
-        let strength = flare_strength(map(forward), body.travel);
-        let surface = scene
-            .as_ref()
-            .and_then(|s| terrains.get(&s.handle))
-            .map(|t| &t.surface);
-        if surface.is_some_and(|s| flare_occluded(s, map(eye.translation), -body.travel)) {
-            return None;
-        }
-        let step = (strength * FLARE_STEPS).round();
+        let step = (flare.0 * FLARE_STEPS).round();
         if step < 1.0 {
             return None;
         }
@@ -970,6 +1123,33 @@ mod tests {
     }
 
     #[test]
+    fn the_body_gives_the_main_light_boosted_by_the_flare_and_the_counter_light() {
+        let sky = sky();
+        let mut noon = frame(&sky, Some(ClockTime::new(0, 12, 0)), 0).unwrap();
+        let plain = noon.body_lights(0.0).unwrap();
+        assert_eq!(plain.main, noon.light);
+        assert_eq!(plain.counter, noon.counter);
+        assert_eq!(plain.travel, noon.body.unwrap().travel);
+        // Slot 17's alpha is 255 here: the flare at full strength makes the
+        // main light five times itself, at half three times; the counter
+        // light keeps its colour.
+        assert_eq!(noon.flare_boost, 1.0);
+        let full = noon.body_lights(1.0).unwrap();
+        assert_eq!(full.main, noon.light.map(|c| c * 5.0));
+        assert_eq!(full.counter, noon.counter);
+        assert_eq!(
+            noon.body_lights(0.5).unwrap().main,
+            noon.light.map(|c| c * 3.0)
+        );
+        // A slot 17 of alpha 0 gives no boost.
+        noon.flare_boost = 0.0;
+        assert_eq!(noon.body_lights(1.0).unwrap().main, noon.light);
+        // Without a body neither light shines.
+        let night = frame(&sky, Some(ClockTime::new(0, 19, 0)), 0).unwrap();
+        assert_eq!(night.body_lights(1.0), None);
+    }
+
+    #[test]
     fn the_flare_is_hidden_behind_the_terrain() {
         use iron3d_formats::terrain::build::{Heightfield, land_from_heightfield};
         // A ridge 100 high along y = 50, flat ground elsewhere.
@@ -1018,6 +1198,11 @@ mod tests {
         assert!(rim.z.abs() < 0.5, "the rim stands at z 0: {rim}");
         assert!((rim.truncate().length() - 24_142.1).abs() < 1.0);
         assert!((dome_rim() - rim.truncate().length()).abs() < 0.5);
+        // The nebula's UVs: the apex at 0, the rim 0.707 out.
+        assert_eq!(nebula_uv(points[0]), [0.0, 0.0]);
+        assert!(
+            (Vec2::from(nebula_uv(*rim)).length() - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-3
+        );
         let triangles = dome_triangles();
         assert_eq!(
             triangles.len(),
