@@ -418,12 +418,19 @@ pub struct PlacedTransform {
 }
 
 impl PlacedTransform {
-    /// The placed transform of a TMA record.
+    /// The placed transform of a TMA record: only scenery (vegetation and
+    /// rock) takes the record's scale; a building or a unit is built at
+    /// its model's own size (openparkan `docs/04-missions.md`, "Only
+    /// scenery is scaled").
     pub fn of(placed: &PlacedObject) -> Self {
+        let scenery = matches!(
+            placed.kind(),
+            Some(tma::ObjectKind::Vegetation | tma::ObjectKind::Rock)
+        );
         Self {
             position: placed.position,
             orientation: placed.orientation,
-            scale: placed.scale,
+            scale: if scenery { placed.scale } else { [1.0; 3] },
         }
     }
 
@@ -558,6 +565,19 @@ mod tests {
         assert_eq!(ModelState::default().index(), 0);
         assert_eq!(ModelState::new(2).map(ModelState::index), Some(2));
         assert_eq!(ModelState::new(3), None);
+    }
+
+    #[test]
+    fn only_scenery_takes_the_records_scale() {
+        let scaled = |kind| {
+            let mut placed = PlacedObject::new(kind, b"X".to_vec(), [0.0; 3]);
+            placed.scale = [3.0; 3];
+            PlacedTransform::of(&placed).scale
+        };
+        assert_eq!(scaled(tma::ObjectKind::Vegetation), [3.0; 3]);
+        assert_eq!(scaled(tma::ObjectKind::Rock), [3.0; 3]);
+        assert_eq!(scaled(tma::ObjectKind::Building), [1.0; 3]);
+        assert_eq!(scaled(tma::ObjectKind::Unit), [1.0; 3]);
     }
 
     #[test]

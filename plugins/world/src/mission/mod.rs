@@ -760,7 +760,7 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
                 &loader,
                 object_parts,
                 &frames,
-                (placed.scale, level.unwrap_or(1.0)),
+                (placed_transform.scale, level.unwrap_or(1.0)),
             );
             if !armament.guns.is_empty() || !armament.turrets.is_empty() {
                 world.entity_mut(root).insert(armament);
