@@ -72,6 +72,14 @@ fn colours(pixels: &[[u8; 3]], w: u32, rows: std::ops::Range<u32>) -> usize {
         .len()
 }
 
+/// The sum of the three channels of pixel `(x, y)` of a `w`-wide frame.
+fn channel_sum(pixels: &[[u8; 3]], w: u32, x: u32, y: u32) -> i32 {
+    pixels[(y * w + x) as usize]
+        .iter()
+        .map(|&c| i32::from(c))
+        .sum()
+}
+
 /// The mean brightness (sum of the three channels) of `pixels`.
 fn brightness(pixels: &[[u8; 3]]) -> f64 {
     let sum: f64 = pixels
@@ -123,12 +131,7 @@ fn looking_up_sees_the_sky_dome_change_over_the_day() {
     // around them; by day the dome's colours cover them (the sun's glow
     // is smooth).
     let stars = |pixels: &[[u8; 3]]| {
-        let sum = |x: u32, y: u32| {
-            pixels[(y * w + x) as usize]
-                .iter()
-                .map(|&c| i32::from(c))
-                .sum::<i32>()
-        };
+        let sum = |x, y| channel_sum(pixels, w, x, y);
         let mut count = 0;
         for y in 8..h - 8 {
             for x in 8..w - 8 {
@@ -388,6 +391,30 @@ fn an_effects_light_brightens_the_building_wall_in_front_of_it() {
     assert!(
         after > before + 60.0,
         "the wall: {before:.0} dark, {after:.0} lit"
+    );
+}
+
+/// Weather: the demo sky's shower (rain from 12:45 to 13:45, heaviest at
+/// 13:15) draws streaks, thin bright lines against what is 3 pixels to
+/// their sides; the same view before it has almost none.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn rain_falls_during_the_demo_skys_shower() {
+    require_display();
+    let view = ["--camera", "-336,-304,40,90,5", "--no-hud", "--paused"];
+    let (wet, w, h) = screenshot(&[&view[..], &["--sky-time", "13:15"]].concat());
+    let (dry, ..) = screenshot(&[&view[..], &["--sky-time", "12:30"]].concat());
+    let streaks = |pixels: &[[u8; 3]]| {
+        let sum = |x, y| channel_sum(pixels, w, x, y);
+        (0..h)
+            .flat_map(|y| (3..w - 3).map(move |x| (x, y)))
+            .filter(|&(x, y)| sum(x, y) > sum(x - 3, y).max(sum(x + 3, y)) + 40)
+            .count()
+    };
+    let (during, before) = (streaks(&wet), streaks(&dry));
+    assert!(
+        during > 1000 && during > 4 * before,
+        "{during} streak pixels in the shower, {before} before it"
     );
 }
 

@@ -57,7 +57,7 @@ const FLAG_POINT_DISC: u32 = 256u;
 const FLAG_NEBULA: u32 = 512u;
 
 // The frame's point lights (plugins/render/src/lights.rs GpuPointLights).
-const MAX_POINT_LIGHTS: u32 = 32u;
+const MAX_POINT_LIGHTS: u32 = 8u;
 struct PointLight {
     position: vec3<f32>,
     range: f32,
@@ -70,7 +70,7 @@ struct PointLight {
 };
 struct PointLights {
     count: u32,
-    items: array<PointLight, 32>,
+    items: array<PointLight, 8>,
 };
 
 // Bevy's linear fog mode (bevy_pbr mesh_view_types).

@@ -320,12 +320,13 @@ fn material(paint: Paint, name: String, variant: Option<u32>) -> Result<Material
 pub type SkySprite = (&'static str, &'static str, Look, (u8, u8));
 
 /// The sky's materials (`sky.wea` roles 3 to 6: the sun, the moon, the
-/// flare's two; role 2 the clouds, role 0 the nebula): material, texture
+/// flare's two; role 2 the clouds, role 0 the nebula, 7 the snow's flake
+/// and 8 the rain's drop): material, texture
 /// (the sprites round glows fading to transparent, the clouds a tile of
 /// puffs, the nebula stars and gas), its look and its blend (SRCALPHA /
 /// INVSRCALPHA for the bodies, the clouds and the nebula, SRCALPHA / ONE
 /// for the flare, as the retail sky materials).
-pub const SKY_SPRITES: [SkySprite; 6] = [
+pub const SKY_SPRITES: [SkySprite; 8] = [
     ("ENV_SUN", "T_SUN", Look::Glow([255, 236, 190]), (5, 6)),
     ("ENV_MOON", "T_MOON", Look::Glow([205, 215, 255]), (5, 6)),
     (
@@ -342,6 +343,8 @@ pub const SKY_SPRITES: [SkySprite; 6] = [
     ),
     ("ENV_CLOUDS", "T_CLOUDS", Look::Clouds, (5, 6)),
     ("ENV_NEBULA", "T_NEBULA", Look::Nebula, (5, 6)),
+    ("ENV_SNOW", "T_SNOW", Look::Glow([255, 255, 255]), (5, 6)),
+    ("ENV_RAIN", "T_RAIN", Look::Glow([190, 200, 220]), (5, 6)),
 ];
 
 /// The sky materials' textures.

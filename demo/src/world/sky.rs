@@ -4,13 +4,14 @@
 //! 01:30, early morning. Each keyframe holds its dome colours (a compass of
 //! four per ring, the rising or setting side glowing; at night the top of
 //! the dome lets the nebula through), its fog (end a multiple of 700 m),
-//! its main light and its scene colour.
+//! its main light and its scene colour; a shower passes from 12:45 to
+//! 13:45, heaviest at 13:15.
 
 use iron3d_formats::error::Result;
 use iron3d_formats::proto::ske::{
-    ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, Keyframe, SLOT_APEX, SLOT_CLOUDS, SLOT_COUNTER,
-    SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS, SLOTS_HORIZON,
-    SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
+    ClockTime, EVENT_START_BODY, EVENT_START_RAIN, EVENT_STOP_BODY, EVENT_STOP_RAIN, Keyframe,
+    SLOT_APEX, SLOT_CLOUDS, SLOT_COUNTER, SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT,
+    SLOT_SCENE, SLOTS, SLOTS_HORIZON, SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
 };
 use iron3d_formats::wear::{Wear, WearRow};
 
@@ -35,11 +36,13 @@ struct Moment {
     /// The alpha of the apex, ring 2 and ring 3: how much of their colour
     /// covers the nebula (the retail nights open the top of the dome).
     cover: [u8; 3],
+    /// The weather's intensity (the rain's, while it falls).
+    weather: f32,
 }
 
 const NONE: Option<(usize, Rgb)> = None;
 
-const DAY: [Moment; 9] = [
+const DAY: [Moment; 12] = [
     Moment {
         at: (0, 0),
         event: None,
@@ -53,6 +56,7 @@ const DAY: [Moment; 9] = [
         scene: [35, 38, 55],
         fog_end: 0.7,
         cover: [0, 0, 120],
+        weather: 0.0,
     },
     Moment {
         at: (0, 30),
@@ -67,6 +71,7 @@ const DAY: [Moment; 9] = [
         scene: [60, 55, 65],
         fog_end: 0.8,
         cover: [45, 30, 160],
+        weather: 0.0,
     },
     Moment {
         at: (2, 30),
@@ -81,6 +86,7 @@ const DAY: [Moment; 9] = [
         scene: [85, 85, 95],
         fog_end: 1.0,
         cover: [255, 255, 255],
+        weather: 0.0,
     },
     Moment {
         at: (7, 30),
@@ -95,6 +101,7 @@ const DAY: [Moment; 9] = [
         scene: [95, 95, 100],
         fog_end: 1.0,
         cover: [255, 255, 255],
+        weather: 0.0,
     },
     Moment {
         at: (12, 30),
@@ -109,6 +116,52 @@ const DAY: [Moment; 9] = [
         scene: [90, 85, 90],
         fog_end: 1.0,
         cover: [255, 255, 255],
+        weather: 0.0,
+    },
+    Moment {
+        at: (12, 45),
+        event: Some((EVENT_START_RAIN, "")),
+        apex: [100, 110, 130],
+        ring_2: [125, 135, 150],
+        ring_3: [150, 155, 165],
+        horizon: [175, 175, 180],
+        glow: NONE,
+        light: [200, 200, 205],
+        strength: 0.7,
+        scene: [80, 80, 88],
+        fog_end: 0.8,
+        cover: [255, 255, 255],
+        weather: 0.3,
+    },
+    Moment {
+        at: (13, 15),
+        event: None,
+        apex: [85, 92, 105],
+        ring_2: [100, 108, 120],
+        ring_3: [120, 125, 135],
+        horizon: [140, 142, 148],
+        glow: NONE,
+        light: [170, 170, 180],
+        strength: 0.5,
+        scene: [72, 72, 80],
+        fog_end: 0.6,
+        cover: [255, 255, 255],
+        weather: 1.0,
+    },
+    Moment {
+        at: (13, 45),
+        event: Some((EVENT_STOP_RAIN, "")),
+        apex: [70, 60, 110],
+        ring_2: [110, 90, 130],
+        ring_3: [160, 120, 130],
+        horizon: [210, 150, 110],
+        glow: Some((3, [240, 140, 90])),
+        light: [240, 160, 110],
+        strength: 0.7,
+        scene: [72, 60, 68],
+        fog_end: 0.8,
+        cover: [255, 255, 255],
+        weather: 0.0,
     },
     Moment {
         at: (14, 0),
@@ -123,6 +176,7 @@ const DAY: [Moment; 9] = [
         scene: [70, 55, 60],
         fog_end: 0.8,
         cover: [150, 170, 240],
+        weather: 0.0,
     },
     Moment {
         at: (14, 30),
@@ -137,6 +191,7 @@ const DAY: [Moment; 9] = [
         scene: [45, 42, 60],
         fog_end: 0.7,
         cover: [45, 70, 230],
+        weather: 0.0,
     },
     Moment {
         at: (15, 30),
@@ -151,6 +206,7 @@ const DAY: [Moment; 9] = [
         scene: [35, 38, 55],
         fog_end: 0.7,
         cover: [0, 0, 120],
+        weather: 0.0,
     },
     Moment {
         at: (23, 30),
@@ -165,6 +221,7 @@ const DAY: [Moment; 9] = [
         scene: [35, 38, 55],
         fog_end: 0.7,
         cover: [0, 0, 120],
+        weather: 0.0,
     },
 ];
 
@@ -208,13 +265,13 @@ fn keyframe(m: &Moment) -> Keyframe {
         ClockTime::new(0, m.at.0, m.at.1),
         (event, name.as_bytes()),
         slots,
-        [2.2, 2.0, m.strength, 0.0],
+        [2.2, 2.0, m.strength, m.weather],
     )
 }
 
 /// The mission's `sky.wea`: its materials by role (0 the nebula, 2 the
-/// clouds, 3 the sun, 4 the moon, 5 and 6 the flare), `Material.lib`
-/// names.
+/// clouds, 3 the sun, 4 the moon, 5 and 6 the flare, 7 the snow's flake, 8
+/// the rain's drop), `Material.lib` names.
 pub fn wear() -> Result<Vec<u8>> {
     let rows = [
         ("0", "ENV_NEBULA"),
@@ -223,6 +280,8 @@ pub fn wear() -> Result<Vec<u8>> {
         ("4", "ENV_MOON"),
         ("5", "ENV_FLARE1"),
         ("6", "ENV_FLARE2"),
+        ("7", "ENV_SNOW"),
+        ("8", "ENV_RAIN"),
     ];
     Wear::new(
         rows.map(|(role, name)| WearRow::new(role, name)).to_vec(),

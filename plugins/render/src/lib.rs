@@ -31,6 +31,7 @@ pub mod shadow;
 pub mod sky;
 pub mod terrain;
 pub mod water;
+pub mod weather;
 
 use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;

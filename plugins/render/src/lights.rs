@@ -35,8 +35,9 @@ use iron3d_world::mission::ShadeSettings;
 use std::collections::BTreeMap;
 
 /// At most this many point lights shine at once (ours: the original
-/// gathers every light that reaches a drawn object).
-pub const MAX_POINT_LIGHTS: usize = 32;
+/// gathers every light that reaches a drawn object; every lit pixel walks
+/// the list, which a software renderer pays for in a battle).
+pub const MAX_POINT_LIGHTS: usize = 8;
 
 /// The buffer of the frame's point lights, bound by every
 /// [`LegacyMaterial`](crate::material::LegacyMaterial).

@@ -38,9 +38,10 @@ use crate::capture::{DrawItemSource, RenderPhase};
 use crate::material::{FLAG_NEBULA, LegacyMaterial};
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
-    ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_CLOUDS,
-    SLOT_COUNTER, SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON,
-    SLOTS_RING_2, SLOTS_RING_3, Section, Sky,
+    ClockTime, EVENT_START_BODY, EVENT_START_RAIN, EVENT_START_SNOW, EVENT_STOP_BODY,
+    EVENT_STOP_RAIN, EVENT_STOP_SNOW, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_CLOUDS, SLOT_COUNTER,
+    SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON, SLOTS_RING_2,
+    SLOTS_RING_3, Section, Sky,
 };
 
 /// The dome's height and cap angle.
@@ -77,6 +78,17 @@ pub struct SkyFrame {
     pub flare_boost: f32,
     /// The body up, if one is.
     pub body: Option<Body>,
+    /// Rain and snow under way, and the keyframes' weather intensity.
+    pub weather: Weather,
+}
+
+/// The weather of a moment: which spells are under way (events 3 to 6)
+/// and how strong (the keyframes' fourth float, lerped).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Weather {
+    pub rain: bool,
+    pub snow: bool,
+    pub intensity: f32,
 }
 
 /// The sun or the moon.
@@ -176,20 +188,32 @@ fn rgb([r, g, b, _]: Rgba) -> [f32; 3] {
     [r, g, b]
 }
 
-/// The body up at `t` ms of a section's day: the last start at or before
-/// it whose life (to the first stop at or after its start) has not ended.
-fn body(keys: &[(u64, &Keyframe)], t: u64, extents: [f32; 2]) -> Option<Body> {
+/// The spell of `start` and `stop` events under way at `t` ms of a
+/// section's day: the last start at or before it whose life (to the first
+/// stop at or after its start) has not ended; how far through its life
+/// `t` is, and the starting keyframe.
+fn spell<'a>(
+    keys: &[(u64, &'a Keyframe)],
+    t: u64,
+    (start_event, stop_event): (i32, i32),
+) -> Option<(f32, &'a Keyframe)> {
     let (start, key) = keys
         .iter()
-        .rfind(|(at, k)| *at <= t && k.event == EVENT_START_BODY)?;
+        .rfind(|(at, k)| *at <= t && k.event == start_event)?;
     let stop = keys
         .iter()
-        .find(|(at, k)| at >= start && k.event == EVENT_STOP_BODY)?
+        .find(|(at, k)| at >= start && k.event == stop_event)?
         .0;
     if t >= stop || stop <= *start {
         return None;
     }
-    let f = ((t - start) as f32 / (stop - start) as f32).min(1.0);
+    Some((((t - start) as f32 / (stop - start) as f32).min(1.0), *key))
+}
+
+/// The body up at `t` ms of a section's day ([`spell`] of its start and
+/// stop events).
+fn body(keys: &[(u64, &Keyframe)], t: u64, extents: [f32; 2]) -> Option<Body> {
+    let (f, key) = spell(keys, t, (EVENT_START_BODY, EVENT_STOP_BODY))?;
     let sun = key.names_sun();
     let (a, b) = if sun {
         (90f32.to_radians(), 30f32.to_radians())
@@ -232,6 +256,11 @@ pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<Sky
         clouds: lerp_colour(a, b, SLOT_CLOUDS, f),
         flare_boost: lerp_colour(a, b, SLOT_FLARE, f)[3],
         body: body(&keys, t, [0, 1].map(|i| lerp(a.floats[i], b.floats[i], f))),
+        weather: Weather {
+            rain: spell(&keys, t, (EVENT_START_RAIN, EVENT_STOP_RAIN)).is_some(),
+            snow: spell(&keys, t, (EVENT_START_SNOW, EVENT_STOP_SNOW)).is_some(),
+            intensity: lerp(a.floats[3], b.floats[3], f),
+        },
     })
 }
 
@@ -438,6 +467,7 @@ pub(crate) fn plugin(app: &mut App) {
                 crate::clouds::draw_clouds,
                 draw_body,
                 draw_flare,
+                crate::weather::draw_weather,
             )
                 .chain()
                 .in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
@@ -725,15 +755,15 @@ fn update_sky(
 /// What the sky's sprites draw with: the sky of this frame, its `sky.wea`
 /// materials (loaded once by role), the camera and a quad.
 #[derive(bevy::ecs::system::SystemParam)]
-struct SkySprites<'w, 's> {
-    commands: Commands<'w, 's>,
-    now: Res<'w, SkyNow>,
+pub(crate) struct SkySprites<'w, 's> {
+    pub(crate) commands: Commands<'w, 's>,
+    pub(crate) now: Res<'w, SkyNow>,
     sky: Option<Res<'w, iron3d_world::mission::MissionSky>>,
     server: Res<'w, AssetServer>,
     entries: Res<'w, Assets<iron3d_assets::material::EntryMaterial>>,
-    meshes: ResMut<'w, Assets<Mesh>>,
+    pub(crate) meshes: ResMut<'w, Assets<Mesh>>,
     legacy: ResMut<'w, Assets<LegacyMaterial>>,
-    camera: Query<
+    pub(crate) camera: Query<
         'w,
         's,
         (&'static GlobalTransform, &'static Projection),
@@ -785,7 +815,7 @@ impl SkySprites<'_, '_> {
     /// The unlit material `made` keeps under `key`, made (tinted by
     /// `tint`) from the entry of `sky.wea` role `role` once it is loaded;
     /// `None` before, or without such a role.
-    fn material<K: Ord>(
+    pub(crate) fn material<K: Ord>(
         &mut self,
         made: &mut std::collections::BTreeMap<K, Handle<LegacyMaterial>>,
         (role, key): (u32, K),
@@ -811,7 +841,7 @@ impl SkySprites<'_, '_> {
     }
 
     /// The atmosphere-phase draw item of a sprite drawn with `material`.
-    fn item(&self, material: &Handle<LegacyMaterial>, insertion: u64) -> DrawItemSource {
+    pub(crate) fn item(&self, material: &Handle<LegacyMaterial>, insertion: u64) -> DrawItemSource {
         let base = match self.legacy.get(material) {
             Some(m) => crate::animate::draw_item(m, 0, &self.server),
             None => dome_item(),
@@ -1147,6 +1177,32 @@ mod tests {
         // Without a body neither light shines.
         let night = frame(&sky, Some(ClockTime::new(0, 19, 0)), 0).unwrap();
         assert_eq!(night.body_lights(1.0), None);
+    }
+
+    #[test]
+    fn rain_falls_from_its_start_to_its_stop_as_strong_as_the_keyframes_say() {
+        let mut sky = sky();
+        let weather = |hour: u32, intensity: f32, event: i32| {
+            let mut k = key(hour, 80, event, "");
+            k.floats[3] = intensity;
+            k
+        };
+        sky.sections[0].keyframes.extend([
+            weather(8, 0.2, EVENT_START_RAIN),
+            weather(9, 1.0, 2),
+            weather(10, 0.0, EVENT_STOP_RAIN),
+        ]);
+        let at = |hour, minute| {
+            frame(&sky, Some(ClockTime::new(0, hour, minute)), 0)
+                .unwrap()
+                .weather
+        };
+        let half_past_eight = at(8, 30);
+        assert!(half_past_eight.rain && !half_past_eight.snow);
+        assert!((half_past_eight.intensity - 0.6).abs() < 1e-6);
+        assert!(at(9, 59).rain);
+        assert_eq!(at(10, 30), Weather::default());
+        assert!(!at(7, 0).rain);
     }
 
     #[test]
