@@ -569,6 +569,14 @@ fn the_report_lists_what_a_fight_did() {
         shot_sounds.iter().all(|s| shooters.contains(&&s["owner"])),
         "{shot_sounds:?} {shooters:?}"
     );
+    // The two walkers sent off stepped: their feet landed in turn, each
+    // landing's step effect played its thud, owned by the walker.
+    for walker in [6, 7] {
+        let steps = played("SOUNDS.LIB::STEP.WAV")
+            .filter(|s| s["owner"] == walker)
+            .count();
+        assert!(steps >= 10, "walker {walker}: {steps} steps");
+    }
     assert_eq!(report["effect_faults"], serde_json::json!([]));
     assert!(report["effects"].is_u64());
 }

@@ -32,11 +32,11 @@ use iron3d_formats::mat0::MAT0_TYPE_ID;
 use iron3d_formats::msh::Msh;
 use iron3d_formats::proto::base::Base;
 use iron3d_formats::proto::ctld::{
-    ACTION_EFFECT_AT_POINT, ACTION_EFFECT_OFF, ACTION_EFFECT_ON, Action, CLASS_ENGINE,
-    CLASS_FIGHT_SHIELD, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE, CTLD_TYPE_ID,
-    Component, ControlMode, ControlParams, Ctld, GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED,
-    HALF_CONE, RUNS_IF_ANY, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY, STATE_GROUND_CONTACT,
-    StateContact, StateRecord,
+    ACTION_EFFECT_AT_POINT, ACTION_EFFECT_OFF, ACTION_EFFECT_ON, ACTION_EFFECT_START, Action,
+    CLASS_ENGINE, CLASS_FIGHT_SHIELD, CLASS_RADAR, CONTACT_DESTROYED, CONTACT_INTACT, CONTACT_SIZE,
+    CTLD_TYPE_ID, Component, ControlMode, ControlParams, Ctld, GROUP_AT_LOAD, GROUP_CRITICAL,
+    GROUP_RECOVERED, HALF_CONE, RUNS_IF_ANY, STATE_ANCHOR, STATE_BASE, STATE_BY_VELOCITY,
+    STATE_GROUND_CONTACT, StateContact, StateRecord,
 };
 use iron3d_formats::proto::ctpt::{CTPT_TYPE_ID, ControlPoint, Ctpt};
 use iron3d_formats::proto::ndpr::{GEAR_LEFT, GEAR_RIGHT, NDPR_TYPE_ID, Ndpr, NodeDamage};
@@ -316,11 +316,8 @@ fn model_entries(
     let (nodes, names) = kinds::tree(kind.key, item_seed(seed, key));
     // A building's nodes have a battered look for their damage stages.
     let battered = kind.role == Role::Building;
-    let msh = models::build(
-        &kinds::scaled(nodes, size),
-        (kind.lightmapped, battered),
-        &names,
-    )?;
+    let nodes = kinds::scaled(nodes, size);
+    let msh = models::build(&nodes, (kind.lightmapped, battered), &names)?;
     let explosion = format!("{stem}_node.exp");
     let damage = kinds::build_of(kind.key)
         .map(|build| damage_table(&msh, (kind.role, build), &names, &explosion))
@@ -375,7 +372,11 @@ fn model_entries(
         )?);
         // The feet its states' contacts name and where it smokes.
         let cpt_name = format!("{stem}.cpt");
-        archive.push(&cpt_name, CTPT_TYPE_ID, chassis_points(&names, &motion)?);
+        archive.push(
+            &cpt_name,
+            CTPT_TYPE_ID,
+            chassis_points(&names, &nodes, &motion)?,
+        );
         refs.push(ObjectRef::new(
             kind.archive.as_bytes(),
             cpt_name.as_bytes(),
@@ -438,9 +439,14 @@ fn damage_table(
 }
 
 /// A chassis's control points: a walker's left and right foot
-/// ([`FOOT_POINTS`]) at the bottom of its shins (`shin_l`, `shin_r`), then
-/// [`SMOKE_POINT`] at the back of its body (node 0).
-fn chassis_points(names: &[&str], motion: &kinds::Motion) -> Result<Vec<u8>> {
+/// ([`FOOT_POINTS`]) at the bottom of its shins (`shin_l`, `shin_r`: as
+/// far below the knee as the knee is below the hip), then [`SMOKE_POINT`]
+/// at the back of its body (node 0).
+fn chassis_points(
+    names: &[&str],
+    nodes: &[models::NodeSpec],
+    motion: &kinds::Motion,
+) -> Result<Vec<u8>> {
     let at = |name: &str, node: i32, position: [f32; 3]| -> Result<ControlPoint> {
         Ok(ControlPoint {
             flags_raw: 0,
@@ -455,11 +461,11 @@ fn chassis_points(names: &[&str], motion: &kinds::Motion) -> Result<Vec<u8>> {
     let mut points = feet
         .take(usize::from(motion.feet))
         .map(|(point, shin)| {
-            let node = names
-                .iter()
-                .position(|n| *n == shin)
-                .map_or(-1, |n| n as i32);
-            at(point, node, [0.0, 0.0, -1.0])
+            let node = names.iter().position(|n| *n == shin);
+            let knee = node
+                .and_then(|n| nodes.get(n))
+                .map_or(-1.0, |n| n.offset[2]);
+            at(point, node.map_or(-1, |n| n as i32), [0.0, 0.0, knee])
         })
         .collect::<Result<Vec<_>>>()?;
     points.push(at(SMOKE_POINT, 0, [0.0, -0.4, 0.4])?);
@@ -470,44 +476,72 @@ fn chassis_points(names: &[&str], motion: &kinds::Motion) -> Result<Vec<u8>> {
 const SMOKE_POINT: &str = "smoke";
 /// The id its burning effect is made under.
 const BURN_EFFECT_ID: i32 = 1;
+/// The id a walker's foot `k` makes its step effect under: this plus `k`.
+const STEP_EFFECT_ID: i32 = 2;
+/// The time mode a landing foot starts its step in: once through.
+const STEP_TIME_MODE: i32 = 1;
 
 /// A chassis's effect groups (openparkan `docs/13-control.md`, "Critical
-/// damage"): at load it makes `FX_BURN` at [`SMOKE_POINT`] (the effect
-/// starts switched off); critical damage switches it on, unless the
-/// machine stands in a liquid bed (condition byte 7, as the retail hero's
-/// smoke); recovering switches it off.
-fn burn_groups(ctld: &mut Ctld, feet: u8) -> Result<()> {
-    let effect = ResourceRef::new(b"effects.rlb", b"FX_BURN")?;
+/// damage", "A footstep, end to end"): at load it makes `FX_BURN` at
+/// [`SMOKE_POINT`] (the effect starts switched off) and `FX_STEP` at each
+/// foot; critical damage switches the burning on, unless the machine
+/// stands in a liquid bed (condition byte 7, as the retail hero's smoke);
+/// recovering switches it off. Then one group per foot, which its state
+/// contacts run as it lands: it starts the foot's step once through (as
+/// the retail hero's). Returns the landing groups' indices, foot by foot.
+fn effect_groups(ctld: &mut Ctld, feet: u8) -> Result<Vec<i32>> {
+    let burn = ResourceRef::new(b"effects.rlb", b"FX_BURN")?;
+    let step = ResourceRef::new(b"effects.rlb", b"FX_STEP")?;
     let none = ResourceRef::default();
-    let point = i32::from(feet);
     let liquid_bed = 1 << 7;
-    let groups = [
-        (
-            GROUP_AT_LOAD,
-            Action::with_args(
-                ACTION_EFFECT_AT_POINT,
-                [point, 0, 0, BURN_EFFECT_ID],
-                effect,
-            ),
-        ),
+    let smoke = i32::from(feet);
+    let mut at_load = vec![Action::with_args(
+        ACTION_EFFECT_AT_POINT,
+        [smoke, 0, 0, BURN_EFFECT_ID],
+        burn,
+    )];
+    for foot in 0..i32::from(feet) {
+        at_load.push(Action::with_args(
+            ACTION_EFFECT_AT_POINT,
+            [foot, 0, 0, STEP_EFFECT_ID + foot],
+            step,
+        ));
+    }
+    let blocks = [
+        (GROUP_AT_LOAD, at_load),
         (
             GROUP_CRITICAL,
-            Action::with_args(ACTION_EFFECT_ON, [BURN_EFFECT_ID, 0, 0, 0], none).with_test(
-                RUNS_IF_ANY,
-                liquid_bed,
-                liquid_bed,
-            ),
+            vec![
+                Action::with_args(ACTION_EFFECT_ON, [BURN_EFFECT_ID, 0, 0, 0], none).with_test(
+                    RUNS_IF_ANY,
+                    liquid_bed,
+                    liquid_bed,
+                ),
+            ],
         ),
         (
             GROUP_RECOVERED,
-            Action::with_args(ACTION_EFFECT_OFF, [BURN_EFFECT_ID, 0, 0, 0], none),
+            vec![Action::with_args(
+                ACTION_EFFECT_OFF,
+                [BURN_EFFECT_ID, 0, 0, 0],
+                none,
+            )],
         ),
     ];
-    for (entry, action) in groups {
+    for (entry, group) in blocks {
         ctld.group_block[entry] = ctld.groups.len() as i32;
-        ctld.groups.push(vec![action]);
+        ctld.groups.push(group);
     }
-    Ok(())
+    let mut landings = Vec::new();
+    for foot in 0..i32::from(feet) {
+        landings.push(ctld.groups.len() as i32);
+        ctld.groups.push(vec![Action::with_args(
+            ACTION_EFFECT_START,
+            [STEP_EFFECT_ID + foot, STEP_TIME_MODE, 0, 0],
+            none,
+        )]);
+    }
+    Ok(landings)
 }
 
 /// The names of a walker's foot points, in `.cpt` order: a state's first
@@ -592,20 +626,19 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
     ctld.components.push(engine);
     ctld.components.push(radar());
     ctld.components.push(fight_shield());
-    burn_groups(&mut ctld, motion.feet)?;
-    let feet = usize::from(motion.feet);
+    let landings = effect_groups(&mut ctld, motion.feet)?;
     let states = gait(motion);
     ctld.contacts_per_state = i32::from(motion.feet);
     ctld.states = states
         .iter()
-        .map(|(state, needs)| {
-            let mut record = vec![0u8; STATE_BASE + CONTACT_SIZE * feet];
-            state.write(&mut record);
-            for (k, &flags) in needs.iter().enumerate().take(feet) {
+        .map(|state| {
+            let mut record = vec![0u8; STATE_BASE + CONTACT_SIZE * landings.len()];
+            state.record.write(&mut record);
+            for (k, (&flags, &group)) in state.needs.iter().zip(&landings).enumerate() {
                 let contact = StateContact {
                     point: k as i32,
                     flags,
-                    group: -1,
+                    group,
                     gap: 0,
                 };
                 let at = STATE_BASE + CONTACT_SIZE * k;
@@ -614,25 +647,58 @@ fn controller(motion: &kinds::Motion) -> Result<Vec<u8>> {
             record
         })
         .collect();
-    // One step between any two states, none to stay: an anchor that still
-    // applies plays itself again.
     let n = states.len();
     ctld.costs = (0..n * n)
-        .map(|at| if at / n == at % n { 0.0 } else { 1.0 })
+        .map(|at| transition_cost(&states, at / n, at % n))
         .collect();
     ctld.to_bytes()
 }
 
+/// One state of a demo controller: its record, the flags of its two foot
+/// contacts, and the state whose stride it ends when it is a second half.
+struct GaitState {
+    record: StateRecord,
+    needs: [u32; 2],
+    second_half_of: Option<usize>,
+}
+
+/// A cost the planner reads as no edge (docs/facts.md "Control states").
+const NO_EDGE: f32 = 1_000_000.0;
+
+/// What a step within a stride costs, against one for a step to another
+/// state: the cycle through a stride's two halves stays the cheapest way
+/// back to its anchor once the planner scales the costs by the gaps
+/// between the states' boxes.
+const WITHIN_STRIDE: f32 = 0.1;
+
+/// The cost from state `from` to state `to`: a second half is entered only
+/// from its first, and goes back to it within the stride; a first half
+/// never plays itself again (its stride goes on through its second half)
+/// while a whole-cycle anchor does, free; every other step costs one.
+fn transition_cost(states: &[GaitState], to: usize, from: usize) -> f32 {
+    let has_second_half = |i| states.iter().any(|s| s.second_half_of == Some(i));
+    match states[to].second_half_of {
+        Some(first) if first == from => WITHIN_STRIDE,
+        Some(_) => NO_EDGE,
+        None if to == from && has_second_half(to) => NO_EDGE,
+        None if to == from => 0.0,
+        None if states[from].second_half_of == Some(to) => WITHIN_STRIDE,
+        None => 1.0,
+    }
+}
+
 /// The state graph of a kind's controller, each state with the flags of
-/// its two foot contacts. Every state is an anchor playing a whole cycle
-/// of the model's timeline (frames 0 to [`models::FRAMES`]) in a step of
-/// fixed length. A walker stands within ± its standing speed forward
-/// (frame 0; 0.6 m/s, the hero 2) on any legs, walks to its running speed
-/// (5, the hero 10), runs above and walks backward (the cycle reversed) on
-/// both legs, and limps (half a cycle, slowly) once its left leg is gone;
-/// a flyer has one state that always applies (its rotors turn).
-fn gait(motion: &kinds::Motion) -> Vec<(StateRecord, [u32; 2])> {
-    let cycle = [0.0, models::FRAMES as f32];
+/// its two foot contacts. A walker stands within ± its standing speed
+/// forward (its rest pose, [`models::REST_FRAME`]; 0.6 m/s, the hero 2)
+/// on any legs, walks to its running speed (5, the hero 10), runs above
+/// and walks backward (the cycle reversed) on both legs, and limps
+/// (slowly) once its left leg is gone. Each stride is two states of half
+/// the model's cycle (frames 0 to [`models::FRAMES`]), an anchor and its
+/// second half, each ending with one foot lifted and the other down, so
+/// each lands in turn. A flyer has one state that always applies (its
+/// rotors turn).
+fn gait(motion: &kinds::Motion) -> Vec<GaitState> {
+    let whole = models::FRAMES as f32;
     let moving = |length_ms: f32, frames: [f32; 2], vy: [f32; 2]| StateRecord {
         box_flags: FORWARD_BOX,
         mode: STATE_ANCHOR | STATE_BY_VELOCITY | UPRIGHT | STATE_GROUND_CONTACT,
@@ -643,42 +709,64 @@ fn gait(motion: &kinds::Motion) -> Vec<(StateRecord, [u32; 2])> {
         engine_factor: motion.moving_factor,
         ..StateRecord::IDLE
     };
+    let alone = |record, needs| GaitState {
+        record,
+        needs,
+        second_half_of: None,
+    };
     if motion.feet == 0 {
         let rotors = StateRecord {
             mode: STATE_ANCHOR | UPRIGHT,
-            frames_a: cycle,
-            frames_b: cycle,
+            frames_a: [0.0, whole],
+            frames_b: [0.0, whole],
             length_ms: 500.0,
             engine_factor: 1.0,
             ..StateRecord::IDLE
         };
-        return vec![(rotors, [0; 2])];
+        return vec![alone(rotors, [0; 2])];
     }
     let top = motion.top_speed + 1.0;
+    let rest = models::REST_FRAME as f32;
     let stand = StateRecord {
         mode: STATE_ANCHOR | UPRIGHT | STATE_GROUND_CONTACT,
         length_ms: 250.0,
         engine_factor: 0.0,
-        ..moving(0.0, [0.0; 2], [-motion.stand_below, motion.stand_below])
+        ..moving(0.0, [rest; 2], [-motion.stand_below, motion.stand_below])
     };
     let both = [CONTACT_INTACT; 2];
-    let half = [0.0, models::FRAMES as f32 / 2.0];
-    vec![
-        (stand, [0; 2]),
+    let half = whole / 2.0;
+    // (half a stride's length, first half's frames, forward speeds, needs)
+    let strides = [
         (
-            moving(640.0, cycle, [motion.stand_below, motion.run_above]),
+            320.0,
+            [0.0, half],
+            [motion.stand_below, motion.run_above],
             both,
         ),
-        (moving(400.0, cycle, [motion.run_above, top]), both),
+        (200.0, [0.0, half], [motion.run_above, top], both),
+        (400.0, [whole, half], [-top, -motion.stand_below], both),
         (
-            moving(800.0, [cycle[1], cycle[0]], [-top, -motion.stand_below]),
-            both,
-        ),
-        (
-            moving(900.0, half, [motion.stand_below, top]),
+            450.0,
+            [0.0, half],
+            [motion.stand_below, top],
             [CONTACT_DESTROYED, CONTACT_INTACT],
         ),
-    ]
+    ];
+    let mut states = vec![alone(stand, [0; 2])];
+    for (length_ms, [from, to], speeds, needs) in strides {
+        let first = moving(length_ms, [from, to], speeds);
+        let second = StateRecord {
+            mode: first.mode & !STATE_ANCHOR,
+            ..moving(length_ms, [to, 2.0 * to - from], speeds)
+        };
+        states.push(alone(first, needs));
+        states.push(GaitState {
+            record: second,
+            needs,
+            second_half_of: Some(states.len() - 1),
+        });
+    }
+    states
 }
 
 /// The state box switched on the forward velocity only (bit 1, y).

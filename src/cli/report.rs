@@ -88,6 +88,8 @@ struct SoundReport {
     /// What played it: an effect key, `mission.cfg THEME`,
     /// `mission.cfg variation` or `messages.cfg message N`.
     source: String,
+    /// The playback rate: the sample's own frequency times this.
+    rate: f32,
 }
 
 /// A sound that played nothing.
@@ -352,6 +354,7 @@ fn sounds(world: &World) -> Vec<SoundReport> {
             kind: s.kind.name(),
             bus: s.bus.name(),
             source: s.source.clone(),
+            rate: s.rate,
         })
         .collect()
 }

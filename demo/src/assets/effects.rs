@@ -330,6 +330,12 @@ pub fn effects() -> Result<Vec<(String, Vec<u8>)>> {
                 )?],
             )?,
         ),
+        // A foot's step (as the retail `step_*`): time held at 0 until the
+        // landing foot starts it once through; its thud at t = 0.1.
+        (
+            "FX_STEP".into(),
+            effect(0, 0.5, 0, 0, vec![sound("STEP.WAV", 0.1, 2.0, 60.0)?])?,
+        ),
         (
             "FX_BURN".into(),
             jittered_effect(

@@ -3,7 +3,7 @@
 
 use super::Role;
 use super::materials::Paint;
-use super::models::{Anim, NodeSpec, Part, Prim};
+use super::models::{self, Anim, NodeSpec, Part, Prim};
 use iron3d_formats::msh::TRI_FLOOR;
 
 /// A geometric prototype kind.
@@ -374,11 +374,14 @@ fn prism(sides: u32, top: f32) -> Prim {
 }
 
 /// Two legs under node 0, `spread` either side of it, each a thigh and a
-/// shin of `length` swinging a quarter cycle apart: the left one first
-/// (`thigh_l`, `shin_l`, then `thigh_r`, `shin_r`).
+/// shin of `length`, half a stride apart (thigh swing and knee bend,
+/// [`models::STRIDE_PHASE`]): the left one first (`thigh_l`, `shin_l`,
+/// then `thigh_r`, `shin_r`). Node 0 sinks with them ([`Anim::Sink`]).
 fn legs(nodes: &mut Vec<NodeSpec>, spread: f32, length: f32) {
     let width = 0.4 * length;
-    for (side, phase) in [(-1.0, 0.0), (1.0, 0.5)] {
+    nodes[0].anim = Anim::Sink(length);
+    let left = models::STRIDE_PHASE;
+    for (side, phase) in [(-1.0, left), (1.0, left + 0.5)] {
         let thigh = nodes.len() as u16;
         nodes.push(node(
             Some(0),
@@ -389,7 +392,7 @@ fn legs(nodes: &mut Vec<NodeSpec>, spread: f32, length: f32) {
         nodes.push(node(
             Some(thigh),
             [0.0, 0.0, -length],
-            Anim::Swing(phase + 0.25),
+            Anim::Knee(phase),
             vec![
                 part(
                     prism(6, 0.8),
@@ -415,7 +418,7 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
             let mut nodes = vec![node(
                 None,
                 [0.0, 0.0, 2.0],
-                Anim::Bob(0.08),
+                Anim::Still,
                 vec![
                     part(BOX, [0.0, 0.0, 0.0], [1.6, 1.2, 0.8], 0),
                     part(BOX, [0.0, 0.6, 0.5], [0.4, 0.2, 0.2], 3),
@@ -445,7 +448,7 @@ pub fn tree(key: &str, seed: u32) -> (Vec<NodeSpec>, Vec<&'static str>) {
             let mut nodes = vec![node(
                 None,
                 [0.0, 0.0, 1.0],
-                Anim::Bob(0.04),
+                Anim::Still,
                 vec![part(BOX, [0.0, 0.0, 0.0], [0.6, 0.4, 0.3], 0)],
             )];
             legs(&mut nodes, 0.2, 0.5);
@@ -770,6 +773,9 @@ pub fn scaled(nodes: Vec<NodeSpec>, s: f32) -> Vec<NodeSpec> {
         .into_iter()
         .map(|mut n| {
             n.offset = n.offset.map(|v| v * s);
+            if let Anim::Sink(length) = n.anim {
+                n.anim = Anim::Sink(length * s);
+            }
             for p in &mut n.parts {
                 p.at = p.at.map(|v| v * s);
                 p.size = p.size.map(|v| v * s);

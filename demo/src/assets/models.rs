@@ -47,12 +47,28 @@ pub enum Anim {
     Yaw,
     /// Kicked back along -Y on frame 1, returning linearly.
     Recoil(f32),
-    /// Swinging about X by +-1/16 turn, phase in turns (legs).
+    /// Swinging about X by ±[`SWING`] turn, phase in turns (a thigh).
     Swing(f32),
-    /// Rising and sinking along Z by up to the length, twice over the
-    /// timeline (a walker's pelvis, one bob a stride).
-    Bob(f32),
+    /// Bending back about X by up to [`KNEE`] turn while the thigh of the
+    /// same phase swings forward, straight while it swings back (a shin:
+    /// its foot lifts off the ground only as it swings).
+    Knee(f32),
+    /// Sinking along Z by what a straight leg of this length rises as the
+    /// thighs swing ([`STRIDE_PHASE`]), so the standing foot keeps its
+    /// height (a walker's pelvis, lowest twice a stride).
+    Sink(f32),
 }
+
+/// Turns a thigh swings either way.
+pub const SWING: f32 = 1.0 / 16.0;
+/// Turns a knee bends at most.
+pub const KNEE: f32 = 1.0 / 5.0;
+/// The left thigh's phase (the right one's is half a cycle on): at frame
+/// [`REST_FRAME`] both legs hang straight, at `FRAMES / 2` the left foot
+/// is lifted, at 0 (and `FRAMES`) the right one.
+pub const STRIDE_PHASE: f32 = 0.75;
+/// The frame a walker stands in: its rest pose.
+pub const REST_FRAME: u32 = FRAMES / 4;
 
 /// A node: its parent (earlier index or `None`), rest offset from the
 /// parent, parts and motion.
@@ -302,16 +318,20 @@ fn key(anim: Anim, offset: [f32; 3], time: u32) -> AnimKey24 {
         }
         Anim::Swing(phase) => (
             offset,
-            axis_turns([1.0, 0.0, 0.0], sin_turns(t + phase) / 16.0),
+            axis_turns([1.0, 0.0, 0.0], SWING * sin_turns(t + phase)),
         ),
-        Anim::Bob(length) => (
-            [
-                offset[0],
-                offset[1],
-                offset[2] + length * sin_turns(2.0 * t).abs(),
-            ],
-            [0.0, 0.0, 0.0, 1.0],
+        Anim::Knee(phase) => (
+            offset,
+            axis_turns([1.0, 0.0, 0.0], -KNEE * sin_turns(t + phase).max(0.0)),
         ),
+        Anim::Sink(length) => {
+            let thigh = SWING * sin_turns(t + STRIDE_PHASE);
+            let rise = 2.0 * length * (1.0 - cos_turns(thigh));
+            (
+                [offset[0], offset[1], offset[2] - rise],
+                [0.0, 0.0, 0.0, 1.0],
+            )
+        }
     };
     AnimKey24 {
         position,

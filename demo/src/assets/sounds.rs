@@ -95,6 +95,20 @@ fn explosion(seed: u32) -> Vec<i16> {
         .collect()
 }
 
+/// A footstep: a thud of low-passed noise, a fifth of a second, falling
+/// fast.
+fn step_thud(seed: u32) -> Vec<i16> {
+    let mut noise = Noise(seed ^ 0x57E9_F00D | 1);
+    let (mut low, mut env) = (0i32, 30000i32);
+    (0..RATE as usize / 5)
+        .map(|_| {
+            env = env * 65000 / 65536;
+            low += (noise.next(32767) - low) / 16;
+            clip(low * env / 12000)
+        })
+        .collect()
+}
+
 /// The theme loop: a low two-tone drone under a slow swell, four seconds
 /// that join end to start (every period is whole in the length).
 fn drone(seed: u32) -> Vec<i16> {
@@ -173,6 +187,7 @@ pub fn sounds(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
         ("SHOT.WAV".into(), adpcm(&shot(seed))?),
         ("LASER.WAV".into(), adpcm(&laser(seed))?),
         ("EXPLODE.WAV".into(), adpcm(&explosion(seed))?),
+        ("STEP.WAV".into(), pcm(&step_thud(seed))?),
         ("ALIEN_ME.WAV".into(), Vec::new()),
         ("ATM_LOOP.WAV".into(), adpcm(&drone(seed))?),
         ("ATM_BIRD1.WAV".into(), pcm(&chirps(3200 + seed % 400, 3))?),

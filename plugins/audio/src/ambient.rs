@@ -63,6 +63,7 @@ pub(crate) fn play_ambience(
         bus: Bus::Ambience,
         near: 0.0,
         far: 0.0,
+        rate: 1.0,
         source: source.to_string(),
         effect: 0,
     };

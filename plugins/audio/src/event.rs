@@ -74,6 +74,9 @@ pub struct SoundEvent {
     /// Full volume within `near`; one-shots beyond `far` are not played.
     pub near: f32,
     pub far: f32,
+    /// The playback rate: the sample's own frequency times this (1 for a
+    /// sound that names none).
+    pub rate: f32,
     /// What played it, for the chain of a fault: an effect key or
     /// `mission.cfg THEME` / `mission.cfg variation`.
     pub source: String,

@@ -174,7 +174,8 @@ impl<B: Backend> SoundOutput<B> {
         let mut data = self
             .sample(sounds, &event.key)?
             .volume(decibels(gain))
-            .panning(pan);
+            .panning(pan)
+            .playback_rate(f64::from(event.rate));
         if looped {
             data = data.loop_region(..);
         }

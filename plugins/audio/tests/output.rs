@@ -61,6 +61,7 @@ fn event(key: &str, kind: SoundKind, position: Option<Vec3>) -> SoundEvent {
         },
         near: 10.0,
         far: 100.0,
+        rate: 1.0,
         source: "test".into(),
         effect: 1,
     }
@@ -112,6 +113,29 @@ fn a_shot_at_twice_the_near_distance_is_heard_at_half_volume() {
     assert!((near - 0.5).abs() < 0.01, "full volume within near: {near}");
     assert!((twice / near - 0.5).abs() < 0.01, "{twice} / {near}");
     assert!((level_at(5.0) - near).abs() < 1e-4);
+}
+
+/// How long (s) the one-second tone plays at `rate`: the mixer's output
+/// ten milliseconds at a time until it falls silent.
+fn heard_for(rate: f32) -> f32 {
+    let mut app = app();
+    let mut tone = event(TONE, SoundKind::Play, None);
+    tone.rate = rate;
+    send(&mut app, tone);
+    let chunk = CAPTURE_RATE as usize / 100;
+    let mut chunks = 0;
+    while rms(&render(&mut app, chunk)) > 0.01 && chunks < 300 {
+        chunks += 1;
+    }
+    chunks as f32 / 100.0
+}
+
+#[test]
+fn an_emitters_playback_rate_plays_the_sample_faster_or_slower() {
+    let (normal, twice, slower) = (heard_for(1.0), heard_for(2.0), heard_for(0.8));
+    assert!((normal - 1.0).abs() <= 0.02, "{normal} s");
+    assert!((twice - 0.5).abs() <= 0.02, "{twice} s");
+    assert!((slower - 1.25).abs() <= 0.02, "{slower} s");
 }
 
 #[test]

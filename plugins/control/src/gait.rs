@@ -9,13 +9,14 @@
 //! the step's start and length, the blend weights and the use counts.
 
 use crate::PhysicalState;
+use crate::footing::Footing;
 use bevy::prelude::*;
 use iron3d_formats::proto::ctld::{
     STATE_ANCHOR, STATE_BY_VELOCITY, STATE_FIXED, STATE_JITTER, StateRecord,
 };
 use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{
-    ContactCondition, Controller, ControllerStates, NodeLife, NodeRef, RngStreams,
+    ContactCondition, Controller, ControllerStates, NodeLife, NodeRef, RngStreams, StateFoot,
 };
 use iron3d_world::{ObjectRegistry, PendingDelete};
 use std::collections::{BinaryHeap, VecDeque};
@@ -45,6 +46,8 @@ pub struct GaitGraph {
     pub strides: Vec<[f32; 2]>,
     /// Per state, what it asks of its contacts' nodes.
     pub conditions: Vec<Vec<ContactCondition>>,
+    /// Per state, its contacts as feet.
+    pub feet: Vec<Vec<StateFoot>>,
 }
 
 impl GaitGraph {
@@ -67,6 +70,7 @@ impl GaitGraph {
             costs,
             strides: read.strides.clone(),
             conditions: read.conditions.clone(),
+            feet: read.feet.clone(),
         })
     }
 
@@ -386,10 +390,16 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         (
             attach_gaits.in_set(crate::ControlStep::Attach),
-            advance_gaits.in_set(crate::ControlStep::Animate),
+            advance_gaits
+                .in_set(crate::ControlStep::Animate)
+                .in_set(AdvanceGaits),
         ),
     );
 }
+
+/// Where the gaits step on, inside [`crate::ControlStep::Animate`].
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AdvanceGaits;
 
 /// Gives every mover whose controller has states its place in the graph,
 /// in id order. Movers sharing a controller share its planner's graph,
@@ -421,7 +431,9 @@ fn attach_gaits(
                 graphs[graphs.len() - 1].1.clone()
             }
         };
-        commands.entity(entity).insert(Gait::new(graph, now));
+        let gait = Gait::new(graph, now);
+        let footing = Footing::standing(&gait);
+        commands.entity(entity).insert((gait, footing));
     }
 }
 
@@ -480,6 +492,10 @@ pub(crate) fn hash_gaits(world: &World, hasher: &mut StateHasher) {
         for &uses in &gait.uses {
             hasher.write_u32(uses as u32);
         }
+        if let Some(footing) = world.get::<Footing>(entity) {
+            hasher.field("planted");
+            hasher.write_u32(footing.planted);
+        }
     }
 }
 
@@ -509,6 +525,7 @@ mod tests {
                 .collect(),
             strides: vec![[2.0, 4.0]; n],
             conditions: vec![Vec::new(); n],
+            feet: vec![Vec::new(); n],
             states,
         };
         Arc::new(GaitGraph::new(&read).unwrap())
@@ -554,6 +571,7 @@ mod tests {
             costs,
             strides: vec![[0.0; 2]; 4],
             conditions: vec![Vec::new(); 4],
+            feet: vec![Vec::new(); 4],
         };
         assert_eq!(g.path(0, 3), Some((3.0, vec![1, 2, 3])));
         // The cycle 0 -> ... -> 0 goes through 3 (the only edge into 0).
@@ -684,6 +702,7 @@ mod tests {
                 costs: (0..n * n).map(|at| f32::from(at / n != at % n)).collect(),
                 strides: vec![[2.0, 4.0]; n],
                 conditions,
+                feet: vec![Vec::new(); n],
                 states: read,
             })
             .unwrap(),

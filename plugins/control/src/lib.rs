@@ -13,7 +13,7 @@
 //! | [`ControlStep::Backend`] | 3–5: the collision backend (avian3d) updates bounds, pairs and contacts |
 //! | [`ControlStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, buildings' faces, map edge |
 //! | [`ControlStep::Publish`] | 7–8: World3D gets the final transforms; new contact pairs post `GMSG_COLLISION_DETECTED` |
-//! | [`ControlStep::Animate`] | the controller's state graph steps on |
+//! | [`ControlStep::Animate`] | the controller's state graph steps on; then the feet that land ([`footing`]) |
 //!
 //! When the frame is published, each mover's chassis model shows the step
 //! it plays and mounted parts follow their sockets ([`pose`]).
@@ -27,6 +27,7 @@ pub mod backend;
 mod body;
 mod building;
 mod contact;
+pub mod footing;
 mod gait;
 mod ground;
 mod motion;
@@ -36,7 +37,8 @@ mod terrain;
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody};
 pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
-pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
+pub use footing::{Footing, Landing};
+pub use gait::{AdvanceGaits, Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use ground::{GroundFaces, GroundHit, crosses};
 pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
@@ -81,6 +83,7 @@ impl Plugin for ControlPlugin {
         motion::plugin(app);
         contact::plugin(app);
         gait::plugin(app);
+        footing::plugin(app);
         pose::plugin(app);
         app.add_state_hash("control", body::hash_bodies)
             .add_state_hash("control_contacts", contact::hash_touching)

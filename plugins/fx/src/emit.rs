@@ -70,7 +70,7 @@ pub struct Primitive {
 }
 
 /// Progress of `t` through `(low, high)`, `None` outside it.
-fn through((low, high): (f32, f32), t: f32) -> Option<f32> {
+pub(crate) fn through((low, high): (f32, f32), t: f32) -> Option<f32> {
     if t < low || t > high {
         return None;
     }

@@ -502,9 +502,11 @@ pub(crate) fn update(
 }
 
 /// Plays the sound emitters of `inst` at its new time (openparkan
-/// `docs/11-effects.md`, "Type 2 is a sound"): a one-shot as `t` passes
-/// its trigger (a time of exactly 1 counts as 0), a loop while `t` is in
-/// its window; everything stops with the instance.
+/// `docs/11-effects.md`, "Type 2 is a sound", "How a sound is heard"): a
+/// one-shot as `t` passes its trigger (a time of exactly 1 counts as 0), a
+/// loop while `t` is in its window; everything stops with the instance.
+/// Each plays at the emitter's rate factor (`+72 → +76`) lerped across its
+/// window at `t` (ours: a loop keeps the rate it started with).
 fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut SoundSink) {
     let t = inst.t;
     for (index, command) in inst.template.commands.iter().enumerate() {
@@ -527,6 +529,7 @@ fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut Sound
             bus: Bus::Effects,
             near: sound.near,
             far: sound.far,
+            rate: window_lerp(sound.rate, (low, high), t),
             source: inst.effect.clone(),
             effect: inst.serial,
         };
@@ -547,6 +550,12 @@ fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut Sound
             play.previous = now;
         }
     }
+}
+
+/// `from → to` at `t` across `window`, `t` held inside it.
+fn window_lerp((from, to): (f32, f32), (low, high): (f32, f32), t: f32) -> f32 {
+    let x = crate::emit::through((low, high), t.clamp(low, high.max(low))).unwrap_or(0.0);
+    from + x * (to - from)
 }
 
 /// State-hash contributor: the cursor and every instance in serial order.
@@ -606,6 +615,17 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
 mod tests {
     use super::*;
     use iron3d_formats::fxid::FxHeader;
+
+    /// The retail emitter whose rate is not 1 (0.8 → 1.0): the factor
+    /// across its window, held at the window's ends.
+    #[test]
+    fn a_sounds_rate_is_lerped_across_its_window() {
+        let (rate, window) = ((0.8, 1.0), (0.2, 0.6));
+        assert_eq!(window_lerp(rate, window, 0.4), 0.9);
+        assert_eq!(window_lerp(rate, window, 0.0), 0.8);
+        assert_eq!(window_lerp(rate, window, 1.0), 1.0);
+        assert_eq!(window_lerp(rate, (0.5, 0.5), 0.7), 1.0);
+    }
 
     fn timed(time_mode: u32, flags: u32) -> FxInstance {
         let cue = EffectCue {

@@ -3,7 +3,9 @@
 //! "Starting, ending, switching"): block entry 0 runs for every object as
 //! the mission starts running, entry 6 as a machine becomes critically
 //! damaged (combat's `critical` event) and entry 7 as it recovers
-//! (`recovered`), each over the object's condition bits
+//! (`recovered`), and a state contact's group as its foot lands
+//! (`iron3d_control::Footing`; `docs/13-control.md`, "A footstep, end to
+//! end"), each over the object's condition bits
 //! ([`iron3d_formats::proto::ctld::running`]).
 //!
 //! The condition bits: byte 14 is the machine's critical damage (set
@@ -14,6 +16,7 @@
 use crate::instance::{FxInstance, Spawner};
 use bevy::prelude::*;
 use iron3d_combat::{Burning, EffectCue, EventKind};
+use iron3d_control::Footing;
 use iron3d_formats::proto::ctld::{
     CONDITION_CRITICAL, GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED, running,
 };
@@ -111,6 +114,32 @@ pub(crate) fn run_at_load(
     for (id, programs, frame, critical) in sorted {
         for group in programs.of(GROUP_AT_LOAD) {
             run_group(&mut spawner, *id, frame, group, conditions(critical));
+        }
+    }
+}
+
+/// Runs the groups of the contacts that landed this tick, in original-id
+/// order, each foot's in slot order.
+pub(crate) fn run_landings(
+    objects: Query<(
+        &OriginalObjectId,
+        &EffectPrograms,
+        &Transform,
+        &Footing,
+        Has<Burning>,
+    )>,
+    mut spawner: Spawner,
+) {
+    let mut landed: Vec<_> = objects
+        .iter()
+        .filter(|(.., footing, _)| !footing.landed.is_empty())
+        .collect();
+    landed.sort_by_key(|(id, ..)| **id);
+    for (id, programs, frame, footing, critical) in landed {
+        for landing in &footing.landed {
+            if let Some(group) = programs.landing(landing.part, landing.group) {
+                run_group(&mut spawner, *id, frame, group, conditions(critical));
+            }
         }
     }
 }

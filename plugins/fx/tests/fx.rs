@@ -260,9 +260,10 @@ fn a_fight_sets_off_muzzle_effects_on_the_shooters_and_explosions_where_rounds_g
     assert!(events.iter().any(|ev| ev.kind == EventKind::Explosion));
 }
 
-#[test]
-fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
-    let (_tmp, mut app) = app();
+/// The demo with the player clan's first armed unit alone in it (a
+/// walker), its id and entity.
+fn lone_unit() -> (tempfile::TempDir, App, OriginalObjectId, Entity) {
+    let (tmp, mut app) = app();
     app.update();
     let unit = armed_unit_of(&mut app, 1);
     delete_all_but(&mut app, &[unit]);
@@ -271,6 +272,12 @@ fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
         .resource::<ObjectRegistry>()
         .entity(unit)
         .unwrap();
+    (tmp, app, unit, entity)
+}
+
+#[test]
+fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
+    let (_tmp, mut app, unit, entity) = lone_unit();
     assert!(app.world().get::<EngineEffect>(entity).is_some());
     let engine_events = |app: &App| -> Vec<SoundKind> {
         effect_sounds(app)
@@ -305,6 +312,63 @@ fn an_engine_loops_while_its_machine_moves_and_stops_when_it_stands() {
     assert_eq!(engines, 0);
 }
 
+/// Footsteps: a walker's load group makes a step effect on each foot,
+/// time held at 0; as a foot lands its contact's group starts that foot's
+/// step once through, which plays its thud at t = 0.1, owned by the walker
+/// and beside it, at the emitter's rate; standing, no thud.
+#[test]
+fn a_walkers_landing_feet_start_their_steps_and_the_thuds_play() {
+    const STEP: &str = "SOUNDS.LIB::STEP.WAV";
+    let (_tmp, mut app, unit, entity) = lone_unit();
+    let steps_made = app
+        .world()
+        .resource::<FxInstances>()
+        .0
+        .iter()
+        .filter(|i| i.owner == Some(unit) && i.effect == "EFFECTS.RLB::FX_STEP")
+        .count();
+    assert_eq!(steps_made, 2, "one step effect a foot");
+    let thuds = |app: &App| -> Vec<SoundEvent> {
+        effect_sounds(app)
+            .into_iter()
+            .filter(|s| s.key == STEP)
+            .collect()
+    };
+    for _ in 0..30 {
+        app.update();
+    }
+    assert!(thuds(&app).is_empty(), "standing: no steps");
+    let mut landings = 0;
+    for _ in 0..90 {
+        let mut state = app.world_mut().get_mut::<PhysicalState>(entity).unwrap();
+        state.requested = Vec3::new(0.0, 0.3, 0.0);
+        app.update();
+        landings += app
+            .world()
+            .get::<iron3d_control::Footing>(entity)
+            .unwrap()
+            .landed
+            .len();
+    }
+    let heard = thuds(&app);
+    assert!(landings >= 4, "{landings} landings");
+    // Each landing's thud, but the last one's (its step has not reached
+    // t = 0.1 yet) at most.
+    assert!(
+        heard.len() + 1 >= landings && heard.len() <= landings,
+        "{} of {landings}",
+        heard.len()
+    );
+    let at = app.world().get::<Transform>(entity).unwrap().translation;
+    for thud in &heard {
+        assert_eq!(
+            (thud.owner, thud.kind, thud.rate),
+            (Some(unit.raw()), SoundKind::Play, 1.0)
+        );
+        assert!(thud.position.unwrap().distance(at) < 30.0, "{thud:?}");
+    }
+}
+
 /// Sets every running-gear node of `unit` to `gear` and every other node
 /// to `rest` (fractions of their life).
 fn set_life(app: &mut App, unit: Entity, gear: f32, rest: f32) {
@@ -322,16 +386,8 @@ fn set_life(app: &mut App, unit: Entity, gear: f32, rest: f32) {
 #[test]
 fn a_critically_damaged_machine_burns_with_its_controllers_effect() {
     const BURN: &str = "EFFECTS.RLB::FX_BURN";
-    let (_tmp, mut app) = app();
+    let (_tmp, mut app, unit, entity) = lone_unit();
     app.update();
-    let unit = armed_unit_of(&mut app, 1);
-    delete_all_but(&mut app, &[unit]);
-    app.update();
-    let entity = app
-        .world()
-        .resource::<ObjectRegistry>()
-        .entity(unit)
-        .unwrap();
     let burn = |app: &App| -> FxInstance {
         let all = &app.world().resource::<FxInstances>().0;
         let mine: Vec<_> = all

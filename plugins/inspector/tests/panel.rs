@@ -250,7 +250,7 @@ fn the_panel_lists_every_registered_object_and_details_the_selection() {
         motion.starts_with("velocity [0.00, 0.00, 0.00] m/s, on the ground")
             && motion.contains("body radius")
             && motion.contains(" engine(s), spare payload ")
-            && motion.contains(", state 0 of 5 (frames 0→0, step 250 ms)")
+            && motion.contains(", state 0 of 9 (frames 2→2, step 250 ms)")
             && motion.contains(", no order, areal ")
             && motion.contains(", path revision 0, ")
             && motion.ends_with(" friendly in sight"),

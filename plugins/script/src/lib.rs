@@ -402,6 +402,7 @@ fn speak(
             bus: Bus::Voices,
             near: 0.0,
             far: 0.0,
+            rate: 1.0,
             source,
             effect: 0,
         });

@@ -139,25 +139,44 @@ fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
         assert_eq!(chassis[0].index, controller.part);
         if chassis[0].key.starts_with(b"CH_WALKER") {
             let states = &controller.states;
-            assert_eq!(states.states.len(), 5);
-            assert_eq!(states.costs.len(), 25);
+            assert_eq!(states.states.len(), 9);
+            assert_eq!(states.costs.len(), 81);
             // Its contacts are its feet on its shins (`.cpt` nodes 2 and
             // 4): standing asks nothing of them, walking, running and
-            // walking backward need both whole, limping the left one gone.
+            // walking backward (two halves each) need both whole, limping
+            // the left one gone.
             let need = |intact, node| ContactCondition {
                 node: Some(node),
                 intact,
             };
             let both = vec![need(true, 2), need(true, 4)];
-            assert_eq!(
-                states.conditions,
-                [
-                    vec![],
-                    both.clone(),
-                    both.clone(),
-                    both,
-                    vec![need(false, 2), need(true, 4)],
-                ]
+            let limp = vec![need(false, 2), need(true, 4)];
+            let mut expected = vec![vec![]];
+            expected.extend(std::iter::repeat_n(both, 6));
+            expected.extend(std::iter::repeat_n(limp, 2));
+            assert_eq!(states.conditions, expected);
+            // As feet: standing ends on both; each half of a stride ends
+            // with one foot on the ground (within 0.1 of its rest height,
+            // measured through the model) and the other lifted, the two
+            // halves the other way round; each foot runs its own group.
+            let down = |state: usize, slot: usize| {
+                let lift = states.feet[state][slot].lift.expect("measured");
+                assert_eq!(lift[0], lift[1]);
+                lift[0].abs() <= 0.1
+            };
+            assert!(down(0, 0) && down(0, 1));
+            for first in [1, 3, 5, 7] {
+                assert!(down(first, 1) && !down(first, 0), "state {first}");
+                assert!(down(first + 1, 0) && !down(first + 1, 1));
+            }
+            let groups: Vec<_> = states.feet[1].iter().map(|f| f.group).collect();
+            assert!(groups[0].is_some() && groups[1].is_some() && groups[0] != groups[1]);
+            assert!(
+                states
+                    .feet
+                    .iter()
+                    .flatten()
+                    .all(|f| f.group == groups[f.slot])
             );
             assert!(states.states.iter().all(|s| s.length_ms > 0.0));
             assert!(states.strides.iter().flatten().all(|&s| s.abs() < 1e-4));

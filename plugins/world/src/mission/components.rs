@@ -345,6 +345,26 @@ pub struct ControllerStates {
     /// Per state, what it asks of its contacts' nodes (contact flags 0x100
     /// and 0x200).
     pub conditions: Vec<Vec<ContactCondition>>,
+    /// Per state, its contacts as feet, in slot order.
+    pub feet: Vec<Vec<StateFoot>>,
+}
+
+/// One contact of a state as a foot (openparkan `docs/13-control.md`, "A
+/// footstep, end to end"): where its point stands when the state ends and
+/// what runs as it lands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateFoot {
+    /// The contact's slot among the state's contacts (the same foot in
+    /// every state).
+    pub slot: usize,
+    /// The node its control point sits on (`None`: the `.cpt` has no such
+    /// point).
+    pub node: Option<usize>,
+    /// The section-5 group run as it lands (`+8`; `None` for -1).
+    pub group: Option<usize>,
+    /// How far the point stands above its rest height at the last frame
+    /// of pair A and of pair B (`None`: no model or no such point).
+    pub lift: Option<[f32; 2]>,
 }
 
 /// What a state asks of the node under one of its contacts.

@@ -8,7 +8,7 @@
 
 use super::MissionPhase;
 use super::chain::ResourceChain;
-use super::components::{ContactCondition, ControllerStates};
+use super::components::{ContactCondition, ControllerStates, StateFoot};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::config::ini::{
@@ -956,12 +956,75 @@ fn controller_states(
                 .collect()
         })
         .collect();
+    let feet = state_feet(ctld, &states, model, points)?;
     Ok(ControllerStates {
         states,
         costs: ctld.costs.clone(),
         strides,
         conditions,
+        feet,
     })
+}
+
+/// Every state's contacts as feet, each with how far its point stands
+/// above its rest height as pair A and pair B end (openparkan
+/// `docs/13-control.md`, "A footstep, end to end": the state's last pose
+/// against the rest pose); a frame the model cannot play is an error
+/// naming the state.
+fn state_feet(
+    ctld: &Ctld,
+    states: &[StateRecord],
+    model: Option<&Msh>,
+    points: Option<&Ctpt>,
+) -> Result<Vec<Vec<StateFoot>>, String> {
+    let model = model.filter(|m| !m.nodes.node38().is_empty());
+    let rest = model
+        .map(Msh::fallback_hierarchy)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let point = |index: i32| points?.points.get(usize::try_from(index).ok()?);
+    let height = |poses: &[Pose], index: i32| {
+        let point = point(index)?;
+        let node = poses.get(usize::try_from(point.node).ok()?)?;
+        let at = Pose {
+            translation: point.position,
+            ..Pose::IDENTITY
+        };
+        Some(node.compose(&at).translation[2])
+    };
+    let mut feet = Vec::with_capacity(states.len());
+    for (i, state) in states.iter().enumerate() {
+        let ends = match model {
+            Some(m) => {
+                let end = |frames: [f32; 2]| {
+                    m.sampled_hierarchy(frames[1])
+                        .map_err(|e| format!("state {i}: {e}"))
+                };
+                Some([end(state.frames_a)?, end(state.frames_b)?])
+            }
+            None => None,
+        };
+        let contacts = ctld.contacts(i);
+        feet.push(
+            contacts
+                .iter()
+                .enumerate()
+                .map(|(slot, k)| {
+                    let lift = |poses: &[Pose]| {
+                        Some(height(poses, k.point)? - height(rest.as_deref()?, k.point)?)
+                    };
+                    let lift = ends.as_ref().and_then(|[a, b]| Some([lift(a)?, lift(b)?]));
+                    StateFoot {
+                        slot,
+                        node: point(k.point).and_then(|p| usize::try_from(p.node).ok()),
+                        group: usize::try_from(k.group).ok(),
+                        lift,
+                    }
+                })
+                .collect(),
+        );
+    }
+    Ok(feet)
 }
 
 /// The model nodes of prototype `key` from the model the graph's check

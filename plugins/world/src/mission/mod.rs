@@ -48,7 +48,7 @@ pub use components::{
     EngineEffect, EngineRef, Hero, InstanceName, LevelRatio, Locality, MissionObject, ModelNode,
     ModelState, NodeLife, NodeRef, ObjectClan, ObjectKind, ObjectState, PartNodes, PhysicalFace,
     PhysicalModel, PlacedTransform, PropertyBag, PrototypeChain, PrototypeKey, RadarRef,
-    ShieldSpec, SocketMount, UnitPartInfo, z_up_to_y_up,
+    ShieldSpec, SocketMount, StateFoot, UnitPartInfo, z_up_to_y_up,
 };
 pub use effects::{MissionEffects, effect_key, reference_key};
 pub use gate::{GateFailure, ResourceGate};
@@ -56,7 +56,7 @@ pub use iron3d_formats::graph::MaterialRow;
 pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
-pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms};
+pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigger};
 pub use rng::RngStreams;
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{

@@ -7,7 +7,9 @@
 //!
 //! An instance a controller makes is known by its key: the part's index
 //! times `0x10000` plus the record's id (`v7` of actions 3 and 4, `v4` of
-//! the others). Ours (docs/facts.md "Effects at run time"): a control
+//! the others). The groups the controllers' state contacts run as a foot
+//! lands (`docs/13-control.md`, "A footstep, end to end") are resolved
+//! beside them. Ours (docs/facts.md "Effects at run time"): a control
 //! point is placed in the construction pose, and the records of these
 //! groups that are not effect actions are kept (they count in the runs)
 //! but not carried out from here.
@@ -74,10 +76,19 @@ impl AsRef<Action> for EffectAction {
     }
 }
 
-/// One controller's group for a block entry.
+/// What runs a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// The group of a block entry.
+    Block(usize),
+    /// Section-5 group `n`, run as a state contact naming it lands.
+    Landing(usize),
+}
+
+/// One controller's group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EffectGroup {
-    pub entry: usize,
+    pub trigger: Trigger,
     pub part: usize,
     pub actions: Vec<EffectAction>,
 }
@@ -89,15 +100,47 @@ pub struct EffectPrograms(pub Arc<Vec<EffectGroup>>);
 impl EffectPrograms {
     /// The groups of block `entry`, in part order.
     pub fn of(&self, entry: usize) -> impl Iterator<Item = &EffectGroup> {
-        self.0.iter().filter(move |g| g.entry == entry)
+        self.0
+            .iter()
+            .filter(move |g| g.trigger == Trigger::Block(entry))
     }
+
+    /// Part `part`'s section-5 group `group`, when a contact lands.
+    pub fn landing(&self, part: usize, group: usize) -> Option<&EffectGroup> {
+        self.0
+            .iter()
+            .find(|g| g.part == part && g.trigger == Trigger::Landing(group))
+    }
+}
+
+/// The section-5 groups `ctld`'s state contacts run as they land, each
+/// once, in index order.
+fn landing_groups(ctld: &Ctld) -> Vec<usize> {
+    let mut groups: Vec<usize> = (0..ctld.states.len())
+        .flat_map(|i| ctld.contacts(i))
+        .filter_map(|k| usize::try_from(k.group).ok())
+        .filter(|&g| g < ctld.groups.len())
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+}
+
+/// Every group of `ctld` that acts on effects, with what runs it.
+fn effect_groups(ctld: &Ctld) -> impl Iterator<Item = (Trigger, &[Action])> {
+    let blocks = EFFECT_ENTRIES
+        .iter()
+        .map(|&entry| (Trigger::Block(entry), ctld.group_of(entry)));
+    let landings = landing_groups(ctld)
+        .into_iter()
+        .map(|g| (Trigger::Landing(g), ctld.groups[g].as_slice()));
+    blocks.chain(landings)
 }
 
 /// The effect names `ctld`'s effect groups make, as `(archive, entry)`.
 pub(crate) fn named_effects(ctld: &Ctld) -> Vec<(Vec<u8>, Vec<u8>)> {
-    EFFECT_ENTRIES
-        .iter()
-        .flat_map(|&entry| ctld.group_of(entry))
+    effect_groups(ctld)
+        .flat_map(|(_, group)| group)
         .filter(|a| matches!(a.code(), ACTION_EFFECT_AT_POINT | ACTION_EFFECT_AT_POINTS))
         .filter_map(|a| {
             let key = reference_key(EFFECT_CONTEXT, &a.resource)?;
@@ -116,15 +159,14 @@ pub(crate) fn assemble(
     let mut groups = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let Some(ctld) = part.ctld else { continue };
-        for entry in EFFECT_ENTRIES {
-            let actions: Vec<EffectAction> = ctld
-                .group_of(entry)
+        for (trigger, group) in effect_groups(ctld) {
+            let actions: Vec<EffectAction> = group
                 .iter()
                 .map(|record| resolve(record, p, part, &poses, frames))
                 .collect();
             if !actions.is_empty() {
                 groups.push(EffectGroup {
-                    entry,
+                    trigger,
                     part: p,
                     actions,
                 });
