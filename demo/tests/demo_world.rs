@@ -465,8 +465,12 @@ fn mission_configs_name_sound_entries() {
             let cfg = ObjectConfig::parse(bytes, "mission.cfg").unwrap();
             let ambient = Ambient::read(&cfg);
             assert!(ambient.theme.is_some(), "{path}: no THEME");
-            assert_eq!(ambient.variations[0].len(), 3, "{path}");
-            for sound in ambient.sounds() {
+            // Day and night lists, no default one.
+            let lists = ambient.variations.each_ref().map(Vec::len);
+            assert_eq!(lists, [0, 3, 2], "{path}");
+            let voices = iron3d_formats::config::ambient::briefing_voices(&cfg);
+            assert_eq!(voices.len(), 3, "{path}: the briefing's voices");
+            for sound in ambient.sounds().chain(voices.values()) {
                 assert!(has(&sound.library, &sound.entry), "{path}: {sound:?}");
                 checked += 1;
             }

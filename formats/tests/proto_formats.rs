@@ -350,6 +350,65 @@ fn ctld_minimal_212_bytes() {
     assert_eq!(Ctld::parse(&with_b).unwrap().to_bytes().unwrap(), with_b);
 }
 
+/// The sky's clock (openparkan `docs/10-sky.md`, "How long a day
+/// lasts"): a 2400 s day starting at 06:00, the sun from 06:00 to 18:50,
+/// then the moon till 04:00; the clock wraps its day, a start time
+/// replaces the file's, and the sun is up only within its spell.
+#[test]
+fn the_skys_clock_wraps_its_day_and_tells_when_the_sun_is_up() {
+    use iron3d_formats::proto::ske::{
+        ClockTime, EVENT_START_BODY, EVENT_STOP_BODY, Keyframe, SLOTS,
+    };
+    let key = |hour, minute, event, name: &str| {
+        Keyframe::new(
+            ClockTime::new(0, hour, minute),
+            (event, name.as_bytes()),
+            vec![[0; 4]; SLOTS],
+            [1.0, 1.0, 1.0, 0.0],
+        )
+    };
+    let mut sky = support::sky_sample();
+    sky.sections.truncate(1);
+    sky.sections[0].day_length = ClockTime::new(0, 0, 40);
+    sky.sections[0].keyframes = vec![
+        key(18, 50, EVENT_STOP_BODY, "sun"),
+        key(6, 0, EVENT_START_BODY, "sun"),
+        key(19, 0, EVENT_START_BODY, "moon"),
+        key(4, 0, EVENT_STOP_BODY, "moon"),
+    ];
+    sky.start = ClockTime::new(0, 6, 0);
+    // 06:00 of a 2400 s day is 600 s in; it wraps after 2400 s.
+    assert_eq!(sky.position(None, 0), Some((0, 600_000)));
+    assert_eq!(sky.position(None, 1_900_000), Some((0, 100_000)));
+    let noon = ClockTime::new(0, 12, 0);
+    assert_eq!(sky.position(Some(noon), 0), Some((0, 1_200_000)));
+    // The keyframes in time order.
+    let stamps: Vec<u64> = sky.sections[0]
+        .timeline()
+        .iter()
+        .map(|(at, _)| *at)
+        .collect();
+    assert_eq!(stamps, [400_000, 600_000, 1_883_333, 1_900_000]);
+    let up = |hour| sky.sun_up(Some(ClockTime::new(0, hour, 0)), 0);
+    assert_eq!(
+        (up(6), up(12), up(18)),
+        (Some(true), Some(true), Some(true))
+    );
+    assert_eq!(
+        (up(19), up(23), up(2), up(5)),
+        (Some(false), Some(false), Some(false), Some(false))
+    );
+    // 600 s of game time after noon (a quarter of the day): 18:00, still
+    // up; 720 s after it: 19:12, the moon's.
+    assert_eq!(sky.sun_up(Some(noon), 600_000), Some(true));
+    assert_eq!(sky.sun_up(Some(noon), 720_000), Some(false));
+    let dayless = Sky {
+        sections: Vec::new(),
+        ..sky
+    };
+    assert_eq!(dayless.sun_up(None, 0), None);
+}
+
 #[test]
 fn sky_sections_keyframes_and_clock_round_trip() {
     use iron3d_formats::proto::ske::{SLOT_LIGHT, SLOTS};

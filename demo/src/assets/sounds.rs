@@ -124,20 +124,38 @@ fn drone(seed: u32) -> Vec<i16> {
         .collect()
 }
 
+/// `count` bursts of `length` samples, each followed by as much silence;
+/// `sample` makes the `i`th sample of a burst (and keeps its phase
+/// across them).
+fn bursts(count: usize, length: usize, mut sample: impl FnMut(usize) -> i16) -> Vec<i16> {
+    let mut out = Vec::with_capacity(length * 2 * count);
+    for _ in 0..count {
+        out.extend((0..length).map(&mut sample));
+        out.extend(std::iter::repeat_n(0, length));
+    }
+    out
+}
+
 /// A bird: `count` falling chirps from `freq`.
 fn chirps(freq: u32, count: usize) -> Vec<i16> {
     let chirp = RATE as usize / 12;
-    let mut out = Vec::with_capacity(chirp * 2 * count);
     let mut phase = 0u32;
-    for _ in 0..count {
-        for i in 0..chirp {
-            phase = phase.wrapping_add(step(freq - (freq / 3) * i as u32 / chirp as u32));
-            let env = (i.min(chirp - i).min(300) * 30) as i32;
-            out.push(clip(square(phase, env)));
-        }
-        out.extend(std::iter::repeat_n(0, chirp));
-    }
-    out
+    bursts(count, chirp, |i| {
+        phase = phase.wrapping_add(step(freq - (freq / 3) * i as u32 / chirp as u32));
+        let env = (i.min(chirp - i).min(300) * 30) as i32;
+        clip(square(phase, env))
+    })
+}
+
+/// Crickets: `count` trills of a high square tone, each chirping on and
+/// off twenty times a second.
+fn crickets(freq: u32, count: usize) -> Vec<i16> {
+    let mut phase = 0u32;
+    bursts(count, RATE as usize / 2, |i| {
+        phase = phase.wrapping_add(step(freq));
+        let on = i % (RATE as usize / 20) < RATE as usize / 40;
+        if on { clip(square(phase, 3000)) } else { 0 }
+    })
 }
 
 /// Wind: low-passed noise rising and falling over two seconds.
@@ -157,17 +175,12 @@ fn wind(seed: u32) -> Vec<i16> {
 /// Voice beeps: `count` square tones of `freq` with gaps.
 fn beeps(freq: u32, count: usize) -> Vec<i16> {
     let tone = RATE as usize / 10;
-    let mut out = Vec::with_capacity(tone * 2 * count);
     let mut phase = 0u32;
-    for _ in 0..count {
-        for i in 0..tone {
-            phase = phase.wrapping_add(step(freq));
-            let env = (i.min(tone - i).min(200) * 50) as i32;
-            out.push(clip(square(phase, env)));
-        }
-        out.extend(std::iter::repeat_n(0, tone));
-    }
-    out
+    bursts(count, tone, |i| {
+        phase = phase.wrapping_add(step(freq));
+        let env = (i.min(tone - i).min(200) * 50) as i32;
+        clip(square(phase, env))
+    })
 }
 
 fn pcm(samples: &[i16]) -> Result<Vec<u8>> {
@@ -196,15 +209,23 @@ pub fn sounds(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
             adpcm(&chirps(2400 + seed % 300, 5))?,
         ),
         ("ATM_WIND.WAV".into(), adpcm(&wind(seed))?),
+        (
+            "ATM_CRICKETS.WAV".into(),
+            adpcm(&crickets(4200 + seed % 300, 3))?,
+        ),
     ])
 }
 
-/// `voices.lib`: beeps standing in for voice lines, PCM and ADPCM.
+/// `voices.lib`: beeps standing in for voice lines, PCM and ADPCM: the
+/// messages' and the outcomes', then the briefing's three lines.
 pub fn voices(seed: u32) -> Result<Vec<(String, Vec<u8>)>> {
     let base = 600 + seed % 200;
     Ok(vec![
         ("V_ACK.WAV".into(), pcm(&beeps(base, 2))?),
         ("V_DONE.WAV".into(), adpcm(&beeps(base + 300, 3))?),
         ("V_FAIL.WAV".into(), adpcm(&beeps(base / 2, 1))?),
+        ("B_OPEN.WAV".into(), pcm(&beeps(base + 100, 4))?),
+        ("B_ROAD.WAV".into(), adpcm(&beeps(base + 200, 3))?),
+        ("B_ROUND.WAV".into(), adpcm(&beeps(base + 400, 2))?),
     ])
 }

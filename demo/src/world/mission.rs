@@ -518,9 +518,21 @@ fn mission_cfg(spec: &MissionSpec) -> Vec<u8> {
         " library = \"sounds.lib\"",
         " libtype = \"multi\"",
         " type = 4",
-        " DEFAULT_VARIATION1 = \"ATM_BIRD1.WAV\"",
-        " DEFAULT_VARIATION2 = \"ATM_BIRD2.WAV\"",
-        " DEFAULT_VARIATION3 = \"ATM_WIND.WAV\"",
+        " DAY_VARIATION1 = \"ATM_BIRD1.WAV\"",
+        " DAY_VARIATION2 = \"ATM_BIRD2.WAV\"",
+        " DAY_VARIATION3 = \"ATM_WIND.WAV\"",
+        " NIGHT_VARIATION1 = \"ATM_CRICKETS.WAV\"",
+        " NIGHT_VARIATION2 = \"ATM_WIND.WAV\"",
+        "end",
+        "",
+        "object briefing_sounds",
+        " desc = \"resource\"",
+        " library = \"voices.lib\"",
+        " libtype = \"multi\"",
+        " type = 4",
+        &format!(" {} = \"B_OPEN.WAV\"", BRIEFING_VOICES[0]),
+        &format!(" {} = \"B_ROAD.WAV\"", BRIEFING_VOICES[1]),
+        &format!(" {} = \"B_ROUND.WAV\"", BRIEFING_VOICES[2]),
         "end",
         "",
         "object primary_objectives",
@@ -542,10 +554,14 @@ fn mission_cfg(spec: &MissionSpec) -> Vec<u8> {
     ])
 }
 
+/// The `SoundResID`s of the briefing's first three waypoints, which
+/// `mission.cfg`'s `briefing_sounds` binds to `voices.lib` entries.
+const BRIEFING_VOICES: [&str; 3] = ["D00_B01", "D00_B02", "D00_B03"];
+
 /// The briefing camera flight in the measured layout (openparkan
 /// `docs/21-briefing.md`): out of black over the player's base, along
 /// the road to the next site, then once round the third, back to black;
-/// about 8 s.
+/// about 8 s. The first three stops speak a line each.
 fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
     let ground = |s: usize| {
         let [x, y] = field.sites[s];
@@ -574,11 +590,13 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
         fade_percent: 100.0,
         fade_time: 1.0,
         text: spec.name.clone(),
+        sound: BRIEFING_VOICES[0].to_string(),
         ..stop(0, 0, 1)
     };
     let road = Waypoint {
         edge: EdgeType::Linear,
         text: "Захватите базу противника".to_string(),
+        sound: BRIEFING_VOICES[1].to_string(),
         ..stop(1, 1, 2)
     };
     let round = Waypoint {
@@ -589,6 +607,7 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
         edge_time: 0.5,
         fade_time: 0.5,
         text: "Захватите базу противника".to_string(),
+        sound: BRIEFING_VOICES[2].to_string(),
         ..stop(2, 2, 2)
     };
     let closing = Waypoint {

@@ -3,9 +3,13 @@
 //! descriptor's `THEME`, and the `ambient_music_variation` descriptor's
 //! `DEFAULT_`, `DAY_` and `NIGHT_` + `VARIATION1`, `2`, ... names, each
 //! list gathered for as long as the next number exists. A name bound twice
-//! keeps its last binding (the game stores `map[name] = sound`).
+//! keeps its last binding (the game stores `map[name] = sound`). Beside
+//! them, the voices of the briefing: the `briefing_sounds` descriptor binds
+//! each waypoint's `SoundResID` to an entry (`docs/21-briefing.md`, "What
+//! it says": retail `voices.lib`, `T01_T01 = t01_t01.wav`).
 
 use super::blocks::{ConfigObject, ObjectConfig};
+use std::collections::BTreeMap;
 
 /// The descriptor of the theme loop.
 pub const MUSIC_LOOP: &str = "ambient_music_loop";
@@ -17,6 +21,10 @@ pub const THEME: &str = "THEME";
 pub const VARIATION_PREFIXES: [&str; 3] = ["DEFAULT_", "DAY_", "NIGHT_"];
 /// A descriptor's library when it names none.
 pub const SOUND_LIBRARY: &str = "sounds.lib";
+/// The descriptor of the briefing's voices.
+pub const BRIEFING_SOUNDS: &str = "briefing_sounds";
+/// A descriptor's own fields, which bind no name.
+const DESCRIPTOR_KEYS: [&str; 4] = ["desc", "library", "libtype", "type"];
 
 /// A sound a descriptor binds: a library and one of its entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +62,25 @@ impl Ambient {
     pub fn sounds(&self) -> impl Iterator<Item = &SoundRef> {
         self.theme.iter().chain(self.variations.iter().flatten())
     }
+}
+
+/// The voices `config`'s `briefing_sounds` descriptor binds, by their
+/// names upper-cased (a name bound twice keeps its last binding); none
+/// without the descriptor.
+pub fn briefing_voices(config: &ObjectConfig) -> BTreeMap<String, SoundRef> {
+    let Some(object) = config.object(BRIEFING_SOUNDS) else {
+        return BTreeMap::new();
+    };
+    object
+        .fields
+        .iter()
+        .filter(|f| {
+            !DESCRIPTOR_KEYS
+                .iter()
+                .any(|k| f.key.eq_ignore_ascii_case(k))
+        })
+        .filter_map(|f| Some((f.key.to_ascii_uppercase(), binding(object, &f.key)?)))
+        .collect()
 }
 
 /// The last binding of `name` in a descriptor, in its library.
@@ -98,6 +125,31 @@ mod tests {
         assert_eq!(ambient.variations[1], vec![r("c.wav"), r("b.wav")]);
         assert_eq!(ambient.variations[2], vec![r("n.wav")]);
         assert_eq!(ambient.sounds().count(), 4);
+    }
+
+    #[test]
+    fn the_briefing_voices_are_its_descriptors_bindings() {
+        let config = ObjectConfig::parse(
+            b"object briefing_sounds\r\n desc  = \"resource\"\r\n library = \"voices.lib\"\r\n \
+              libtype = \"multi\"\r\n type  = 4\r\n T01_T01 = t01_t01.wav\r\n \
+              t01_t02 = \"a.wav\"\r\n T01_T02 = \"b.wav\"\r\nend\r\n",
+            "mission.cfg",
+        )
+        .unwrap();
+        let r = |e: &str| SoundRef {
+            library: "voices.lib".into(),
+            entry: e.into(),
+        };
+        let voices = briefing_voices(&config);
+        assert_eq!(
+            voices.into_iter().collect::<Vec<_>>(),
+            [
+                ("T01_T01".to_string(), r("t01_t01.wav")),
+                ("T01_T02".to_string(), r("b.wav"))
+            ]
+        );
+        let none = ObjectConfig::parse(b"object ambient_music_loop\r\nend\r\n", "m").unwrap();
+        assert!(briefing_voices(&none).is_empty());
     }
 
     #[test]

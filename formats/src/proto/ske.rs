@@ -267,6 +267,47 @@ impl Section {
     pub fn day_seconds(&self) -> u64 {
         self.day_length.minutes() * 60
     }
+
+    /// Its keyframes in time order (stable), each with its ms into the day
+    /// (openparkan `docs/10-sky.md`, "How long a day lasts": a stamp's
+    /// hour and minute are a share of the day's length).
+    pub fn timeline(&self) -> Vec<(u64, &Keyframe)> {
+        let day = self.day_seconds() * 1000;
+        let mut keys: Vec<(u64, &Keyframe)> = self
+            .keyframes
+            .iter()
+            .map(|k| (at_ms(&k.stamp, day), k))
+            .collect();
+        keys.sort_by_key(|(at, _)| *at);
+        keys
+    }
+}
+
+/// ms into a day of `day_ms` at which `time` stands.
+fn at_ms(time: &ClockTime, day_ms: u64) -> u64 {
+    time.minutes() * 60 * day_ms / 86_400
+}
+
+/// The spell of `start` and `stop` events under way at `t` ms of a
+/// section's day (its [`Section::timeline`]): the last start at or before
+/// it whose life (to the first stop at or after its start) has not ended;
+/// how far through its life `t` is, and the starting keyframe.
+pub fn spell<'a>(
+    keys: &[(u64, &'a Keyframe)],
+    t: u64,
+    (start_event, stop_event): (i32, i32),
+) -> Option<(f32, &'a Keyframe)> {
+    let (start, key) = keys
+        .iter()
+        .rfind(|(at, k)| *at <= t && k.event == start_event)?;
+    let stop = keys
+        .iter()
+        .find(|(at, k)| at >= start && k.event == stop_event)?
+        .0;
+    if t >= stop || stop <= *start {
+        return None;
+    }
+    Some((((t - start) as f32 / (stop - start) as f32).min(1.0), *key))
 }
 
 /// A parsed SKE resource.
@@ -325,6 +366,45 @@ impl Sky {
     /// The first section's day length in game seconds (0 without one).
     pub fn day_seconds(&self) -> u64 {
         self.sections.first().map_or(0, Section::day_seconds)
+    }
+
+    /// Where the sky stands `elapsed_ms` of game time after the load: its
+    /// section and the ms into that section's day (`start` replaces the
+    /// file's start time); the sections' days follow each other and wrap.
+    /// `None` for a sky without a day.
+    pub fn position(&self, start: Option<ClockTime>, elapsed_ms: u64) -> Option<(usize, u64)> {
+        let days: Vec<u64> = self
+            .sections
+            .iter()
+            .map(|s| s.day_seconds() * 1000)
+            .collect();
+        let cycle: u64 = days.iter().sum();
+        if cycle == 0 {
+            return None;
+        }
+        let start = start.unwrap_or(self.start);
+        let first = (start.section() as usize).min(days.len() - 1);
+        let from = days[..first].iter().sum::<u64>() + at_ms(&start, days[first]);
+        let mut t = (from + elapsed_ms % cycle) % cycle;
+        for (i, &day) in days.iter().enumerate() {
+            if t < day {
+                return Some((i, t));
+            }
+            t -= day;
+        }
+        None
+    }
+
+    /// Whether the sun is up `elapsed_ms` after the load: a body's spell
+    /// ([`spell`] of events 0 and 1) is under way and its keyframe names
+    /// the sun. `None` for a sky without a day.
+    pub fn sun_up(&self, start: Option<ClockTime>, elapsed_ms: u64) -> Option<bool> {
+        let (s, t) = self.position(start, elapsed_ms)?;
+        let keys = self.sections[s].timeline();
+        Some(
+            spell(&keys, t, (EVENT_START_BODY, EVENT_STOP_BODY))
+                .is_some_and(|(_, key)| key.names_sun()),
+        )
     }
 
     /// Writes the payload (byte-identical for an unmodified parse).

@@ -5,15 +5,19 @@
 //! a row. The draws come from the `ambient` stream; the timer and the last
 //! pick are simulation state (in the state hash).
 //!
+//! The list: the default one when the mission names no day or night
+//! variation, else the night list while the level says it is night and the
+//! day list otherwise (the night list may be empty: silent nights).
+//!
 //! Our rules where the game's are not ours to copy: the game's `rand()` and
-//! its two-word picker become draws of the named stream; with no sky clock
-//! yet, the day list stands for the time of day when there is no default
-//! list (the night list plays once the sky tells night from day).
+//! its two-word picker become draws of the named stream; night is the
+//! mission's sky with its sun down at the game time (`sky.ske` from its own
+//! start; the level's night flag is not known), day without a sky.
 
 use crate::event::{Bus, SoundEvent, SoundKind, SoundSink};
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{MissionSounds, RngStreams};
+use iron3d_world::mission::{MissionSky, MissionSounds, RngStreams};
 
 /// The RNG stream of the variation timer and picks.
 pub const STREAM: &str = "ambient";
@@ -33,10 +37,16 @@ pub struct AmbientState {
     pub last: Option<usize>,
 }
 
-/// The list that plays: default, else day (see the module's rules).
-fn variation_list(sounds: &MissionSounds) -> &[String] {
-    let [default, day, _night] = &sounds.ambient.variations;
-    if default.is_empty() { day } else { default }
+/// The list that plays (see the module's rules).
+fn variation_list(sounds: &MissionSounds, night: bool) -> &[String] {
+    let [default, day, night_list] = &sounds.ambient.variations;
+    if day.is_empty() && night_list.is_empty() {
+        default
+    } else if night {
+        night_list
+    } else {
+        day
+    }
 }
 
 /// A draw below `n` from the ambient stream.
@@ -48,6 +58,7 @@ fn below(rng: &mut RngStreams, n: u64) -> u64 {
 pub(crate) fn play_ambience(
     clock: Res<GameClock>,
     sounds: Option<Res<MissionSounds>>,
+    sky: Option<Res<MissionSky>>,
     mut state: ResMut<AmbientState>,
     mut rng: ResMut<RngStreams>,
     mut sink: SoundSink,
@@ -78,7 +89,8 @@ pub(crate) fn play_ambience(
         return;
     }
     state.next_ms = now + 1000 * (WAIT_SECS + below(&mut rng, SPREAD_SECS));
-    let list = variation_list(&sounds);
+    let night = sky.is_some_and(|s| s.sky.sun_up(None, now) == Some(false));
+    let list = variation_list(&sounds, night);
     let pick = match list.len() {
         0 => return,
         1 => 0,

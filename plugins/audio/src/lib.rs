@@ -21,7 +21,8 @@ pub use ambient::AmbientState;
 pub use event::{Bus, SoundEvent, SoundFault, SoundFaults, SoundKind, SoundSink, Sounds};
 pub use mix::Listener;
 pub use output::{
-    AudioControl, AudioDevice, AudioOutputPlugin, PlayingSource, PlayingSources, SoundOutput,
+    AudioControl, AudioDevice, AudioOutputPlugin, BriefingVoices, PlayingSource, PlayingSources,
+    SoundOutput,
 };
 
 use bevy::prelude::*;
@@ -43,6 +44,7 @@ impl Plugin for SoundPlugin {
             .init_mission_resource::<Sounds>()
             .init_mission_resource::<SoundFaults>()
             .init_mission_resource::<AmbientState>()
+            .init_mission_resource::<BriefingVoices>()
             .add_systems(FixedUpdate, ambient::play_ambience.in_set(AmbientStep))
             .add_state_hash("ambient", ambient::hash_ambient);
     }

@@ -7,7 +7,9 @@
 //! source follows its object, its gain and pan set every frame
 //! ([`crate::mix`]). Voices queue and never overlap. Game pause pauses
 //! every bus (loops keep their place); mute silences the main track and
-//! keeps every source running.
+//! keeps every source running. The briefing's voices ([`BriefingVoices`])
+//! play at once on a sub-track of their own, which the game pause (the
+//! briefing stops the clock) leaves alone.
 //!
 //! The mixer is generic over kira's backend: the game plays on cpal's
 //! device, tests on [`crate::capture::CaptureBackend`]. bevy_kira_audio
@@ -66,6 +68,20 @@ pub struct PlayingSource {
     pub time: f64,
 }
 
+/// The briefing's voices (openparkan `docs/21-briefing.md`, "How the
+/// briefing is shown": a waypoint's voice starts as the flight arrives
+/// there, at once, past the voices' queue, stopping nothing). The
+/// briefing flies on real time outside the simulation, so these are the
+/// presentation's own requests, taken every frame.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct BriefingVoices {
+    /// Sample keys to start now.
+    pub start: Vec<String>,
+    /// Stop the ones still speaking (ours: Esc skipped the briefing; the
+    /// page does not say what an ended briefing does to its voice).
+    pub hush: bool,
+}
+
 /// Every source being heard this frame.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PlayingSources(pub Vec<PlayingSource>);
@@ -89,6 +105,9 @@ pub struct SoundOutput<B: Backend> {
     sources: Vec<Source>,
     voices: VecDeque<SoundEvent>,
     voice: Option<StaticSoundHandle>,
+    /// The briefing's sub-track and its voices speaking.
+    briefing: TrackHandle,
+    briefing_voices: Vec<StaticSoundHandle>,
     /// Events of [`Sounds`] already taken.
     read: usize,
     volumes: Option<Volumes>,
@@ -98,14 +117,19 @@ pub struct SoundOutput<B: Backend> {
 
 impl<B: Backend> SoundOutput<B> {
     fn new(mut manager: AudioManager<B>) -> Option<Self> {
+        let mut track =
+            || manager.add_sub_track(TrackBuilder::new().sound_capacity(SOUNDS_PER_BUS));
         let tracks = Bus::ALL
             .iter()
-            .map(|_| manager.add_sub_track(TrackBuilder::new().sound_capacity(SOUNDS_PER_BUS)))
+            .map(|_| track())
             .collect::<Result<Vec<_>, _>>()
             .ok()?;
+        let briefing = track().ok()?;
         Some(Self {
             manager,
             tracks,
+            briefing,
+            briefing_voices: Vec::new(),
             samples: HashMap::new(),
             sources: Vec::new(),
             voices: VecDeque::new(),
@@ -126,6 +150,7 @@ impl<B: Backend> SoundOutput<B> {
         if let Some(voice) = &mut self.voice {
             voice.stop(Tween::default());
         }
+        self.hush_briefing();
         self.sources.clear();
         self.voices.clear();
         self.voice = None;
@@ -241,6 +266,30 @@ impl<B: Backend> SoundOutput<B> {
         }
     }
 
+    /// Starts the briefing's voices asked for, each at once; `hush` first
+    /// stops the ones still speaking.
+    fn brief(&mut self, sounds: &MissionSounds, asked: &mut BriefingVoices) {
+        if std::mem::take(&mut asked.hush) {
+            self.hush_briefing();
+        }
+        self.briefing_voices
+            .retain(|v| v.state() != PlaybackState::Stopped);
+        for key in std::mem::take(&mut asked.start) {
+            if let Some(data) = self.sample(sounds, &key)
+                && let Ok(handle) = self.briefing.play(data)
+            {
+                self.briefing_voices.push(handle);
+            }
+        }
+    }
+
+    fn hush_briefing(&mut self) {
+        for voice in &mut self.briefing_voices {
+            voice.stop(Tween::default());
+        }
+        self.briefing_voices.clear();
+    }
+
     /// Moves every source with its object, sets its gain and pan, stops a
     /// one-shot gone past its far distance, drops ended ones.
     fn follow(
@@ -290,6 +339,8 @@ impl<B: Backend> SoundOutput<B> {
                 self.track(bus)
                     .set_volume(decibels(share), Tween::default());
             }
+            self.briefing
+                .set_volume(decibels(volumes.sfx), Tween::default());
         }
         if self.paused != paused {
             self.paused = paused;
@@ -394,6 +445,7 @@ fn present<B: Backend + 'static>(
     registry: Option<Res<ObjectRegistry>>,
     frames: Query<&GlobalTransform>,
     mut playing: ResMut<PlayingSources>,
+    briefing: Option<ResMut<BriefingVoices>>,
 ) {
     let (Some(events), Some(sounds)) = (events, sounds) else {
         return;
@@ -411,5 +463,8 @@ fn present<B: Backend + 'static>(
     output.switch(volumes, clock.is_paused(), control.muted);
     output.take(&events.0, &sounds, &listener, frame_of);
     output.speak(&sounds);
+    if let Some(mut briefing) = briefing {
+        output.brief(&sounds, &mut briefing);
+    }
     playing.0 = output.follow(&listener, frame_of);
 }

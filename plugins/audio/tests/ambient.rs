@@ -137,3 +137,49 @@ fn first_mission_dir(game: &Path) -> std::path::PathBuf {
     let game_dir = iron3d_formats::gamedir::GameDir::open(game).unwrap();
     game_dir.missions().unwrap().remove(0).dir
 }
+
+/// Day and night (openparkan `docs/34-progression.md`, "Ambient sound"):
+/// the demo names day and night variations; with its sky's clock set to
+/// start at 14:00, half an hour before its sun sets (18.75 s of its 900 s
+/// day), the day list plays until sunset and the night list after.
+#[test]
+fn the_night_list_plays_once_the_sun_is_down() {
+    use iron3d_formats::proto::ske::{ClockTime, Sky};
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    let sky_file = first_mission_dir(&game).join("sky.ske");
+    let mut sky = Sky::parse(&std::fs::read(&sky_file).unwrap()).unwrap();
+    sky.start = ClockTime::new(0, 14, 0);
+    std::fs::write(&sky_file, sky.to_bytes().unwrap()).unwrap();
+    let mut app = running_test_app(game, SoundPlugin);
+    run_for(&mut app, 90);
+    let loaded = app.world().resource::<MissionSounds>().ambient.clone();
+    let [default, day, night] = &loaded.variations;
+    assert!(default.is_empty(), "{default:?}");
+    let sunset_ms = 18_750;
+    let (mut by_day, mut by_night) = (0, 0);
+    let step = app.world().resource::<GameClock>().timestep();
+    for v in sounds(&app)
+        .iter()
+        .filter(|e| e.source == "mission.cfg variation")
+    {
+        let at_ms = step.as_millis() as u64 * v.tick;
+        if at_ms < sunset_ms {
+            assert!(day.contains(&v.key), "{} at {at_ms} ms", v.key);
+            by_day += 1;
+        } else {
+            assert!(night.contains(&v.key), "{} at {at_ms} ms", v.key);
+            by_night += 1;
+        }
+    }
+    assert!(
+        by_day >= 1 && by_night >= 3,
+        "{by_day} by day, {by_night} by night"
+    );
+    assert!(
+        sounds(&app)
+            .iter()
+            .any(|e| e.key == "SOUNDS.LIB::ATM_CRICKETS.WAV"),
+        "crickets at night"
+    );
+}

@@ -253,6 +253,41 @@ fn voices_queue_and_never_overlap() {
     assert!((rms(&second[..2000]) - 0.5).abs() < 0.01);
 }
 
+/// The briefing's voices play at once while the clock stands (the
+/// briefing stops it), past the voices' queue; Esc's hush stops them.
+#[test]
+fn a_briefing_voice_plays_at_once_with_the_clock_stopped_and_hushes() {
+    let mut app = app();
+    app.init_resource::<BriefingVoices>();
+    app.world_mut().resource_mut::<GameClock>().pause();
+    app.world_mut()
+        .resource_mut::<BriefingVoices>()
+        .start
+        .push(TONE.into());
+    app.update();
+    assert!(
+        app.world().resource::<BriefingVoices>().start.is_empty(),
+        "taken"
+    );
+    render(&mut app, 2205);
+    assert!(
+        (rms(&render(&mut app, 2205)) - 0.5).abs() < 0.01,
+        "speaking"
+    );
+    // It is not in the voices' queue: a message's voice does not wait.
+    app.world_mut().resource_mut::<GameClock>().resume();
+    send(&mut app, event(BLIP, SoundKind::Voice, None));
+    let waiting = app
+        .world_mut()
+        .non_send_mut::<SoundOutput<CaptureBackend>>()
+        .voices_waiting();
+    assert_eq!(waiting, 0, "the message's voice speaks at once");
+    app.world_mut().resource_mut::<BriefingVoices>().hush = true;
+    app.update();
+    render(&mut app, 2205); // the stop's short fade, and the blip's end
+    assert_eq!(rms(&render(&mut app, 2205)), 0.0, "hushed");
+}
+
 /// A device that never opens.
 struct NoDevice;
 

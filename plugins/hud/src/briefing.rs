@@ -6,7 +6,11 @@
 //! through its fades; the game clock stands meanwhile (every object
 //! waits; ours: the hero too, it is not the player's yet). Esc or the
 //! flight's end hands the hero to the player, and the objectives screen
-//! shows for its first 7 s of game time.
+//! shows for its first 7 s of game time. As the flight arrives at a
+//! waypoint (the first at once), its `SoundResID`'s voice starts, at once
+//! and past the voices' queue (`docs/21-briefing.md`, "How the briefing is
+//! shown"; the name through `mission.cfg`'s `briefing_sounds`); Esc hushes
+//! it.
 //!
 //! The flight (read in docs/21): an edge belongs to the waypoint it
 //! leaves and runs its `EdgeType` over its `EdgeTime` to the next stop
@@ -19,11 +23,12 @@
 //! engine's curve is not read).
 
 use bevy::prelude::*;
+use iron3d_audio::BriefingVoices;
 use iron3d_formats::config::briefing::{EdgeType, WaitType, Waypoint};
 use iron3d_player::MenuOpen;
 use iron3d_render::camera::MissionCamera;
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{MissionScripts, z_up_to_y_up};
+use iron3d_world::mission::{MissionScripts, MissionSounds, z_up_to_y_up};
 use std::f32::consts::TAU;
 
 /// The briefing camera's horizontal field of view, rad (GAMEPLAY §1).
@@ -40,6 +45,11 @@ pub struct Shot {
     pub target: Vec3,
     pub fade: f32,
     pub text: String,
+    /// The waypoint the flight is at (dwelling there or leaving it), and
+    /// how many arrivals at a waypoint the flight has made (1 at the
+    /// start; a loop arrives again).
+    pub stop: usize,
+    pub arrival: usize,
 }
 
 fn v(p: [f32; 3]) -> Vec3 {
@@ -64,7 +74,7 @@ fn orbit(w: &Waypoint, t: f32) -> Vec3 {
 pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
     let mut i = 0;
     let mut from = (v(waypoints.first()?.camera), v(waypoints.first()?.target));
-    for _ in 0..MOST_STOPS {
+    for arrival in 1..=MOST_STOPS {
         let w = waypoints.get(i)?;
         let next = match usize::try_from(w.loop_index) {
             Ok(n) => waypoints.get(n),
@@ -94,6 +104,8 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
                 target: from.1,
                 fade: fade(t),
                 text,
+                stop: i,
+                arrival,
             });
         }
         let leave = if flying {
@@ -109,6 +121,8 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
                 target: leave.1,
                 fade: fade(t),
                 text,
+                stop: i,
+                arrival,
             });
         };
         let to = (v(next.camera), v(next.target));
@@ -124,6 +138,8 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
                 target: leave.1.lerp(to.1, k),
                 fade: fade(t).max(dip),
                 text,
+                stop: i,
+                arrival,
             });
         }
         t = edge_t - w.edge_time;
@@ -145,6 +161,8 @@ pub struct Briefing {
     pub shot: Option<Shot>,
     /// Whether the clock ran before the briefing stopped it.
     resume_clock: bool,
+    /// Arrivals whose voice was asked for.
+    voiced: usize,
     /// Esc was pressed: the briefing ends this frame.
     skipped: bool,
 }
@@ -194,9 +212,12 @@ pub(crate) fn start(
     captured.0 = true;
 }
 
-/// Flies the camera; at the end (or on Esc) hands the game back.
+/// Flies the camera and starts each waypoint's voice as it arrives; at
+/// the end (or on Esc, which hushes the voice) hands the game back.
 pub(crate) fn fly(
     time: Res<Time<Real>>,
+    sounds: Option<Res<MissionSounds>>,
+    mut voices: ResMut<BriefingVoices>,
     mut briefing: ResMut<Briefing>,
     mut clock: ResMut<GameClock>,
     mut captured: ResMut<MenuOpen>,
@@ -208,6 +229,7 @@ pub(crate) fn fly(
     briefing.elapsed += time.delta_secs();
     let shot = shot(&briefing.waypoints, briefing.elapsed).filter(|_| !briefing.skipped);
     let Some(shot) = shot else {
+        voices.hush |= briefing.skipped;
         if briefing.resume_clock {
             clock.resume();
         }
@@ -222,6 +244,19 @@ pub(crate) fn fly(
         transform.set_if_neq(placed);
         if let Projection::Perspective(p) = projection.as_mut() {
             p.fov = iron3d_player::view::vertical_fov(BRIEFING_FOV, p.aspect_ratio);
+        }
+    }
+    if shot.arrival > briefing.voiced {
+        briefing.voiced = shot.arrival;
+        let name = briefing.waypoints[shot.stop].sound.to_ascii_uppercase();
+        match sounds.and_then(|s| s.briefing_voices.get(&name).cloned()) {
+            Some(key) => voices.start.push(key),
+            None if !name.is_empty() => warn!(
+                "briefing: waypoint {} names the voice '{name}', which mission.cfg's \
+                 briefing_sounds does not bind",
+                shot.stop
+            ),
+            None => {}
         }
     }
     briefing.shot = Some(shot);

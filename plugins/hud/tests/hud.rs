@@ -368,6 +368,10 @@ mod briefing {
         app.update();
         assert!(!app.world().resource::<Briefing>().active(), "Esc skips it");
         assert!(
+            app.world().resource::<iron3d_audio::BriefingVoices>().hush,
+            "and hushes its voice"
+        );
+        assert!(
             !app.world().resource::<PauseMenu>().open,
             "and opens no menu"
         );
@@ -385,11 +389,35 @@ mod briefing {
         let tmp = demo_install();
         let mut app = app(tmp.path(), true);
         let mut frames = 0;
+        // Each waypoint's voice is asked for as the flight arrives there
+        // (the demo's first three speak), in order, once.
+        let mut asked = Vec::new();
         while app.world().resource::<Briefing>().active() || frames == 0 {
             app.update();
             frames += 1;
             assert!(frames < 60 * 30, "the flight ends");
+            let mut voices = app
+                .world_mut()
+                .resource_mut::<iron3d_audio::BriefingVoices>();
+            for key in voices.start.drain(..) {
+                asked.push((frames, key));
+            }
+            assert!(!voices.hush, "only Esc hushes");
         }
+        let keys: Vec<&str> = asked.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "VOICES.LIB::B_OPEN.WAV",
+                "VOICES.LIB::B_ROAD.WAV",
+                "VOICES.LIB::B_ROUND.WAV"
+            ]
+        );
+        // At the start, then as the camera reaches the second and third
+        // waypoints, 2.5 s apart (30 frames a second).
+        assert_eq!(asked[0].0, 1);
+        assert!((70..80).contains(&(asked[1].0 - asked[0].0)), "{asked:?}");
+        assert!((70..80).contains(&(asked[2].0 - asked[1].0)), "{asked:?}");
         // About 8 s of real time at the test's 30 frames a second.
         assert!((200..300).contains(&frames), "{frames} frames");
         app.update();

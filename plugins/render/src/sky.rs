@@ -41,7 +41,7 @@ use iron3d_formats::proto::ske::{
     ClockTime, EVENT_START_BODY, EVENT_START_RAIN, EVENT_START_SNOW, EVENT_STOP_BODY,
     EVENT_STOP_RAIN, EVENT_STOP_SNOW, FOG_UNIT, Keyframe, SLOT_APEX, SLOT_CLOUDS, SLOT_COUNTER,
     SLOT_FLARE, SLOT_FOG_END, SLOT_FOG_START, SLOT_LIGHT, SLOT_SCENE, SLOTS_HORIZON, SLOTS_RING_2,
-    SLOTS_RING_3, Section, Sky,
+    SLOTS_RING_3, Sky, spell,
 };
 
 /// The dome's height and cap angle.
@@ -105,49 +105,6 @@ pub struct Body {
 /// Half the angle a body's sprite of extent 1 spans, rad.
 pub const BODY_HALF_ANGLE: f32 = 0.1625;
 
-/// ms into a day of `day_ms` at which `time` stands.
-fn at_ms(time: &ClockTime, day_ms: u64) -> u64 {
-    time.minutes() * 60 * day_ms / 86_400
-}
-
-/// Where the sky stands `elapsed_ms` of game time after the load: its
-/// section and the ms into that section's day (`start` replaces the file's
-/// start time). `None` for a sky without a day.
-pub fn position(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<(usize, u64)> {
-    let days: Vec<u64> = sky
-        .sections
-        .iter()
-        .map(|s| s.day_seconds() * 1000)
-        .collect();
-    let cycle: u64 = days.iter().sum();
-    if cycle == 0 {
-        return None;
-    }
-    let start = start.unwrap_or(sky.start);
-    let first = (start.section() as usize).min(days.len() - 1);
-    let from = days[..first].iter().sum::<u64>() + at_ms(&start, days[first]);
-    let mut t = (from + elapsed_ms % cycle) % cycle;
-    for (i, &day) in days.iter().enumerate() {
-        if t < day {
-            return Some((i, t));
-        }
-        t -= day;
-    }
-    None
-}
-
-/// A section's keyframes in time order (stable), each with its ms.
-fn timeline(section: &Section) -> Vec<(u64, &Keyframe)> {
-    let day = section.day_seconds() * 1000;
-    let mut keys: Vec<(u64, &Keyframe)> = section
-        .keyframes
-        .iter()
-        .map(|k| (at_ms(&k.stamp, day), k))
-        .collect();
-    keys.sort_by_key(|(at, _)| *at);
-    keys
-}
-
 /// The keyframes before and after `t` ms of a day of `day` ms, and how far
 /// `t` is from the one to the other.
 fn around<'a>(
@@ -188,28 +145,6 @@ fn rgb([r, g, b, _]: Rgba) -> [f32; 3] {
     [r, g, b]
 }
 
-/// The spell of `start` and `stop` events under way at `t` ms of a
-/// section's day: the last start at or before it whose life (to the first
-/// stop at or after its start) has not ended; how far through its life
-/// `t` is, and the starting keyframe.
-fn spell<'a>(
-    keys: &[(u64, &'a Keyframe)],
-    t: u64,
-    (start_event, stop_event): (i32, i32),
-) -> Option<(f32, &'a Keyframe)> {
-    let (start, key) = keys
-        .iter()
-        .rfind(|(at, k)| *at <= t && k.event == start_event)?;
-    let stop = keys
-        .iter()
-        .find(|(at, k)| at >= start && k.event == stop_event)?
-        .0;
-    if t >= stop || stop <= *start {
-        return None;
-    }
-    Some((((t - start) as f32 / (stop - start) as f32).min(1.0), *key))
-}
-
 /// The body up at `t` ms of a section's day ([`spell`] of its start and
 /// stop events).
 fn body(keys: &[(u64, &Keyframe)], t: u64, extents: [f32; 2]) -> Option<Body> {
@@ -237,9 +172,9 @@ fn body(keys: &[(u64, &Keyframe)], t: u64, extents: [f32; 2]) -> Option<Body> {
 /// The sky at `elapsed_ms` of game time (`start` replaces the file's
 /// start time); `None` for a sky without a day or keyframes.
 pub fn frame(sky: &Sky, start: Option<ClockTime>, elapsed_ms: u64) -> Option<SkyFrame> {
-    let (s, t) = position(sky, start, elapsed_ms)?;
+    let (s, t) = sky.position(start, elapsed_ms)?;
     let section = &sky.sections[s];
-    let keys = timeline(section);
+    let keys = section.timeline();
     let (a, b, f) = around(&keys, section.day_seconds() * 1000, t)?;
     let group = |slots: [usize; 4]| slots.map(|slot| lerp_colour(a, b, slot, f));
     let float = |slot| lerp(a.float_slot(slot), b.float_slot(slot), f) * FOG_UNIT;
@@ -1061,7 +996,7 @@ fn draw_flare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iron3d_formats::proto::ske::{Keyframe, SLOTS};
+    use iron3d_formats::proto::ske::{Keyframe, SLOTS, Section};
 
     /// A keyframe at `hour:00` whose every colour slot is `grey` and whose
     /// light strength is 1, with a body event.
@@ -1096,16 +1031,6 @@ mod tests {
             unread: 0,
             flag: 0,
         }
-    }
-
-    #[test]
-    fn the_clock_starts_at_the_files_time_and_wraps_its_day() {
-        let sky = sky();
-        // 06:00 of a 2400 s day is 600 s in.
-        assert_eq!(position(&sky, None, 0), Some((0, 600_000)));
-        assert_eq!(position(&sky, None, 1_900_000), Some((0, 100_000)));
-        let noon = ClockTime::new(0, 12, 0);
-        assert_eq!(position(&sky, Some(noon), 0), Some((0, 1_200_000)));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The sounds a mission can play, read at load with everything else
 //! (nothing re-reads the install while it runs): every sample an effect's
 //! sound emitter names, the `mission.cfg` theme and ambient variations
-//! ([`Ambient`]), and the install's `iron_3d.ini` volumes. Each sample is
+//! ([`Ambient`]) and the briefing's voices (its `briefing_sounds`), and the
+//! install's `iron_3d.ini` volumes. Each sample is
 //! decoded once and serves every source that plays it. A sound that is
 //! missing, empty or not a wave keeps its outcome (tome VI: `entry_missing`,
 //! `entry_empty`, `wave_invalid`) and plays nothing; the mission loads.
@@ -9,7 +10,7 @@
 use super::MissionEffects;
 use super::effects::effect_key;
 use bevy::prelude::*;
-use iron3d_formats::config::ambient::Ambient;
+use iron3d_formats::config::ambient::{Ambient, briefing_voices};
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::ini::Settings;
 use iron3d_formats::config::mission_text::Message;
@@ -106,6 +107,9 @@ pub struct MissionSounds {
     /// The interface voices `ui/game_resources.cfg` binds (name -> sample
     /// key), of the names asked at load.
     pub interface_voices: BTreeMap<String, String>,
+    /// The briefing's voices `mission.cfg` binds (upper-cased
+    /// `SoundResID` -> sample key).
+    pub briefing_voices: BTreeMap<String, String>,
 }
 
 impl MissionSounds {
@@ -143,19 +147,27 @@ impl MissionSounds {
                 }
             }
         }
-        let ambient = match source.read_in_mission(mission_dir, MISSION_CFG) {
+        let config = match source.read_in_mission(mission_dir, MISSION_CFG) {
             Ok(Some(found)) => ObjectConfig::parse(found.bytes(), "mission.cfg")
-                .map(|cfg| Ambient::read(&cfg))
+                .map(Some)
                 .map_err(|e| found.origin.annotate(e).to_string()),
-            Ok(None) => Ok(Ambient::default()),
+            Ok(None) => Ok(None),
             Err(e) => Err(e.to_string()),
         };
-        match ambient {
-            Ok(ambient) => sounds.ambient = sounds.load_ambient(source, &ambient),
-            Err(cause) => {
-                let cause: String = cause;
-                sounds.fault("mission.cfg", "ambience", "unreadable", &cause)
+        match config {
+            Ok(config) => {
+                let ambient = config.as_ref().map(Ambient::read).unwrap_or_default();
+                sounds.ambient = sounds.load_ambient(source, &ambient);
+                for (name, voice) in config.as_ref().map(briefing_voices).unwrap_or_default() {
+                    let (library, entry) = (voice.library.as_bytes(), voice.entry.as_bytes());
+                    let origin = format!("mission.cfg briefing_sounds {name}");
+                    sounds.load(source, &origin, (library, entry));
+                    sounds
+                        .briefing_voices
+                        .insert(name, effect_key(library, entry));
+                }
             }
+            Err(cause) => sounds.fault("mission.cfg", "ambience", "unreadable", &cause),
         }
         sounds.volumes = settings.map(Volumes::read).unwrap_or_default();
         sounds
