@@ -93,7 +93,8 @@ fn app(dir: &Path, mission: &str) -> App {
 }
 
 /// A headless app with `plugins` asked to load `mission` of the install at
-/// `dir`.
+/// `dir`, every schedule on one thread as the game's headless runs have
+/// them (`iron3d::app::headless`).
 fn app_with<M>(dir: &Path, mission: &str, plugins: impl bevy::app::Plugins<M>) -> App {
     let mut app = headless_app(
         Some(MissionRequest {
@@ -106,6 +107,7 @@ fn app_with<M>(dir: &Path, mission: &str, plugins: impl bevy::app::Plugins<M>) -
     app.add_plugins(plugins);
     app.finish();
     app.cleanup();
+    iron3d_schedules::run_on_one_thread(&mut app);
     app
 }
 
@@ -242,8 +244,9 @@ fn write_grid_mission(dir: &Path, name: &str, count: usize, clan: Option<u32>) -
 }
 
 /// Asks every mover to walk forward and turn (flyers also climb a little),
-/// then runs `ticks` so that they have landed and meet.
-fn set_units_moving(app: &mut App, ticks: u32) -> usize {
+/// then runs `ticks` so that they have landed and meet: how many movers
+/// there are, and how many of them then move faster than 0.5 m/s.
+fn set_units_moving(app: &mut App, ticks: u32) -> (usize, usize) {
     let world = app.world_mut();
     let mut movers = world.query::<&mut iron3d_control::PhysicalState>();
     let mut n = 0;
@@ -255,7 +258,13 @@ fn set_units_moving(app: &mut App, ticks: u32) -> usize {
     for _ in 0..ticks {
         app.update();
     }
-    n
+    let world = app.world_mut();
+    let moving = world
+        .query::<&iron3d_control::PhysicalState>()
+        .iter(world)
+        .filter(|s| s.linear_velocity.length() > 0.5)
+        .count();
+    (n, moving)
 }
 
 /// A headless app with Control and Behavior asked to load `mission`.
@@ -446,12 +455,15 @@ fn benches(c: &mut Criterion) {
     empty.add_plugins(iron3d_control::ControlPlugin);
     empty.finish();
     empty.cleanup();
+    iron3d_schedules::run_on_one_thread(&mut empty);
     empty.update();
     group.bench_function("empty", |b| b.iter(|| empty.update()));
     let mut moving = app(&installs.demo, &units);
     load(&mut moving);
-    let n = set_units_moving(&mut moving, 200);
-    println!("control_tick units_900_moving: {n} moving units");
+    let (n, walking) = set_units_moving(&mut moving, 200);
+    println!(
+        "control_tick units_900_moving: {n} moving units, {walking} of them faster than 0.5 m/s"
+    );
     group.bench_function("units_900_moving", |b| b.iter(|| moving.update()));
     group.finish();
 
