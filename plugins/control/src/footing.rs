@@ -30,12 +30,11 @@ pub struct Footing {
     pub landed: Vec<Landing>,
 }
 
-/// A contact that landed: the section-5 group it runs.
+/// A contact that landed: the section-5 group it runs (of the mover's
+/// controller).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Landing {
     pub slot: usize,
-    /// The part whose controller names the group.
-    pub part: usize,
     pub group: usize,
 }
 
@@ -101,7 +100,6 @@ fn place_feet(
                     if let Some(group) = foot.group {
                         footing.landed.push(Landing {
                             slot: foot.slot,
-                            part,
                             group,
                         });
                     }

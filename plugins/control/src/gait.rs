@@ -228,6 +228,10 @@ pub struct Gait {
     /// Per state, how many more times the planner may choose it (-1:
     /// unlimited).
     pub uses: Vec<i32>,
+    /// The states taken this tick, in order: each runs its section-5
+    /// group (`+0x90`) after the step (the effects plugin carries it
+    /// out). This tick's output, not state.
+    pub entered: Vec<usize>,
 }
 
 /// The frames a step plays at a moment: pair A's frame, pair B's, and the
@@ -252,6 +256,7 @@ impl Gait {
             previous_q: 1.0,
             q: 1.0,
             uses,
+            entered: Vec::new(),
         }
     }
 
@@ -261,7 +266,8 @@ impl Gait {
     }
 
     /// Runs every step due by `now` (s): an anchor plans, the next state
-    /// is taken off the queue, and its step is timed from `motion`.
+    /// is taken off the queue (and listed in [`Gait::entered`]), and its
+    /// step is timed from `motion`.
     /// `destroyed` tells which nodes of the chassis are gone; `jitter`
     /// gives a uniform value in 0..1 for a jittered step.
     pub fn advance(
@@ -271,6 +277,7 @@ impl Gait {
         destroyed: impl Fn(usize) -> bool,
         mut jitter: impl FnMut() -> f64,
     ) {
+        self.entered.clear();
         while self.step_start + self.step_length <= now {
             if self.state().has(STATE_ANCHOR) {
                 self.plan(motion, &destroyed);
@@ -278,6 +285,7 @@ impl Gait {
             if let Some(next) = self.queue.pop_front() {
                 self.current = next;
             }
+            self.entered.push(self.current);
             self.step_start += self.step_length;
             self.previous_q = self.q;
             self.q = self.blend(motion);

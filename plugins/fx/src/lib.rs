@@ -9,7 +9,7 @@
 //! | load | `OnEnter(MissionPhase::Running)` | every object's controllers' load groups (block entry 0) make their effects ([`program`]) |
 //! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]); a `critical` / `recovered` event runs the machine's controllers' groups 6 / 7 ([`program`]) |
 //! | engines | [`FxStep`] | a machine's engine effect starts as it moves and ends as it stands ([`engine`]) |
-//! | steps | `Phase::UpdateWorld`, after `ControlStep::Animate` | a foot that landed runs its contact's group ([`program`]) |
+//! | states | `Phase::UpdateWorld`, after `ControlStep::Animate` | a state taken runs its group, a foot that landed its contact's ([`program`]) |
 //! | update | [`FxStep`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
 //! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | windowed apps draw the primitives [`emit::emit`] lists ([`draw`]) |
 //!
@@ -85,7 +85,7 @@ impl Plugin for FxPlugin {
         )
         .add_systems(
             FixedUpdate,
-            program::run_landings
+            program::run_state_groups
                 .in_set(Phase::UpdateWorld)
                 .after(ControlStep::Animate),
         )

@@ -3,8 +3,9 @@
 //! "Starting, ending, switching"): block entry 0 runs for every object as
 //! the mission starts running, entry 6 as a machine becomes critically
 //! damaged (combat's `critical` event) and entry 7 as it recovers
-//! (`recovered`), and a state contact's group as its foot lands
-//! (`iron3d_control::Footing`; `docs/13-control.md`, "A footstep, end to
+//! (`recovered`), a state's group as the mover takes it and a state
+//! contact's group as its foot lands (`iron3d_control::Gait::entered`,
+//! `iron3d_control::Footing`; `docs/13-control.md`, "A footstep, end to
 //! end"), each over the object's condition bits
 //! ([`iron3d_formats::proto::ctld::running`]).
 //!
@@ -16,12 +17,12 @@
 use crate::instance::{FxInstance, Spawner};
 use bevy::prelude::*;
 use iron3d_combat::{Burning, EffectCue, EventKind};
-use iron3d_control::Footing;
+use iron3d_control::{Footing, Gait};
 use iron3d_formats::proto::ctld::{
     CONDITION_CRITICAL, GROUP_AT_LOAD, GROUP_CRITICAL, GROUP_RECOVERED, running,
 };
 use iron3d_world::OriginalObjectId;
-use iron3d_world::mission::{EffectDoes, EffectGroup, EffectPrograms};
+use iron3d_world::mission::{Controller, EffectDoes, EffectGroup, EffectPrograms};
 
 /// The condition bits of an object: byte 14 while it is critical.
 pub fn conditions(critical: bool) -> u16 {
@@ -118,26 +119,36 @@ pub(crate) fn run_at_load(
     }
 }
 
-/// Runs the groups of the contacts that landed this tick, in original-id
-/// order, each foot's in slot order.
-pub(crate) fn run_landings(
-    objects: Query<(
-        &OriginalObjectId,
-        &EffectPrograms,
-        &Transform,
-        &Footing,
-        Has<Burning>,
-    )>,
-    mut spawner: Spawner,
-) {
-    let mut landed: Vec<_> = objects
+/// What [`run_state_groups`] reads of a mover.
+type StateGroupsOf = (
+    &'static OriginalObjectId,
+    &'static EffectPrograms,
+    &'static Transform,
+    &'static Gait,
+    &'static Controller,
+    Option<&'static Footing>,
+    Has<Burning>,
+);
+
+/// Runs the groups the movers' states called this tick, in original-id
+/// order: each state taken, as it was entered (`+0x90`), then each foot
+/// that landed, in slot order.
+pub(crate) fn run_state_groups(objects: Query<StateGroupsOf>, mut spawner: Spawner) {
+    let mut called: Vec<_> = objects
         .iter()
-        .filter(|(.., footing, _)| !footing.landed.is_empty())
+        .filter(|(_, _, _, gait, _, footing, _)| {
+            !gait.entered.is_empty() || footing.is_some_and(|f| !f.landed.is_empty())
+        })
         .collect();
-    landed.sort_by_key(|(id, ..)| **id);
-    for (id, programs, frame, footing, critical) in landed {
-        for landing in &footing.landed {
-            if let Some(group) = programs.landing(landing.part, landing.group) {
+    called.sort_by_key(|(id, ..)| **id);
+    for (id, programs, frame, gait, controller, footing, critical) in called {
+        let entering = gait
+            .entered
+            .iter()
+            .filter_map(|&s| usize::try_from(gait.graph.states[s].action_group).ok());
+        let landing = footing.iter().flat_map(|f| &f.landed).map(|l| l.group);
+        for group in entering.chain(landing) {
+            if let Some(group) = programs.group(controller.part, group) {
                 run_group(&mut spawner, *id, frame, group, conditions(critical));
             }
         }

@@ -369,6 +369,78 @@ fn a_walkers_landing_feet_start_their_steps_and_the_thuds_play() {
     }
 }
 
+/// A state's own group (`+0x90`) runs each time the mover takes the
+/// state: a mod whose walker controller has its standing state run the
+/// left foot's landing group (which starts that foot's step) makes every
+/// standing walker thud once a standing step (250 ms), where the demo's
+/// stand silent (see the test above).
+#[test]
+fn a_state_runs_its_group_each_time_it_is_taken() {
+    use iron3d_formats::proto::ctld::Ctld;
+    use iron3d_formats::source::Source;
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("game");
+    demo::build(&game, demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let source = Source::new(&game, &[]).unwrap();
+    let registry = iron3d_formats::graph::registry(&source).unwrap();
+    let walker = registry.resolve(b"CH_WALKER").unwrap();
+    let ctl = walker.first_with("ctl").expect("the walker's controller");
+    let found = source.entry(&ctl.archive, &ctl.resource).unwrap().unwrap();
+    let mut ctld = Ctld::parse(found.bytes()).unwrap();
+    let mut stand = ctld.state(0).unwrap();
+    stand.action_group = ctld.contacts(0)[0].group;
+    stand.write(&mut ctld.states[0]);
+    let archive = String::from_utf8_lossy(&ctl.archive).into_owned();
+    let entry = String::from_utf8_lossy(&ctl.resource).into_owned();
+    let loose = tmp.path().join("mod").join(&archive).join(&entry);
+    std::fs::create_dir_all(loose.parent().unwrap()).unwrap();
+    std::fs::write(&loose, ctld.to_bytes().unwrap()).unwrap();
+    let mut request = MissionRequest::first_of(game);
+    request.mod_dirs = vec![tmp.path().join("mod")];
+    let mut app = headless_app(Some(request), 1);
+    // No Behavior: nobody sends the walkers anywhere.
+    app.add_plugins((ControlPlugin, CombatPlugin, FxPlugin));
+    iron3d_schedules::deny_simulation_ambiguities(&mut app);
+    app.finish();
+    app.cleanup();
+    update_until_loaded(&mut app).expect("the mission loads");
+    let key = format!("{archive}::{entry}").to_ascii_uppercase();
+    let world = app.world_mut();
+    let walkers: Vec<u32> = world
+        .query::<(&OriginalObjectId, &Controller)>()
+        .iter(world)
+        .filter(|(_, c)| c.resource.to_ascii_uppercase() == key)
+        .map(|(id, _)| id.raw())
+        .collect();
+    assert!(!walkers.is_empty(), "walkers of {key}");
+    let first = app
+        .world()
+        .resource::<ObjectRegistry>()
+        .entity(OriginalObjectId(walkers[0]))
+        .unwrap();
+    for _ in 0..60 {
+        app.update();
+        let world = app.world();
+        let speed = world
+            .get::<PhysicalState>(first)
+            .unwrap()
+            .linear_velocity
+            .length();
+        assert!(speed < 0.1, "it stands: {speed} m/s");
+        let landed = &world.get::<iron3d_control::Footing>(first).unwrap().landed;
+        assert!(landed.is_empty(), "no foot lands");
+    }
+    let thuds = |owner: u32| {
+        effect_sounds(&app)
+            .iter()
+            .filter(|s| s.key == "SOUNDS.LIB::STEP.WAV" && s.owner == Some(owner))
+            .count()
+    };
+    // Two seconds: a thud for each of the first standing walker's eight
+    // standing steps but the last (its step not yet at t = 0.1), at least.
+    assert!(thuds(walkers[0]) >= 6, "{}", thuds(walkers[0]));
+}
+
 /// Sets every running-gear node of `unit` to `gear` and every other node
 /// to `rest` (fractions of their life).
 fn set_life(app: &mut App, unit: Entity, gear: f32, rest: f32) {

@@ -7,9 +7,11 @@
 //!
 //! An instance a controller makes is known by its key: the part's index
 //! times `0x10000` plus the record's id (`v7` of actions 3 and 4, `v4` of
-//! the others). The groups the controllers' state contacts run as a foot
-//! lands (`docs/13-control.md`, "A footstep, end to end") are resolved
-//! beside them. Ours (docs/facts.md "Effects at run time"): a control
+//! the others). The groups the controllers' states run by index are
+//! resolved beside them: a state's as it is entered (`+0x90`,
+//! `docs/24-motion.md`, "Section 1 is the animation state graph"), a state
+//! contact's as its foot lands (`docs/13-control.md`, "A footstep, end to
+//! end"). Ours (docs/facts.md "Effects at run time"): a control
 //! point is placed in the construction pose, and the records of these
 //! groups that are not effect actions are kept (they count in the runs)
 //! but not carried out from here.
@@ -81,8 +83,9 @@ impl AsRef<Action> for EffectAction {
 pub enum Trigger {
     /// The group of a block entry.
     Block(usize),
-    /// Section-5 group `n`, run as a state contact naming it lands.
-    Landing(usize),
+    /// Section-5 group `n`, run by index: as a state naming it is
+    /// entered, or as a state contact naming it lands.
+    Group(usize),
 }
 
 /// One controller's group.
@@ -105,20 +108,24 @@ impl EffectPrograms {
             .filter(move |g| g.trigger == Trigger::Block(entry))
     }
 
-    /// Part `part`'s section-5 group `group`, when a contact lands.
-    pub fn landing(&self, part: usize, group: usize) -> Option<&EffectGroup> {
+    /// Part `part`'s section-5 group `group`, run by index.
+    pub fn group(&self, part: usize, group: usize) -> Option<&EffectGroup> {
         self.0
             .iter()
-            .find(|g| g.part == part && g.trigger == Trigger::Landing(group))
+            .find(|g| g.part == part && g.trigger == Trigger::Group(group))
     }
 }
 
-/// The section-5 groups `ctld`'s state contacts run as they land, each
-/// once, in index order.
-fn landing_groups(ctld: &Ctld) -> Vec<usize> {
-    let mut groups: Vec<usize> = (0..ctld.states.len())
+/// The section-5 groups `ctld`'s states and their contacts run by index
+/// (as a state is entered, as a contact lands), each once, in index order.
+fn indexed_groups(ctld: &Ctld) -> Vec<usize> {
+    let entering = (0..ctld.states.len()).filter_map(|i| Some(ctld.state(i)?.action_group));
+    let landing = (0..ctld.states.len())
         .flat_map(|i| ctld.contacts(i))
-        .filter_map(|k| usize::try_from(k.group).ok())
+        .map(|k| k.group);
+    let mut groups: Vec<usize> = entering
+        .chain(landing)
+        .filter_map(|g| usize::try_from(g).ok())
         .filter(|&g| g < ctld.groups.len())
         .collect();
     groups.sort_unstable();
@@ -131,10 +138,10 @@ fn effect_groups(ctld: &Ctld) -> impl Iterator<Item = (Trigger, &[Action])> {
     let blocks = EFFECT_ENTRIES
         .iter()
         .map(|&entry| (Trigger::Block(entry), ctld.group_of(entry)));
-    let landings = landing_groups(ctld)
+    let indexed = indexed_groups(ctld)
         .into_iter()
-        .map(|g| (Trigger::Landing(g), ctld.groups[g].as_slice()));
-    blocks.chain(landings)
+        .map(|g| (Trigger::Group(g), ctld.groups[g].as_slice()));
+    blocks.chain(indexed)
 }
 
 /// The effect names `ctld`'s effect groups make, as `(archive, entry)`.
