@@ -165,7 +165,13 @@ impl CloudDraw<'_, '_> {
                 handle
             }
         };
-        if let Some(mut made) = self.legacy.get_mut(&material) {
+        // Written only when the tint changed (the material is prepared
+        // again on every write).
+        let changed = self
+            .legacy
+            .get(&material)
+            .is_some_and(|made| made.uniform.colour.truncate() != tint);
+        if changed && let Some(mut made) = self.legacy.get_mut(&material) {
             let alpha = made.uniform.colour.w;
             made.uniform.colour = tint.extend(alpha);
         }

@@ -248,13 +248,15 @@ impl GpuPointLights {
 }
 
 /// Takes this frame's requests through the manager and writes the lights
-/// that shine into [`POINT_LIGHTS`].
+/// that shine into [`POINT_LIGHTS`] when they differ from the last frame's
+/// (`written`), so an unchanged buffer is not uploaded again.
 fn place_lights(
     mut requests: ResMut<FrameLights>,
     mut manager: ResMut<LightManager>,
     settings: Option<Res<ShadeSettings>>,
     camera: Query<&GlobalTransform, With<MissionCamera>>,
     mut buffers: ResMut<Assets<ShaderBuffer>>,
+    mut written: Local<Option<GpuPointLights>>,
 ) {
     let requests = std::mem::take(&mut requests.0);
     let discs = settings.is_none_or(|s| s.on("EmulatePointLight"));
@@ -266,8 +268,13 @@ fn place_lights(
             manager.over_limit
         );
     }
+    let lights = GpuPointLights::of_lights(&shining, discs);
+    if written.as_ref() == Some(&lights) {
+        return;
+    }
     if let Some(mut buffer) = buffers.get_mut(&POINT_LIGHTS) {
-        buffer.set_data(GpuPointLights::of_lights(&shining, discs));
+        buffer.set_data(lights.clone());
+        *written = Some(lights);
     }
 }
 

@@ -547,13 +547,18 @@ pub(crate) struct SkyLights<'w, 's> {
 impl SkyLights<'_, '_> {
     /// The flare's strength for `frame` seen from `eye`: 0 with
     /// `LensFlareOn=0` or the atmosphere off, without a body, or with the
-    /// terrain between the eye and the body ([`flare_occluded`]).
+    /// terrain between the eye and the body ([`flare_occluded`], only
+    /// looked for when the body would flare: the eye faces it).
     fn flare(&self, frame: &SkyFrame, eye: &GlobalTransform, atmosphere: bool) -> f32 {
         let on = atmosphere && self.settings.as_ref().is_none_or(|s| s.on("LensFlareOn"));
         let Some(body) = frame.body.filter(|_| on) else {
             return 0.0;
         };
         let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
+        let strength = flare_strength(map(eye.forward().as_vec3()), body.travel);
+        if strength == 0.0 {
+            return 0.0;
+        }
         let surface = self
             .scene
             .as_ref()
@@ -562,7 +567,7 @@ impl SkyLights<'_, '_> {
         if surface.is_some_and(|s| flare_occluded(s, map(eye.translation()), -body.travel)) {
             return 0.0;
         }
-        flare_strength(map(eye.forward().as_vec3()), body.travel)
+        strength
     }
 
     /// Sets the main and counter lights, the scene colour and the flare

@@ -302,11 +302,11 @@ pub(crate) fn draw_water(
                 .entity(entity)
                 .insert(RenderLayers::layer(WATER_LAYER));
         }
-        let Some(mut material) = materials.get_mut(&handle.0) else {
+        let Some(current) = materials.get(&handle.0) else {
             continue;
         };
         let [r, g, b] = WATER_COLOUR.map(|c| f32::from(c) / 255.0);
-        let uniform = &mut material.uniform;
+        let mut uniform = current.uniform;
         uniform.flags |= FLAG_WATER;
         uniform.colour = Color::srgb(r, g, b).to_linear().to_vec4().with_w(1.0);
         uniform.water = Vec4::new(water.min[0], water.min[1], 1.0 / size[0], 1.0 / size[1]);
@@ -316,7 +316,13 @@ pub(crate) fn draw_water(
             Vec4::ZERO
         };
         uniform.bump_max = plan.max;
-        material.lightmap = Some(image.clone());
+        // Written only when it changed (a paused game's water stands), so
+        // the material is not prepared again every frame.
+        let same = current.uniform == uniform && current.lightmap.as_ref() == Some(&image);
+        if !same && let Some(mut material) = materials.get_mut(&handle.0) {
+            material.uniform = uniform;
+            material.lightmap = Some(image.clone());
+        }
     }
 }
 
