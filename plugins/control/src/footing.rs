@@ -69,7 +69,7 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         place_feet
             .in_set(crate::ControlStep::Animate)
-            .after(crate::gait::AdvanceGaits),
+            .after(crate::gait::advance_gaits),
     );
 }
 

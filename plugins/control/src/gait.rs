@@ -398,16 +398,10 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         (
             attach_gaits.in_set(crate::ControlStep::Attach),
-            advance_gaits
-                .in_set(crate::ControlStep::Animate)
-                .in_set(AdvanceGaits),
+            advance_gaits.in_set(crate::ControlStep::Animate),
         ),
     );
 }
-
-/// Where the gaits step on, inside [`crate::ControlStep::Animate`].
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct AdvanceGaits;
 
 /// Gives every mover whose controller has states its place in the graph,
 /// in id order. Movers sharing a controller share its planner's graph,
@@ -447,7 +441,7 @@ fn attach_gaits(
 
 /// Every mover's steps due by the end of this tick, in id order, timed
 /// by its resolved motion.
-fn advance_gaits(
+pub(crate) fn advance_gaits(
     clock: Res<GameClock>,
     registry: Res<ObjectRegistry>,
     mut rng: ResMut<RngStreams>,

@@ -38,7 +38,7 @@ pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody
 pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
 pub use footing::{Footing, Landing};
-pub use gait::{AdvanceGaits, Gait, GaitFrame, GaitGraph, Motion, applies};
+pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use ground::{GroundFaces, GroundHit, crosses};
 pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};

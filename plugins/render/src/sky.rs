@@ -415,6 +415,11 @@ pub(crate) fn to_bevy(v: Vec3) -> Vec3 {
     Vec3::from(iron3d_assets::terrain::y_up(v.to_array()))
 }
 
+/// A Bevy-frame (Y up) vector in the map frame (Z up): [`to_bevy`] undone.
+pub(crate) fn to_map(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, -v.z, v.y)
+}
+
 pub(crate) fn srgb([r, g, b, a]: Rgba) -> Color {
     Color::srgba(r, g, b, a)
 }
@@ -554,8 +559,7 @@ impl SkyLights<'_, '_> {
         let Some(body) = frame.body.filter(|_| on) else {
             return 0.0;
         };
-        let map = |v: Vec3| Vec3::new(v.x, -v.z, v.y);
-        let strength = flare_strength(map(eye.forward().as_vec3()), body.travel);
+        let strength = flare_strength(to_map(eye.forward().as_vec3()), body.travel);
         if strength == 0.0 {
             return 0.0;
         }
@@ -564,7 +568,7 @@ impl SkyLights<'_, '_> {
             .as_ref()
             .and_then(|s| self.terrains.get(&s.handle))
             .map(|t| &t.surface);
-        if surface.is_some_and(|s| flare_occluded(s, map(eye.translation()), -body.travel)) {
+        if surface.is_some_and(|s| flare_occluded(s, to_map(eye.translation()), -body.travel)) {
             return 0.0;
         }
         strength
@@ -653,8 +657,7 @@ fn update_sky(
         return;
     }
     now.0 = Some(frame.clone());
-    let forward = eye.forward().as_vec3();
-    let map_forward = Vec3::new(forward.x, -forward.z, forward.y);
+    let map_forward = to_map(eye.forward().as_vec3());
     let fog = frame.fog_colour(map_forward);
     clear.0 = srgb(fog);
     commands.entity(eye_entity).insert(DistanceFog {

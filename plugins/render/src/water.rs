@@ -274,10 +274,7 @@ pub(crate) fn draw_water(
         ));
         return;
     };
-    let map_eye = {
-        let p = eye.translation();
-        Vec3::new(p.x, -p.z, p.y)
-    };
+    let map_eye = crate::sky::to_map(eye.translation());
     let mirrored = Vec3::new(map_eye.x, map_eye.y, 2.0 * water.level - map_eye.z);
     if let Ok((entity, mut at, mut projection, mut reflecting)) = camera.single_mut() {
         let frustum = WaterProjection::new(mirrored, &water);

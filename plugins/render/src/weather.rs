@@ -170,7 +170,7 @@ pub(crate) fn draw_weather(
             shown.set_if_neq(Visibility::Hidden);
         }
     }
-    let Some(eye) = eye.map(|e| Vec3::new(e.x, -e.z, e.y)) else {
+    let Some(eye) = eye.map(crate::sky::to_map) else {
         return;
     };
     for (fall, count) in under_way {
