@@ -866,9 +866,10 @@ fn kept_replay_verified(name: &str) -> (String, serde_json::Value) {
 
 /// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
 /// second mission with no input at all. The enemy clan's script sends its
-/// robots at the player's base, the player's units destroy every one of
-/// them (the enemy at medium difficulty), and the player's `Mission`
-/// handler completes the bonus objective: the same tick on every run.
+/// robots at the player's base and two along the road on patrol, the
+/// player's units destroy every one of them (the enemy at medium
+/// difficulty), and the player's `Mission` handler completes the bonus
+/// objective: the same tick on every run.
 #[test]
 fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     let (text, report) = kept_replay_verified("script-run.ron");
@@ -880,7 +881,7 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         (
             &serde_json::json!("Leave the enemy no robot"),
             &serde_json::json!("complete"),
-            &serde_json::json!(3481)
+            &serde_json::json!(4801)
         ),
         "{}",
         report["objectives"]
@@ -903,11 +904,11 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         .iter()
         .filter(|e| e["kind"] == "destroyed")
         .collect();
-    assert_eq!(destroyed.last().unwrap()["tick"], 3445);
+    assert_eq!(destroyed.last().unwrap()["tick"], 4794);
     // The player's script gave its hint on the way, then the objective.
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
     assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");
-    assert_eq!(report["messages"][1]["tick"], 3481);
+    assert_eq!(report["messages"][1]["tick"], 4801);
     assert!(report["script_errors"].as_array().unwrap().is_empty());
 }
 

@@ -13,6 +13,7 @@
 mod land;
 mod mission;
 mod scripts;
+pub use scripts::ROAD_PATH;
 mod sky;
 mod units;
 

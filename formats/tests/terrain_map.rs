@@ -540,6 +540,14 @@ fn waypoints_lie_where_the_line_to_the_goal_crosses_each_edge_or_near_an_end() {
         nav.waypoints(&route, from, to),
         vec![[10.0, 5.0], [20.0, 5.0], [25.0, 5.0]]
     );
+    // Along the bottom, 1 off the row's lower side: each crossing is moved
+    // 3 in from the edge's end (the body does not cut the corner).
+    let (from, to) = ([5.0, 1.0], [25.0, 1.0]);
+    let route = nav.plan(from, to, |_| false, || 0).unwrap();
+    assert_eq!(
+        nav.waypoints(&route, from, to),
+        vec![[10.0, 3.0], [20.0, 3.0], [25.0, 1.0]]
+    );
     // Left middle to right middle round the non-walkable centre: the line
     // to the goal misses the first edge (it runs through the centre), so
     // the point is that edge's end nearer the way, moved 3 along it.

@@ -85,6 +85,7 @@ pub fn write(
             tower: ids[targets.tower],
             generator: ids[targets.generator],
             route: targets.route,
+            patrols: targets.patrols.map(|slots| slots.map(|s| ids[s])),
         },
     )?;
     tma.clans[PLAYER as usize].ai_script = player.into_bytes();
@@ -129,6 +130,7 @@ struct TargetSlots {
     tower: usize,
     generator: usize,
     route: i32,
+    patrols: Option<[usize; 2]>,
 }
 
 fn build_tma(
@@ -143,11 +145,13 @@ fn build_tma(
 
     // Logical sites: 0 player, 1 neutral, 2 enemy, 3 free build site.
     // Paths by stored id (not their position): a patrol from the enemy base
-    // through the neutral one to the player base, and the free site's
+    // through the neutral one to the player base (by each site's open
+    // side, clear of the building at its centre), and the free site's
     // approach.
+    let open_side = |[x, y]: [usize; 2]| at([x, y - 3]);
     tma.paths.push(MissionPath {
-        id: 10,
-        points: [2, 1, 0].map(|i| at(site(i))).to_vec(),
+        id: scripts::ROAD_PATH,
+        points: [2, 1, 0].map(|i| open_side(site(i))).to_vec(),
     });
     tma.paths.push(MissionPath {
         id: 20,
@@ -166,6 +170,7 @@ fn build_tma(
         tower: 0,
         generator: 0,
         route: tma.paths.len() as i32 - 1,
+        patrols: None,
     };
 
     for (index, (name, clan_type)) in CLANS.iter().enumerate() {
@@ -244,6 +249,12 @@ fn build_tma(
         objects.place(rng, ObjectKind::Building, name, dat, clan, position);
     }
     for (clan, s, count) in [(PLAYER, 0, 5), (ENEMY, 2, 7), (NEUTRAL, 1, 2)] {
+        // After the first mission the enemy keeps its first two units on
+        // patrol (the first mission's enemy sends every unit at the player).
+        if clan == ENEMY && spec.number > 1 {
+            let first = objects.list.len();
+            slots.patrols = Some([first, first + 1]);
+        }
         for u in 0..count {
             let mut path = rng.pick(&units.robots).clone();
             if u % 3 == 2 {

@@ -75,8 +75,8 @@ const WORDS: [(VarType, &str, &str); 55] = [
     (Dword, "ST_UNSOLVED", "3"),
     (Dword, "TAKE_ALL_BATTLE_UNITS", "2"),
     // The scripts' own variables.
-    (Dword, "ClanBaseX", "0"),
-    (Dword, "ClanBaseY", "0"),
+    (Float, "ClanBaseX", "0"),
+    (Float, "ClanBaseY", "0"),
     (Dword, "ClanID", "0"),
     (Dword, "dTemp", "0"),
     (Dword, "dT", "0"),
@@ -96,6 +96,10 @@ const WORDS: [(VarType, &str, &str); 55] = [
     (Dword, "dHint", "0"),
     (Dword, "dHintTime", "0"),
 ];
+
+/// The stored id of the road path from the enemy base by the neutral one
+/// to the player's (`data.tma`).
+pub const ROAD_PATH: i32 = 10;
 
 /// The shared `varset.var`.
 pub fn varset() -> Result<Varset> {
@@ -138,6 +142,8 @@ pub struct Targets {
     pub generator: u32,
     /// The TMA path the hero must reach.
     pub route: i32,
+    /// Enemy units the enemy keeps on patrol along the road path, if any.
+    pub patrols: Option<[u32; 2]>,
 }
 
 /// Assembles `source` (every engine handler it lacks added as a bare
@@ -232,9 +238,26 @@ handler Mission
         generator = t.generator,
         route = t.route,
     );
-    let enemy = "handler Init
+    // Patrols go on until another order; the reserve keeps the problems'
+    // groups from taking the units.
+    let patrols: String = t
+        .patrols
+        .iter()
+        .flatten()
+        .map(|unit| {
+            format!(
+                "  dX = {unit}
+  fn51(dX, TRUE)
+  dT = {ROAD_PATH}
+  fn15(dX, ORDER_ROBOT_PATROL, INSERT_ORDER_REPLACE, dT, f0, f0, f0, f0, TARGET_NOT_DEFINED)
+"
+            )
+        })
+        .collect();
+    let enemy = format!(
+        "handler Init
   fn19(ClanBaseX, ClanBaseY, ClanID)
-  return
+{patrols}  return
 handler Problems0
   // An enemy near the base: defend it.
   dT = fn47(dDefenceRange, fStrength)
@@ -275,9 +298,10 @@ handler Check_Target
     fn8(ST_SOLVED)
   end
   return
-";
+"
+    );
     Ok((
         write_script(install, &vars, &format!("scr_pl_{index}"), &player)?,
-        write_script(install, &vars, &format!("scr_en_{index}"), enemy)?,
+        write_script(install, &vars, &format!("scr_en_{index}"), &enemy)?,
     ))
 }

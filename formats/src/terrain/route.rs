@@ -278,7 +278,10 @@ impl<'m> Navigator<'m> {
     /// (docs/24-motion "Waypoints"): one on each crossed edge, where the
     /// straight line from the previous point to the goal crosses it, else
     /// at the end of the edge moved [`EDGE_END_INSET`] along it that makes
-    /// previous point -> point -> goal shortest; then the goal.
+    /// previous point -> point -> goal shortest; then the goal. Ours: a
+    /// crossing nearer an end of the edge than the inset is moved to the
+    /// inset too (a walker's body would otherwise cut the corner over the
+    /// next areal, which may not be walkable).
     pub fn waypoints(&self, route: &Route, from: [f32; 2], to: [f32; 2]) -> Vec<[f64; 2]> {
         let areals = &self.locator.map.areals;
         let goal = widen2(to);
@@ -291,11 +294,13 @@ impl<'m> Navigator<'m> {
             else {
                 continue;
             };
-            let point = crossing(last, goal, a, b).unwrap_or_else(|| {
-                let (a, b) = inset_ends(a, b, EDGE_END_INSET);
-                let via = |p: [f64; 2]| dist2(last, p) + dist2(p, goal);
-                if via(a) <= via(b) { a } else { b }
-            });
+            let (near, far) = inset_ends(a, b, EDGE_END_INSET);
+            let point = crossing(last, goal, a, b)
+                .map(|p| nearest_on(p, near, far))
+                .unwrap_or_else(|| {
+                    let via = |p: [f64; 2]| dist2(last, p) + dist2(p, goal);
+                    if via(near) <= via(far) { near } else { far }
+                });
             points.push(point);
             last = point;
         }
@@ -420,6 +425,17 @@ fn crossing(p: [f64; 2], q: [f64; 2], a: [f64; 2], b: [f64; 2]) -> Option<[f64; 
     let u = (ax * r[1] - ay * r[0]) / denom;
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u))
         .then(|| [a[0] + u * s[0], a[1] + u * s[1]])
+}
+
+/// The point of segment `a -> b` nearest `p`.
+fn nearest_on(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
+    let s = [b[0] - a[0], b[1] - a[1]];
+    let length2 = s[0] * s[0] + s[1] * s[1];
+    if length2 == 0.0 {
+        return a;
+    }
+    let t = (((p[0] - a[0]) * s[0] + (p[1] - a[1]) * s[1]) / length2).clamp(0.0, 1.0);
+    [a[0] + t * s[0], a[1] + t * s[1]]
 }
 
 /// The ends of edge `a -> b` each moved `by` toward the other (both at the

@@ -27,6 +27,8 @@
 
 use crate::clan::ClanRelations;
 use crate::order::{Order, OrderKind, OrderTarget, Orders};
+use crate::patrol::{self, Circle};
+use crate::route::map_point;
 use crate::sensor::Sensor;
 use bevy::prelude::*;
 use iron3d_control::Piloted;
@@ -122,11 +124,13 @@ type Engaging<'a> = (
 type Engageable = (Without<PendingDelete>, Without<Destroyed>, Without<Piloted>);
 
 /// Every unit between orders that sees a hostile within range attacks the
-/// nearest, in id order.
+/// nearest, in id order; a unit patrolling a place or an object only what
+/// is inside its circle ([`crate::patrol`]).
 pub(crate) fn engage(
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,
     mut units: Query<Engaging, Engageable>,
+    objects: Query<(&Transform, Option<&ObjectKind>), Without<PendingDelete>>,
 ) {
     for (_, entity) in registry.iter() {
         let Ok((mut orders, sensor, clan, kind)) = units.get_mut(entity) else {
@@ -137,7 +141,20 @@ pub(crate) fn engage(
         if neutral || building || !engages_during(orders.current()) {
             continue;
         }
-        if let Some(enemy) = sensor.nearest_hostile(ENGAGE_RANGE) {
+        let circle = orders
+            .current()
+            .and_then(|o| Circle::of(o, patrol::guarded(o, &registry, &objects)));
+        let enemy = match circle {
+            Some(circle) => patrol::contact_within(&circle, &sensor.hostile, ENGAGE_RANGE, |id| {
+                let e = registry.entity(id).ok()?;
+                objects
+                    .get(e)
+                    .ok()
+                    .map(|(t, _)| Vec2::from(map_point(t.translation)))
+            }),
+            None => sensor.nearest_hostile(ENGAGE_RANGE),
+        };
+        if let Some(enemy) = enemy {
             let attack = Order::new(3, OrderTarget::Object(enemy.raw()))
                 .expect("an attack on an object is an order");
             orders.insert(attack, InsertMode::Start);

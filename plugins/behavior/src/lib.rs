@@ -11,7 +11,8 @@
 //! | report | `Phase::UpdateWorld`, [`BehaviorStep`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
 //! | scan | `Phase::UpdateWorld`, [`BehaviorStep`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
 //! | seize | `Phase::UpdateWorld`, [`BehaviorStep`], after steer | captured buildings change owner ([`capture`]) |
-//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500; an armed building targets it ([`attack`]) |
+//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500 (a patrolling one only inside its circle); an armed building targets it ([`attack`]) |
+//! | leash | `Phase::UpdateWorld`, [`BehaviorStep`] | an attack that took a patrolling unit beyond its circle's reach is dropped ([`patrol`]) |
 //! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
@@ -31,6 +32,7 @@ pub mod clan;
 pub mod diagnostic;
 pub mod obstacle;
 pub mod order;
+pub mod patrol;
 pub mod route;
 pub mod sensor;
 pub mod steer;
@@ -98,6 +100,7 @@ impl Plugin for BehaviorPlugin {
                 tactical::report_routes,
                 sensor::scan,
                 attack::engage,
+                patrol::leash,
                 attack::aim_buildings,
                 steer::steer,
                 capture::watch_pods,

@@ -23,9 +23,10 @@ pub enum OrderKind {
     Go,
     /// `ORDER_ROBOT_STAYGROUND` (21): stand where it is until another order.
     StayGround,
-    /// `ORDER_ROBOT_PATROL` (4) along the mission path whose id is the
-    /// parameter: from point to point, back to the first after the last,
-    /// until another order.
+    /// `ORDER_ROBOT_PATROL` (4) round a place or an object, on a loop of
+    /// points drawn in its circle ([`crate::patrol`]), or, with no target,
+    /// along the mission path whose id is the parameter: from point to
+    /// point, back to the first after the last, until another order.
     Patrol,
     /// `ORDER_ROBOT_FOLLOW` (22) an object: keep within [`FOLLOW_RADIUS`]
     /// of it until another order, or until it is gone.
@@ -87,16 +88,19 @@ impl OrderKind {
 pub struct Order {
     pub kind: OrderKind,
     pub target: OrderTarget,
-    /// The packet's parameter: a patrol's path id.
+    /// The packet's parameter: a patrol's path id, or its circle's radius.
     pub parameter: i32,
-    /// A patrol's next point on its path.
+    /// A patrol's next point on its path or loop.
     pub leg: u32,
     /// An attack's fighting place (map frame), its speed fraction and the
     /// tick it is picked again at; a capture's door and the tick it fires
-    /// at (0: not standing at the door).
+    /// at (0: not standing at the door); a patrol's loop point, speed
+    /// fraction and the tick its loop is drawn again at.
     pub place: Option<[f32; 2]>,
     pub speed: f32,
     pub repick: u64,
+    /// A patrol's loop: the seed its points are drawn from.
+    pub seed: u64,
 }
 
 impl Order {
@@ -112,7 +116,7 @@ impl Order {
             (3, OrderTarget::Object(_)) => OrderKind::Attack,
             (17, OrderTarget::Object(_)) => OrderKind::Capture,
             (22 | 3 | 17, _) => return Err(OrderError::NeedsObject { code }),
-            (4, OrderTarget::None) => OrderKind::Patrol,
+            (4, _) => OrderKind::Patrol,
             _ => return Err(OrderError::Unsupported { code }),
         };
         Ok(Self {
@@ -123,6 +127,7 @@ impl Order {
             place: None,
             speed: 1.0,
             repick: 0,
+            seed: 0,
         })
     }
 
@@ -332,6 +337,10 @@ pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
             }
             hasher.write_f32(order.speed);
             hasher.write_u64(order.repick);
+            // Only a loop patrol draws its points from a seed.
+            if order.kind == OrderKind::Patrol && order.target != OrderTarget::None {
+                hasher.write_u64(order.seed);
+            }
             match order.target {
                 OrderTarget::None => {}
                 OrderTarget::Object(id) => hasher.write_u32(id),

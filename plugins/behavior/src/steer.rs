@@ -13,16 +13,18 @@
 //! Following an object is going toward where it is now (planning again
 //! once it has moved the follow radius from the path's goal), never done,
 //! holding within the follow radius; patrolling is going to each point of
-//! the path in turn, the first again after the last.
+//! the path, or of the loop round its circle ([`crate::patrol`]), in turn,
+//! the first again after the last.
 
 use crate::attack::{self, Target};
 use crate::diagnostic::BehaviorDiagnostics;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
+use crate::patrol::{self, Circle, Ground};
 use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
 use crate::sensor::Sensor;
 use crate::wizard::{Footprints, MARGIN, Surroundings, ground_units};
 use bevy::prelude::*;
-use iron3d_control::{Body, LiveLimits, PhysicalState, Piloted, StaticBody};
+use iron3d_control::{Body, LiveLimits, MapBounds, PhysicalState, Piloted, StaticBody};
 use iron3d_formats::tma;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
@@ -252,6 +254,7 @@ pub(crate) struct MissionView<'w> {
     mission: Option<Res<'w, MissionDescription>>,
     clans: Option<Res<'w, MissionClans>>,
     footprints: Res<'w, Footprints>,
+    bounds: Option<Res<'w, MapBounds>>,
 }
 
 /// Every unit with an order asks Control for its move, in id order; a unit
@@ -323,9 +326,13 @@ pub(crate) fn steer(
                 .is_some_and(|(c, clans)| c.name(&clans.0).is_some()),
         };
         let here = map_point(transform.translation);
-        // The object an attack or a capture is after, where it is now.
+        // The object an attack, a capture or a patrol is after, where it
+        // is now.
         let prey = match (order.kind, order.target) {
-            (OrderKind::Attack | OrderKind::Capture, OrderTarget::Object(prey)) => view
+            (
+                OrderKind::Attack | OrderKind::Capture | OrderKind::Patrol,
+                OrderTarget::Object(prey),
+            ) => view
                 .registry
                 .entity(OriginalObjectId(prey))
                 .ok()
@@ -364,6 +371,25 @@ pub(crate) fn steer(
                 }
                 _ => {}
             }
+        }
+        // A loop patrol's circle (none when what it goes round is gone, or
+        // is a unit of another clan), and its loop drawn when it has none
+        // or its timer is up.
+        let circle = Circle::of(&order, prey.map(|(at, _, _, kind)| (at, kind))).filter(|c| {
+            c.ground != Ground::Unit
+                || prey.and_then(|p| p.2).map(|c| c.identity_raw) == clan.map(|c| c.identity_raw)
+        });
+        let outline = order
+            .target_object()
+            .and_then(|b| view.footprints.buildings.iter().find(|f| f.id == b))
+            .map(|f| &f.outline);
+        let bounds = view.bounds.as_deref().map(|b| (b.min, b.max));
+        let fits = |p: Vec2| patrol::inside_map(bounds, p) && (who.flyer || around.walkable(p));
+        if let (Some(circle), Some(head)) = (circle, orders.0.front_mut())
+            && (head.place.is_none() || tick >= head.repick)
+        {
+            patrol::new_loop(head, circle.ground, planner.rng, (tick, dt));
+            head.place = Some(patrol::point(&circle, (head.seed, 0), outline, fits).into());
         }
         let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
             travel(
@@ -404,6 +430,36 @@ pub(crate) fn steer(
                     }
                     // Whom it followed is gone: the order is over.
                     None => DROP,
+                }
+            }
+            (OrderKind::Patrol, OrderTarget::Place(_) | OrderTarget::Object(_)) => {
+                match (circle, orders.0.front_mut()) {
+                    (Some(circle), Some(head)) => {
+                        let goal = head.place.unwrap_or(here);
+                        match go(&mut route, goal, (params.corridor_radius, 0.0)) {
+                            Some(step) => {
+                                if step.done {
+                                    head.leg = (head.leg + 1)
+                                        % patrol::length(&circle, head.seed, outline);
+                                    let next = patrol::point(
+                                        &circle,
+                                        (head.seed, head.leg),
+                                        outline,
+                                        fits,
+                                    );
+                                    head.place = Some(next.into());
+                                }
+                                Command {
+                                    forward: step.forward * head.speed,
+                                    done: false,
+                                    ..step
+                                }
+                            }
+                            None => DROP,
+                        }
+                    }
+                    // What it went round is gone (or not its clan's).
+                    _ => DROP,
                 }
             }
             (OrderKind::Patrol, _) => {

@@ -324,6 +324,112 @@ fn a_patrol_loops_its_path() {
     assert!(orders(&app, id).current().is_none());
 }
 
+/// A patrol round a place walks a loop of points drawn in the square of
+/// its radius, at 0.8 of its speed, and draws a new loop every 20 to 30 s;
+/// it never ends.
+#[test]
+fn a_place_patrol_walks_its_loop_in_its_square_and_draws_it_again() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let id = lone_walker(&mut app);
+    let centre = translation(&app, id) + Vec3::new(30.0, 0.0, 0.0);
+    let radius = 40;
+    let packet = OrderPacket {
+        code: 4,
+        target: OrderTarget::Place(map_place(centre)),
+        mode: InsertMode::Replace,
+        parameter: radius,
+    };
+    post(&mut app, id, packet.to_bytes());
+    let (mut seeds, mut legs, mut farthest) = (Vec::new(), Vec::new(), 0.0f32);
+    for _ in 0..30 * 70 {
+        app.update();
+        let Some(order) = orders(&app, id).current().copied() else {
+            panic!("the patrol ended");
+        };
+        assert_eq!(order.kind, OrderKind::Patrol);
+        if let Some(place) = order.place {
+            assert_eq!(order.speed, 0.8);
+            let point = Vec2::from(place);
+            let from = Vec2::from(ground(centre));
+            assert!(
+                (point - from).abs().max_element() <= radius as f32,
+                "{point}"
+            );
+            assert!(walkable(&app, point.into()), "{point} on walkable ground");
+        }
+        if seeds.last() != Some(&order.seed) {
+            seeds.push(order.seed);
+        }
+        if legs.last() != Some(&order.leg) {
+            legs.push(order.leg);
+        }
+        farthest = farthest.max(horizontal(translation(&app, id), centre));
+    }
+    // 70 s: the first loop and two or three more.
+    assert!((3..=4).contains(&seeds.len()), "{} loops", seeds.len());
+    assert!(legs.len() >= 4, "points reached: {legs:?}");
+    let corner = radius as f32 * std::f32::consts::SQRT_2;
+    assert!(farthest <= corner + 10.0, "{farthest} m from the centre");
+}
+
+/// A patrolling unit takes on only a hostile inside its circle; an attack
+/// that takes it beyond radius + 60 of the centre is dropped and the
+/// patrol goes on with a new loop.
+#[test]
+fn a_patrol_engages_inside_its_circle_and_is_called_back_past_its_reach() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    let (player, enemy) = foes(&mut app);
+    let centre = Vec2::from(ground(translation(&app, player)));
+    let packet = OrderPacket {
+        code: 4,
+        target: OrderTarget::Place([centre.x, centre.y, 0.0]),
+        mode: InsertMode::Replace,
+        parameter: 60,
+    };
+    post(&mut app, player, packet.to_bytes());
+    // Pins the enemy at `p` for `ticks` steps; the kinds of the player's
+    // head order on the way.
+    let hold = |app: &mut App, p: Vec2, ticks: usize| {
+        let mut kinds = Vec::new();
+        for _ in 0..ticks {
+            put(app, enemy, p);
+            app.update();
+            let kind = orders(app, player).current().map(|o| o.kind);
+            if kinds.last() != Some(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds
+    };
+    // 150 m off: seen (radar 400), outside the circle.
+    let outside = hold(&mut app, centre + Vec2::new(150.0, 0.0), 90);
+    assert_eq!(outside, [Some(OrderKind::Patrol)]);
+    // 40 m off: inside; the attack goes first, the patrol under it.
+    let inside = hold(&mut app, centre + Vec2::new(40.0, 0.0), 60);
+    assert!(inside.contains(&Some(OrderKind::Attack)), "{inside:?}");
+    let list = orders(&app, player);
+    assert_eq!(list.0.len(), 2);
+    assert_eq!(list.0[1].kind, OrderKind::Patrol);
+    // The enemy backs off to 250 m: the attack follows it out until the
+    // unit is past 120 m of the centre, then the patrol takes over again.
+    let mut farthest = 0.0f32;
+    let mut ticks = 0;
+    while hold(&mut app, centre + Vec2::new(250.0, 0.0), 1) != [Some(OrderKind::Patrol)] {
+        let at = Vec2::from(ground(translation(&app, player)));
+        farthest = farthest.max(at.distance(centre));
+        ticks += 1;
+        assert!(ticks < 30 * 90, "still attacking {farthest} m out");
+    }
+    assert_eq!(orders(&app, player).0.len(), 1);
+    assert!(farthest > 115.0, "the attack took it out: {farthest}");
+    assert!(
+        farthest < 120.0 + 15.0,
+        "called back at its reach: {farthest}"
+    );
+}
+
 /// Whether map point `p` lies on a walkable areal of the mission.
 fn walkable(app: &App, p: [f32; 2]) -> bool {
     let map = app.world().resource::<MissionArealMap>();
@@ -397,7 +503,8 @@ fn a_go_order_goes_round_the_lake_on_walkable_ground() {
         let at = ground(translation(&app, id));
         assert!(
             walkable(&app, at),
-            "tick {ticks}: off walkable ground at {at:?}"
+            "tick {ticks}: off walkable ground at {at:?}, goal {goal:?}, route {:?}",
+            route(&app, id)
         );
         assert!(ticks < 30 * 400, "the walker did not arrive");
     }

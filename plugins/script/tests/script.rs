@@ -16,7 +16,9 @@ use iron3d_formats::script::varset::{Value as VarValue, Varset};
 use iron3d_formats::tma::MissionPath;
 use iron3d_schedules::GameClock;
 use iron3d_script::*;
-use iron3d_world::mission::{Destroyed, MissionPaths, running_test_app};
+use iron3d_world::mission::{
+    Destroyed, MissionPaths, MissionRequest, running_mission_test_app, running_test_app,
+};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::path::{Path, PathBuf};
 
@@ -132,6 +134,72 @@ fn the_demo_scripts_start_per_clan_and_the_enemy_sends_its_units_at_the_player()
         .filter(|(now, then)| now.1.distance(then.1) > 3.0)
         .count();
     assert!(moved > 0, "no enemy unit moved");
+    assert!(
+        app.world().resource::<ScriptErrors>().list.is_empty(),
+        "{:?}",
+        app.world().resource::<ScriptErrors>().list
+    );
+}
+
+/// The second demo mission's enemy keeps two units on patrol along the
+/// road path from its `Init` (reserved with function 51, ordered with
+/// function 15); its problems' groups leave them be, and they walk the
+/// road toward the neutral base.
+#[test]
+fn the_second_missions_enemy_keeps_two_units_on_patrol() {
+    let tmp = demo_install();
+    let mut app = running_mission_test_app(
+        MissionRequest {
+            mission: Some("Campaign.00/Mission.02".into()),
+            ..MissionRequest::first_of(tmp.path().join("game"))
+        },
+        (ControlPlugin, BehaviorPlugin, CombatPlugin, ScriptPlugin),
+    );
+    let patrols = |app: &App| -> Vec<(u32, Vec3, OrderTarget, i32)> {
+        let world = app.world();
+        let registry = world.resource::<ObjectRegistry>();
+        let mut out = Vec::new();
+        for (id, e) in registry.iter() {
+            if let Some(o) = world.get::<Orders>(e).and_then(|o| o.current().copied())
+                && o.kind == OrderKind::Patrol
+            {
+                let at = world.get::<Transform>(e).unwrap().translation;
+                out.push((id.raw(), at, o.target, o.parameter));
+            }
+        }
+        out
+    };
+    for _ in 0..3 {
+        app.update();
+    }
+    let start = patrols(&app);
+    assert_eq!(
+        start.len(),
+        2,
+        "{start:?} {:?} {:?}",
+        app.world().resource::<ScriptErrors>().list,
+        app.world()
+            .resource::<iron3d_behavior::BehaviorDiagnostics>()
+    );
+    let enemy = &app.world().resource::<Brains>().list[1];
+    assert_eq!(enemy.clan_name, "Enemy");
+    for &(id, _, target, path) in &start {
+        assert!(enemy.reserved.contains(&id), "{id} reserved");
+        assert_eq!((target, path), (OrderTarget::None, demo::ROAD_PATH));
+    }
+    // Past the first takt (7 to 8 s): the attack took the other units.
+    for _ in 0..40 * 30 {
+        app.update();
+    }
+    let now = patrols(&app);
+    assert_eq!(
+        now.iter().map(|p| p.0).collect::<Vec<_>>(),
+        start.iter().map(|p| p.0).collect::<Vec<_>>(),
+        "still on patrol"
+    );
+    for (now, then) in now.iter().zip(&start) {
+        assert!(now.1.distance(then.1) > 20.0, "{} walks the road", now.0);
+    }
     assert!(
         app.world().resource::<ScriptErrors>().list.is_empty(),
         "{:?}",

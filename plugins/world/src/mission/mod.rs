@@ -57,7 +57,7 @@ pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigger};
-pub use rng::RngStreams;
+pub use rng::{Draws, RngStreams};
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
     LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,
@@ -390,7 +390,15 @@ pub fn running_test_app<M>(
     game_dir: std::path::PathBuf,
     plugins: impl bevy::app::Plugins<M>,
 ) -> App {
-    let mut app = headless_app(Some(MissionRequest::first_of(game_dir)), 1);
+    running_mission_test_app(MissionRequest::first_of(game_dir), plugins)
+}
+
+/// [`running_test_app`] for the mission `request` names.
+pub fn running_mission_test_app<M>(
+    request: MissionRequest,
+    plugins: impl bevy::app::Plugins<M>,
+) -> App {
+    let mut app = headless_app(Some(request), 1);
     app.add_plugins(plugins);
     iron3d_schedules::deny_simulation_ambiguities(&mut app);
     app.finish();

@@ -35,17 +35,40 @@ impl RngStreams {
             .streams
             .entry(stream.to_string())
             .or_insert_with(|| seed ^ name_hash(stream));
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix(state)
     }
 
     /// Streams and their states, in name order.
     pub fn states(&self) -> impl Iterator<Item = (&str, u64)> {
         self.streams.iter().map(|(n, &s)| (n.as_str(), s))
     }
+}
+
+/// A private sequence of draws from one seed, the streams' generator: for
+/// a subsystem that must draw the same values again later (a patrol's loop
+/// point, from the loop's seed drawn from a stream), without keeping them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draws(pub u64);
+
+impl Draws {
+    /// The next value.
+    pub fn next_u64(&mut self) -> u64 {
+        splitmix(&mut self.0)
+    }
+
+    /// The next value as a fraction in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        ((self.next_u64() >> 40) as f64 / (1u64 << 24) as f64) as f32
+    }
+}
+
+/// One SplitMix64 step of `state`.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// FNV-1a of a stream name (stable on every machine).
