@@ -4,9 +4,10 @@
 //! brought it there (a capture order, or the player's hero: the test
 //! reads only the position); it opens at its rate and fires after 0.9 ÷
 //! rate seconds if the same unit is still in it; the building then
-//! changes owner to the unit's clan (a capture order is then over). A
-//! building of the unit's own clan is not captured. Once fired, the pod
-//! closes when its unit leaves and opens again 5 s after.
+//! changes owner to the unit's clan (a capture order is then over, and
+//! its unit is given its escape, [`crate::leave`]). A building of the
+//! unit's own clan is not captured. Once fired, the pod closes when its
+//! unit leaves and opens again 5 s after.
 //!
 //! Ours, for what our data lack: the pod is a hall-way vertex of the
 //! building's model (stream 17 of `fortif.rlb` models) that the engine
@@ -20,6 +21,7 @@
 //! seen by both; of several in one zone the lowest id comes in first.
 //! Flyers are above the pod's box and never count.
 
+use crate::order::{InsertMode, Order, OrderKind, OrderTarget, Orders};
 use crate::route::map_point;
 use crate::steer::BehaviorParams;
 use crate::wizard::{Footprints, MARGIN};
@@ -193,9 +195,12 @@ pub struct Seizures(pub Vec<(OriginalObjectId, u32)>);
 pub(crate) fn seize(
     mut seizures: ResMut<Seizures>,
     registry: Res<ObjectRegistry>,
+    pods: Res<Pods>,
     mut buildings: Query<(&mut ObjectClan, Option<&mut PropertyBag>)>,
+    mut capturers: Query<&mut Orders>,
 ) {
     for (building, clan) in seizures.0.drain(..) {
+        give_escape(building, &pods, &registry, &mut capturers);
         let Some((mut owner, bag)) = registry
             .entity(building)
             .ok()
@@ -214,6 +219,33 @@ pub(crate) fn seize(
             "building {:#010x} is captured by clan {clan}",
             building.raw()
         );
+    }
+}
+
+/// The unit whose capture order took `building` is given its escape
+/// (docs/31 "The escape": the unit's takt gives an idle capturer standing
+/// in the building one, targetless, replacing; ours at once).
+fn give_escape(
+    building: OriginalObjectId,
+    pods: &Pods,
+    registry: &ObjectRegistry,
+    capturers: &mut Query<&mut Orders>,
+) {
+    let Some(mut orders) = pods
+        .0
+        .get(&building)
+        .and_then(|pod| pod.occupant)
+        .and_then(|(who, _)| registry.entity(who).ok())
+        .and_then(|e| capturers.get_mut(e).ok())
+    else {
+        return;
+    };
+    let captured = orders
+        .current()
+        .is_some_and(|o| o.kind == OrderKind::Capture && o.target_object() == Some(building));
+    if captured {
+        let escape = Order::new(20, OrderTarget::None).expect("a targetless escape is an order");
+        orders.insert(escape, InsertMode::Replace);
     }
 }
 

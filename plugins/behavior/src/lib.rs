@@ -18,8 +18,8 @@
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
 //! `ORDER_ROBOT_ATTACK` at a place, which the original turns into a go),
 //! `ORDER_ROBOT_PATROL`, `ORDER_ROBOT_FOLLOW` an object,
-//! `ORDER_ROBOT_ATTACK` an object, `ORDER_ROBOT_CAPTURE` a building and
-//! `ORDER_ROBOT_STAYGROUND`. Going anywhere follows a global path over the
+//! `ORDER_ROBOT_ATTACK` an object, `ORDER_ROBOT_CAPTURE` a building,
+//! `ORDER_ROBOT_LEAVE` and `ORDER_ROBOT_STAYGROUND`. Going anywhere follows a global path over the
 //! walkable areals cut into local points ([`route`]); what fails is a
 //! [`Diagnostic`] of tome VI's error states ([`diagnostic`]).
 //!
@@ -30,6 +30,7 @@ pub mod attack;
 pub mod capture;
 pub mod clan;
 pub mod diagnostic;
+pub mod leave;
 pub mod obstacle;
 pub mod order;
 pub mod patrol;

@@ -38,6 +38,10 @@ pub enum OrderKind {
     /// `ORDER_ROBOT_CAPTURE` (17) a building: go to its door and stand
     /// there until the building is the unit's clan's ([`crate::capture`]).
     Capture,
+    /// `ORDER_ROBOT_LEAVE` (20), the escape: out to walkable ground near
+    /// where the unit stands, or 20 to 70 beyond a building it is aimed at
+    /// ([`crate::leave`]); nothing interrupts it, and it is done there.
+    Leave,
 }
 
 /// m: how near a following unit keeps to the object it follows (GAMEPLAY
@@ -46,7 +50,7 @@ pub const FOLLOW_RADIUS: f32 = 20.0;
 
 impl OrderKind {
     /// Every order Behavior carries out.
-    pub const ALL: [OrderKind; 7] = [
+    pub const ALL: [OrderKind; 8] = [
         OrderKind::Stop,
         OrderKind::Go,
         OrderKind::StayGround,
@@ -54,6 +58,7 @@ impl OrderKind {
         OrderKind::Follow,
         OrderKind::Attack,
         OrderKind::Capture,
+        OrderKind::Leave,
     ];
 
     /// The original order number.
@@ -66,6 +71,7 @@ impl OrderKind {
             OrderKind::Follow => 22,
             OrderKind::Attack => 3,
             OrderKind::Capture => 17,
+            OrderKind::Leave => 20,
         }
     }
 
@@ -79,6 +85,7 @@ impl OrderKind {
             OrderKind::Follow => "ORDER_ROBOT_FOLLOW",
             OrderKind::Attack => "ORDER_ROBOT_ATTACK",
             OrderKind::Capture => "ORDER_ROBOT_CAPTURE",
+            OrderKind::Leave => "ORDER_ROBOT_LEAVE",
         }
     }
 }
@@ -117,6 +124,7 @@ impl Order {
             (17, OrderTarget::Object(_)) => OrderKind::Capture,
             (22 | 3 | 17, _) => return Err(OrderError::NeedsObject { code }),
             (4, _) => OrderKind::Patrol,
+            (20, OrderTarget::None | OrderTarget::Object(_)) => OrderKind::Leave,
             _ => return Err(OrderError::Unsupported { code }),
         };
         Ok(Self {
@@ -199,10 +207,10 @@ impl fmt::Display for OrderError {
 
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
 /// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
-/// frame), `PATROL PATH_ID` (a mission path's id), `FOLLOW TARGET_ID`,
-/// `ATTACK TARGET_ID`, `CAPTURE BUILDING_ID`, `STOP` or `STAYGROUND` (verbs
-/// in any case). The packet goes to
-/// the end of the unit's list.
+/// frame), `PATROL PATH_ID` (a mission path's id), `PATROL x y [RADIUS]`
+/// (round a place), `FOLLOW TARGET_ID`, `ATTACK TARGET_ID`, `CAPTURE
+/// BUILDING_ID`, `LEAVE`, `STOP` or `STAYGROUND` (verbs in any case). The
+/// packet goes to the end of the unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let [id, verb, args @ ..] = words.as_slice() else {
@@ -222,7 +230,26 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 .map_err(|e| format!("{path:?} is not a path id: {e}"))?;
             (4, OrderTarget::None, path)
         }
-        ("PATROL", _) => return Err(format!("{text:?}: PATROL takes one path id")),
+        ("PATROL", [x, y, radius @ ..]) if radius.len() <= 1 => {
+            let number = |v: &str| {
+                v.parse::<f32>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| format!("{text:?}: {v:?} is not a number"))
+            };
+            let radius = match radius {
+                [r] => r
+                    .parse()
+                    .map_err(|e| format!("{r:?} is not a radius in whole metres: {e}"))?,
+                _ => 0,
+            };
+            (4, OrderTarget::Place([number(x)?, number(y)?, 0.0]), radius)
+        }
+        ("PATROL", _) => {
+            return Err(format!(
+                "{text:?}: PATROL takes a path id, or a place x y and a radius"
+            ));
+        }
         _ => {
             let numbers = args
                 .iter()
@@ -233,13 +260,14 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
                 ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
                 ("STOP", []) => (1, OrderTarget::None),
+                ("LEAVE", []) => (20, OrderTarget::None),
                 ("STAYGROUND", []) => (21, OrderTarget::None),
-                (v @ ("GO" | "STOP" | "STAYGROUND"), _) => {
+                (v @ ("GO" | "STOP" | "LEAVE" | "STAYGROUND"), _) => {
                     return Err(format!("{text:?}: wrong arguments for {v}"));
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, STOP, STAYGROUND)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, LEAVE, STOP, STAYGROUND)"
                     ));
                 }
             };
@@ -410,7 +438,20 @@ mod tests {
         assert_eq!((attack.code, attack.target), (3, OrderTarget::Object(16)));
         let capture = parse_order_command("17 capture 9").unwrap().1;
         assert_eq!((capture.code, capture.target), (17, OrderTarget::Object(9)));
+        let round = parse_order_command("17 patrol 10 -20.5 150").unwrap().1;
+        assert_eq!(
+            (round.code, round.target, round.parameter),
+            (4, OrderTarget::Place([10.0, -20.5, 0.0]), 150)
+        );
+        let round = parse_order_command("17 PATROL 10 20").unwrap().1;
+        assert_eq!(round.parameter, 0, "the default radius");
+        let leave = parse_order_command("17 leave").unwrap().1;
+        assert_eq!((leave.code, leave.target), (20, OrderTarget::None));
         for bad in [
+            "17 PATROL 1 2 3 4",
+            "17 PATROL 1 y",
+            "17 PATROL 1 2 7.5",
+            "17 LEAVE 3",
             "17",
             "x GO 1 2",
             "17 GO 1",

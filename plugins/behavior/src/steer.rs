@@ -18,6 +18,7 @@
 
 use crate::attack::{self, Target};
 use crate::diagnostic::BehaviorDiagnostics;
+use crate::leave;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use crate::patrol::{self, Circle, Ground};
 use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
@@ -391,6 +392,22 @@ pub(crate) fn steer(
             patrol::new_loop(head, circle.ground, planner.rng, (tick, dt));
             head.place = Some(patrol::point(&circle, (head.seed, 0), outline, fits).into());
         }
+        // The escape's place, found once (a flyer's too must be on
+        // walkable ground).
+        if let Some(head) = orders.0.front_mut()
+            && head.kind == OrderKind::Leave
+            && head.place.is_none()
+        {
+            let ground = |p: Vec2| patrol::inside_map(bounds, p) && around.walkable(p);
+            head.place =
+                leave::way_out(Vec2::from(here), outline, planner.rng, ground).map(Into::into);
+            if head.place.is_none() {
+                warn!(
+                    "object {:#010x}: cannot leave: no walkable place round it",
+                    id.raw()
+                );
+            }
+        }
         let mut go = |route: &mut Route, goal: [f32; 2], radii: (f32, f32)| {
             travel(
                 &mut planner,
@@ -462,6 +479,10 @@ pub(crate) fn steer(
                     _ => DROP,
                 }
             }
+            (OrderKind::Leave, _) => match orders.0.front().and_then(|o| o.place) {
+                Some(out) => go(&mut route, out, (params.corridor_radius, 0.0)).unwrap_or(DROP),
+                None => DROP,
+            },
             (OrderKind::Patrol, _) => {
                 let path = view
                     .paths

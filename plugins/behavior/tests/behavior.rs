@@ -933,10 +933,28 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
         ticks += 1;
         assert!(ticks < 30 * 60, "no capture");
     }
-    // The building is the player's; the order sees it and is over.
+    // The building is the player's; the capture is over and the unit
+    // leaves: to walkable ground within 150 along each axis, then done.
     assert_eq!(owner(&app, building), 1);
+    let stood = Vec2::from(ground(translation(&app, unit)));
     app.update();
-    assert!(orders(&app, unit).current().is_none());
+    let escape = orders(&app, unit).current().copied().unwrap();
+    assert_eq!(
+        (escape.kind, escape.target),
+        (OrderKind::Leave, OrderTarget::None)
+    );
+    let out = Vec2::from(escape.place.expect("a place to leave to"));
+    assert!((out - stood).abs().max_element() <= 150.0, "{out}");
+    assert!(walkable(&app, out.into()));
+    let mut ticks = 0;
+    while orders(&app, unit).current().is_some() {
+        app.update();
+        ticks += 1;
+        assert!(ticks < 30 * 90, "never out");
+    }
+    let radius = app.world().resource::<BehaviorParams>().corridor_radius;
+    let end = Vec2::from(ground(translation(&app, unit)));
+    assert!(end.distance(out) <= radius + 1.0, "{end} for {out}");
     let bag = app
         .world()
         .get::<PropertyBag>(entity(&app, building))
@@ -949,6 +967,59 @@ fn a_capture_order_takes_the_building_for_the_units_clan() {
     app.update();
     app.update();
     assert!(orders(&app, unit).current().is_none());
+}
+
+/// A unit told to leave a building walks 20 to 70 m beyond its bounding
+/// circle and is done there; nothing interrupts it.
+#[test]
+fn a_unit_leaving_a_building_goes_beyond_it_and_does_not_engage() {
+    let tmp = demo_install();
+    let mut app = app(tmp.path());
+    app.update();
+    let (unit, enemy) = (walker_of(&app, 1), walker_of(&app, 2));
+    let building = building_of(&app, 2);
+    delete_all_but(&mut app, &[unit, enemy, building]);
+    app.update();
+    let at = Vec2::from(ground(translation(&app, building)));
+    put(&mut app, unit, at + Vec2::new(0.0, -40.0));
+    put(&mut app, enemy, at + Vec2::new(0.0, -200.0));
+    let leave = OrderPacket {
+        code: 20,
+        target: OrderTarget::Object(building.raw()),
+        mode: InsertMode::Replace,
+        parameter: 0,
+    };
+    post(&mut app, unit, leave.to_bytes());
+    let mut ticks = 0;
+    app.update();
+    while let Some(order) = orders(&app, unit).current().copied() {
+        assert_eq!(order.kind, OrderKind::Leave, "not interrupted");
+        put(&mut app, enemy, at + Vec2::new(0.0, -200.0));
+        app.update();
+        ticks += 1;
+        assert!(ticks < 30 * 90, "never out");
+    }
+    let footprint = app
+        .world()
+        .resource::<Footprints>()
+        .buildings
+        .iter()
+        .find(|f| f.id == building)
+        .unwrap()
+        .outline
+        .clone();
+    let middle = footprint.0.iter().sum::<Vec2>() / footprint.0.len() as f32;
+    let reach = footprint
+        .0
+        .iter()
+        .map(|c| c.distance(middle))
+        .fold(0.0, f32::max);
+    let out = Vec2::from(ground(translation(&app, unit))).distance(middle) - reach;
+    let radius = app.world().resource::<BehaviorParams>().corridor_radius;
+    assert!(
+        (20.0 - radius..=70.0 + radius).contains(&out),
+        "{out} m beyond"
+    );
 }
 
 /// The pod reads only who stands in it: a unit with no order, put at the
