@@ -24,6 +24,7 @@ pub mod registry;
 pub mod script;
 pub mod sound;
 pub mod source;
+pub mod strings;
 pub mod terrain;
 pub mod texm;
 pub mod tma;

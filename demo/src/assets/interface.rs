@@ -3,7 +3,8 @@
 //! `Tfnt` fonts; `ui/game_resources.cfg`, whose `fonts` descriptor binds
 //! the fonts' names to the library's entries by index; and
 //! `ui/menu_resources.cfg`, whose 640 × 480 font substitute names the
-//! font the HUD's text (`GAME_FONT`) and titles (`MENU_FONT`) take. The
+//! font the HUD's text (`GAME_FONT`) and titles (`MENU_FONT`) take; and
+//! `iron3d.dll`, the engine's strings the HUD shows. The
 //! letters are the demo's own ([`super::glyphs`]): white with a dark grey
 //! shadow one pixel down and right, as the retail fonts draw.
 
@@ -12,10 +13,12 @@ use super::{Entries, Install};
 use crate::world::crlf;
 use iron3d_formats::error::Result;
 use iron3d_formats::proto::tfnt::{GLYPHS, Glyph, Tfnt};
+use iron3d_formats::strings::StringDll;
 use iron3d_formats::texm::{Mips, PixelFormat, Rgba8Image, Texm};
 
 /// Where the files go.
 pub const FONT_LIBRARY: &str = "ui/font.lib";
+pub const STRINGS_DLL: &str = "iron3d.dll";
 pub const GAME_RESOURCES: &str = "ui/game_resources.cfg";
 pub const MENU_RESOURCES: &str = "ui/menu_resources.cfg";
 
@@ -44,10 +47,25 @@ const FONTS: [FontSpec; 2] = [
     },
 ];
 
+/// `iron3d.dll`'s strings the HUD shows, by the original's ids (openparkan
+/// docs/34, docs/35), in the demo's own words.
+const STRINGS: [(u32, &str); 9] = [
+    (1012, "MISSION ACCOMPLISHED"),
+    (1013, "MISSION LOST"),
+    (1014, "done"),
+    (1015, "open"),
+    (1017, "%s closes this list"),
+    (1027, "failed"),
+    (3061, "Bonus objectives"),
+    (3062, "Main objectives"),
+    (5094, "INF"),
+];
+
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 const SHADOW: [u8; 4] = [64, 64, 64, 255];
 
-/// Writes the font library and the two resource files.
+/// Writes the font library, the two resource files and the engine's
+/// strings.
 pub fn write(install: &mut Install) -> Result<()> {
     let mut lib = Entries::default();
     for spec in &FONTS {
@@ -56,6 +74,11 @@ pub fn write(install: &mut Install) -> Result<()> {
     install.add(FONT_LIBRARY, lib.build()?)?;
     install.add(GAME_RESOURCES, game_resources())?;
     install.add(MENU_RESOURCES, menu_resources())?;
+    let strings = STRINGS
+        .iter()
+        .map(|&(id, text)| (id, text.to_string()))
+        .collect();
+    install.add(STRINGS_DLL, StringDll::build(&strings)?.to_bytes().to_vec())?;
     Ok(())
 }
 

@@ -12,6 +12,7 @@ use crate::briefing::{Briefing, Shot};
 use crate::fonts::{HudFont, InstallFonts};
 use crate::main_menu::MainMenu;
 use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+use crate::texts::{InstallTexts, Word};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
@@ -133,6 +134,7 @@ pub(crate) fn draw(
     mut change: ResMut<MissionChange>,
     main_menu: Option<Res<MainMenu>>,
     fonts: Res<InstallFonts>,
+    texts: Res<InstallTexts>,
     mut ink: Local<Option<Ink>>,
 ) {
     if !settings.shown && briefing.shot.is_none() {
@@ -149,7 +151,7 @@ pub(crate) fn draw(
         letterbox(&painter, &l, ctx.content_rect(), &briefing.title, shot);
         return;
     }
-    weapons(&painter, &l, &model.guns);
+    weapons(&painter, &l, &model.guns, &texts);
     messages(&painter, &l, &model.messages);
     let sweep = (time.elapsed_secs() / SWEEP_S).fract() * std::f32::consts::TAU;
     radar(&painter, &l, &model, sweep);
@@ -161,15 +163,15 @@ pub(crate) fn draw(
     }
     reticle(&painter, &l);
     if settings.objectives || model.objectives_at_start {
-        objectives(&painter, &l, &model.objectives);
+        objectives(&painter, &l, &model.objectives, &texts);
     }
     if let Some(outcome) = model.outcome {
-        outcome_panel(&painter, &l, outcome);
+        outcome_panel(&painter, &l, outcome, &texts);
         outcome_buttons(ctx, &l, &mut change, main_menu.is_some());
     }
 }
 
-fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow]) {
+fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts) {
     for (i, g) in guns.iter().enumerate() {
         let y = 8.0 + 18.0 * i as f32;
         p.rect_filled(l.rect(470.0, y, 162.0, 16.0), 2.0, GLASS);
@@ -195,10 +197,10 @@ fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow]) {
             Lamp::Empty => RED,
         };
         p.circle_filled(l.at(496.0, y + 8.0), 4.0 * l.scale, lamp);
-        // Unlimited rounds read INF, as the original's list does.
+        // Unlimited rounds read INF (5094), as the original's list does.
         let rounds = g
             .rounds
-            .map_or_else(|| "INF".to_string(), |r| r.to_string());
+            .map_or_else(|| texts.get(Word::Unlimited).to_string(), |r| r.to_string());
         l.text(
             p,
             l.at(540.0, y + 8.0),
@@ -334,41 +336,57 @@ fn reticle(p: &egui::Painter, l: &Layout) {
     }
 }
 
-fn objectives(p: &egui::Painter, l: &Layout, lines: &[ObjectiveLine]) {
-    let h = 30.0 + 16.0 * lines.len() as f32;
+/// The objectives screen: the primary objectives under their header, then
+/// the additional ones, each with its state, and how to close it.
+fn objectives(p: &egui::Painter, l: &Layout, lines: &[ObjectiveLine], texts: &InstallTexts) {
+    let (primary, additional): (Vec<&ObjectiveLine>, Vec<&ObjectiveLine>) =
+        lines.iter().partition(|o| o.primary);
+    let sections = [
+        (Word::PrimaryObjectives, primary),
+        (Word::AdditionalObjectives, additional),
+    ];
+    let rows: usize = sections.iter().map(|(_, l)| 1 + l.len()).sum();
+    let h = 30.0 + 16.0 * rows as f32;
     p.rect_filled(l.rect(120.0, 120.0, 400.0, h), 4.0, GLASS);
-    l.text(
-        p,
-        l.at(320.0, 128.0),
-        Align2::CENTER_TOP,
-        "OBJECTIVES",
-        12.0,
-        INK,
-    );
-    for (i, o) in lines.iter().enumerate() {
-        let (mark, colour) = match o.state {
-            ObjectiveState::Open => ("[ ]", INK),
-            ObjectiveState::Complete => ("[+]", GREEN),
-            ObjectiveState::Failed => ("[x]", RED),
-        };
-        let kind = if o.primary { "" } else { " (bonus)" };
-        let y = 148.0 + 16.0 * i as f32;
+    let mut y = 128.0;
+    for (header, section) in sections {
         l.text(
             p,
-            l.at(130.0, y),
-            Align2::LEFT_TOP,
-            format!("{mark} {}{kind}", o.text),
-            10.0,
-            colour,
+            l.at(320.0, y),
+            Align2::CENTER_TOP,
+            texts.get(header),
+            12.0,
+            INK,
         );
+        y += 16.0;
+        for o in section {
+            let (state, colour) = match o.state {
+                ObjectiveState::Open => (Word::InProgress, INK),
+                ObjectiveState::Complete => (Word::Complete, GREEN),
+                ObjectiveState::Failed => (Word::Failed, RED),
+            };
+            let line = format!("{}: {}", o.text, texts.get(state));
+            l.text(p, l.at(130.0, y), Align2::LEFT_TOP, line, 10.0, colour);
+            y += 16.0;
+        }
     }
+    let close = texts.get(Word::PressToClose).replacen("%s", "F12", 1);
+    l.text(
+        p,
+        l.at(320.0, y + 4.0),
+        Align2::CENTER_TOP,
+        close,
+        10.0,
+        INK,
+    );
 }
 
-fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult) {
-    let (text, colour) = match outcome {
-        OutcomeResult::Complete => ("MISSION COMPLETE", GREEN),
-        OutcomeResult::Failed => ("MISSION FAILED", RED),
+fn outcome_panel(p: &egui::Painter, l: &Layout, outcome: OutcomeResult, texts: &InstallTexts) {
+    let (word, colour) = match outcome {
+        OutcomeResult::Complete => (Word::MissionComplete, GREEN),
+        OutcomeResult::Failed => (Word::MissionFailed, RED),
     };
+    let text = texts.get(word);
     p.rect_filled(l.rect(170.0, 300.0, 300.0, 44.0), 4.0, GLASS);
     p.rect_stroke(
         l.rect(170.0, 300.0, 300.0, 44.0),

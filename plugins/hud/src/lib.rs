@@ -5,6 +5,7 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
+//! | install | `Startup` | the install's interface fonts ([`fonts`]) and `iron3d.dll` strings ([`texts`]) |
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
 //! | briefing | `OnEnter(MissionPhase::Running)`, then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
@@ -22,6 +23,7 @@ pub mod main_menu;
 pub mod menu;
 pub mod model;
 pub mod saves;
+pub mod texts;
 
 pub use briefing::{Briefing, PlayBriefing};
 pub use fonts::{HudFont, InstallFonts};
@@ -29,6 +31,7 @@ pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
 pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 pub use saves::{QuickSave, SaveRequest};
+pub use texts::{InstallTexts, Word};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
@@ -67,10 +70,11 @@ impl Plugin for HudModelPlugin {
         app.init_resource::<HudSettings>()
             .init_resource::<HudModel>()
             .init_resource::<InstallFonts>()
+            .init_resource::<InstallTexts>()
             .init_resource::<SaveRequest>()
             .add_systems(Update, saves::keys.run_if(in_state(MissionPhase::Running)))
             .add_systems(Last, saves::apply.in_set(Phase::Maintenance))
-            .add_systems(Startup, fonts::read)
+            .add_systems(Startup, (fonts::read, texts::read))
             .init_mission_resource::<PauseMenu>()
             .init_mission_resource::<Briefing>()
             .add_systems(OnEnter(MissionPhase::Running), briefing::start)

@@ -612,23 +612,25 @@ mod slot {
     }
 }
 
+/// The HUD started (no mission) over the install at `game` with `mods`.
+fn hud_over(game: &std::path::Path, mods: &[std::path::PathBuf]) -> App {
+    let source = iron3d_formats::source::Source::new(game, mods).unwrap();
+    let mut app = iron3d_world::mission::headless_app(None, 1);
+    app.add_plugins(Stack)
+        .insert_resource(iron3d_assets::IronSourceHandle(std::sync::Arc::new(source)));
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
 mod fonts {
     use super::*;
-    use iron3d_assets::IronSourceHandle;
-    use iron3d_formats::source::Source;
-    use iron3d_world::mission::headless_app;
-    use std::sync::Arc;
 
     #[test]
     fn the_hud_takes_the_installs_game_and_menu_fonts_and_lays_text_out_in_them() {
         let tmp = demo_install();
-        let source = Source::new(&tmp.path().join("game"), &[]).unwrap();
-        let mut app = headless_app(None, 1);
-        app.add_plugins(Stack)
-            .insert_resource(IronSourceHandle(Arc::new(source)));
-        app.finish();
-        app.cleanup();
-        app.update();
+        let app = hud_over(&tmp.path().join("game"), &[]);
         let fonts = app.world().resource::<InstallFonts>().clone();
         assert_eq!(fonts.error, None);
         // The 640 x 480 substitutes, bound by index in ui\font.lib.
@@ -655,6 +657,71 @@ mod fonts {
         let alpha = |x: u32, y: u32| game.atlas.pixels[((y * 128 + x) * 4 + 3) as usize];
         assert_eq!(alpha(u + 2, v), 255, "the top of the A");
         assert_eq!(alpha(u, v), 0);
+    }
+}
+
+mod texts {
+    use super::*;
+    use iron3d_formats::strings::StringDll;
+
+    /// The HUD started over the install at `game` with `mods`: its texts.
+    fn texts_of(game: &std::path::Path, mods: &[std::path::PathBuf]) -> InstallTexts {
+        let app = hud_over(game, mods);
+        app.world().resource::<InstallTexts>().clone()
+    }
+
+    /// The HUD's words come from the install's `iron3d.dll` by the
+    /// original's string ids; a mod's DLL replaces them; an install
+    /// without the file keeps the engine's words; a file that does not
+    /// read is reported and changes nothing.
+    #[test]
+    fn the_huds_words_are_the_installs_iron3d_dll_strings() {
+        let tmp = demo_install();
+        let game = tmp.path().join("game");
+        let texts = texts_of(&game, &[]);
+        assert_eq!(texts.error, None);
+        assert_eq!(texts.get(Word::MissionComplete), "MISSION ACCOMPLISHED");
+        assert_eq!(texts.get(Word::PrimaryObjectives), "Main objectives");
+        assert_eq!(texts.get(Word::Unlimited), "INF");
+        assert!(
+            Word::ALL
+                .iter()
+                .all(|w| texts.strings.contains_key(&w.id()))
+        );
+
+        let modded = tmp.path().join("mod");
+        std::fs::create_dir_all(&modded).unwrap();
+        let strings = [(1013, "ВСЁ ПРОПАЛО".to_string())].into_iter().collect();
+        let dll = StringDll::build(&strings).unwrap();
+        std::fs::write(modded.join("IRON3D.DLL"), dll.to_bytes()).unwrap();
+        let texts = texts_of(&game, std::slice::from_ref(&modded));
+        assert_eq!(texts.get(Word::MissionFailed), "ВСЁ ПРОПАЛО");
+        assert_eq!(
+            texts.get(Word::MissionComplete),
+            Word::MissionComplete.fallback(),
+            "an id the mod's file lacks"
+        );
+
+        std::fs::write(modded.join("IRON3D.DLL"), b"MZ but no more").unwrap();
+        let texts = texts_of(&game, std::slice::from_ref(&modded));
+        assert!(
+            texts
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("IRON3D.DLL")),
+            "{:?}",
+            texts.error
+        );
+        assert_eq!(
+            texts.get(Word::MissionFailed),
+            Word::MissionFailed.fallback()
+        );
+
+        std::fs::remove_file(game.join("iron3d.dll")).unwrap();
+        std::fs::remove_dir_all(&modded).unwrap();
+        let texts = texts_of(&game, &[]);
+        assert_eq!((texts.error.as_deref(), texts.strings.len()), (None, 0));
+        assert_eq!(texts.get(Word::Unlimited), "INF");
     }
 }
 

@@ -1,0 +1,117 @@
+//! The interface's words (openparkan `docs/34-progression.md` "After the
+//! outcome" and "Objectives", `docs/35-hud.md`; docs/facts.md "Interface
+//! strings"): the engine's own texts by their string ids in the install's
+//! `iron3d.dll`, read once as the HUD starts through the game's one
+//! `Source`. An id the install lacks, or an install without the file,
+//! keeps the engine's English word; a file that does not read is logged,
+//! kept as the error, and changes nothing else.
+
+use bevy::prelude::*;
+use iron3d_assets::IronSourceHandle;
+use iron3d_formats::strings::StringDll;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Where the engine's strings are, at the install's root.
+pub const STRINGS_DLL: &str = "iron3d.dll";
+
+/// A word of the interface, by the string id the original shows it with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Word {
+    MissionComplete,
+    MissionFailed,
+    /// An objective's state.
+    Complete,
+    InProgress,
+    Failed,
+    /// The objectives screen's headers and footer (`%s`: the key).
+    PrimaryObjectives,
+    AdditionalObjectives,
+    PressToClose,
+    /// A gun's rounds when they never run out.
+    Unlimited,
+}
+
+impl Word {
+    /// Every word the HUD shows.
+    pub const ALL: [Word; 9] = [
+        Word::MissionComplete,
+        Word::MissionFailed,
+        Word::Complete,
+        Word::InProgress,
+        Word::Failed,
+        Word::PrimaryObjectives,
+        Word::AdditionalObjectives,
+        Word::PressToClose,
+        Word::Unlimited,
+    ];
+
+    /// Its string id in `iron3d.dll`.
+    pub fn id(self) -> u32 {
+        match self {
+            Word::MissionComplete => 1012,
+            Word::MissionFailed => 1013,
+            Word::Complete => 1014,
+            Word::InProgress => 1015,
+            Word::Failed => 1027,
+            Word::PrimaryObjectives => 3062,
+            Word::AdditionalObjectives => 3061,
+            Word::PressToClose => 1017,
+            Word::Unlimited => 5094,
+        }
+    }
+
+    /// The engine's own word, for an install without it.
+    pub fn fallback(self) -> &'static str {
+        match self {
+            Word::MissionComplete => "MISSION COMPLETE",
+            Word::MissionFailed => "MISSION FAILED",
+            Word::Complete => "complete",
+            Word::InProgress => "in progress",
+            Word::Failed => "failed",
+            Word::PrimaryObjectives => "Primary objectives",
+            Word::AdditionalObjectives => "Additional objectives",
+            Word::PressToClose => "Press %s to close",
+            Word::Unlimited => "INF",
+        }
+    }
+}
+
+/// The install's interface strings.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct InstallTexts {
+    /// `iron3d.dll`'s strings by id (empty without the file).
+    pub strings: BTreeMap<u32, String>,
+    /// Why the file the install has could not be read.
+    pub error: Option<String>,
+}
+
+impl InstallTexts {
+    /// The install's `word`, else the engine's.
+    pub fn get(&self, word: Word) -> &str {
+        self.strings
+            .get(&word.id())
+            .map_or(word.fallback(), String::as_str)
+    }
+}
+
+/// Reads `iron3d.dll` through the game's source.
+pub(crate) fn read(source: Option<Res<IronSourceHandle>>, mut texts: ResMut<InstallTexts>) {
+    let Some(source) = source else { return };
+    let read = source.0.read(Path::new(STRINGS_DLL)).and_then(|found| {
+        found
+            .map(|f| StringDll::parse(f.bytes()).map_err(|e| f.origin.annotate(e)))
+            .transpose()
+    });
+    match read {
+        Ok(Some(dll)) => {
+            info!("hud: {} strings from {STRINGS_DLL}", dll.strings.len());
+            texts.strings = dll.strings;
+        }
+        Ok(None) => info!("hud: no {STRINGS_DLL}: the engine's own words stand in"),
+        Err(e) => {
+            warn!("hud: {STRINGS_DLL} did not read, the engine's own words stand in: {e}");
+            texts.error = Some(e.to_string());
+        }
+    }
+}
