@@ -953,6 +953,27 @@ fn the_kept_won_replay_completes_the_demo_mission() {
         })
         .collect();
     let end = report["outcome"]["tick"].as_u64().unwrap();
+    // The generator taken from the neutral clan: the System line 5039 and
+    // its voice (queued behind any voice playing).
+    let (taken, voices): (Vec<_>, Vec<_>) = voices
+        .into_iter()
+        .partition(|v| v.2.ends_with(" VOICE_NBUILD_CAPTURE"));
+    let line: Vec<&serde_json::Value> = report["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["kind"] == "SYSTEM")
+        .collect();
+    assert_eq!(line.len(), 1, "{line:?}");
+    assert_eq!(
+        (&line[0]["value"], &line[0]["text"]),
+        (
+            &serde_json::json!(5039),
+            &serde_json::json!("Building taken")
+        )
+    );
+    assert_eq!(taken.len(), 1, "{taken:?}");
+    assert!(taken[0].0 >= line[0]["tick"].as_u64().unwrap());
     let (obj, mission) = ("VOICES.LIB::V_ACK.WAV", "VOICES.LIB::V_DONE.WAV");
     assert_eq!(voices.len(), 5, "{voices:?}");
     assert!(

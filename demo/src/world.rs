@@ -96,6 +96,7 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
         }
     }
     install.add("MISSIONS/dispatcher.ini", mission::dispatcher(&missions))?;
+    mission::write_dialogue(install)?;
     scripts::write_varset(install)?;
     Ok(())
 }

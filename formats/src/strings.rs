@@ -14,7 +14,24 @@
 
 use crate::cursor::Cursor;
 use crate::error::{FormatError, Problem, Result};
+use crate::source::Source;
 use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The engine's own strings, at the install's root.
+pub const ENGINE_STRINGS: &str = "iron3d.dll";
+
+/// Reads the install's [`ENGINE_STRINGS`] through `source`; `Ok(None)`
+/// when the install has none, an error naming the file when it does not
+/// read.
+pub fn read_engine_strings(source: &Source) -> Result<Option<StringDll>> {
+    let Some(found) = source.read(Path::new(ENGINE_STRINGS))? else {
+        return Ok(None);
+    };
+    StringDll::parse(found.bytes())
+        .map(Some)
+        .map_err(|e| found.origin.annotate(e))
+}
 
 const FORMAT: &str = "PE string table";
 /// The resource type of string-table blocks.

@@ -266,3 +266,47 @@ fn comp_ini_and_mission_cfg_round_trip() {
         briefing
     );
 }
+
+/// `DATA/TextRes.cfg` binds names to `TextRes.dll` string ids: a bound
+/// name reads its string (names in any case, a later line winning), a
+/// name it does not bind or whose id the DLL lacks is shown as written;
+/// an install without the file has none; a descriptor whose DLL is
+/// missing is an error naming it.
+#[test]
+fn textres_names_resolve_to_the_dlls_strings() {
+    use iron3d_formats::config::text_res::TextRes;
+    use iron3d_formats::source::Source as Files;
+    use iron3d_formats::strings::StringDll;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("DATA");
+    std::fs::create_dir_all(&data).unwrap();
+    assert!(
+        TextRes::read(&Files::new(tmp.path(), &[]).unwrap())
+            .unwrap()
+            .is_none()
+    );
+    let cfg = "object text_resources\r\n desc = \"resource\"\r\n library = \"data\\TextRes.dll\"\r\n libtype = \"multi\"\r\n type = 6\r\n T01_T01 = 8\r\n GONE = 9\r\n T01_T02 = 10\r\n t01_t02 = 11\r\nend\r\n";
+    std::fs::write(data.join("TextRes.cfg"), cfg).unwrap();
+    let err = TextRes::read(&Files::new(tmp.path(), &[]).unwrap()).unwrap_err();
+    assert!(
+        matches!(&err.problem, Problem::Missing { what } if what.contains("TextRes.dll")),
+        "{err}"
+    );
+    let strings = [
+        (8, "Привет".to_string()),
+        (11, "Later".to_string()),
+        (10, "Earlier".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    let dll = StringDll::build(&strings).unwrap();
+    std::fs::write(data.join("TEXTRES.DLL"), dll.to_bytes()).unwrap();
+    let texts = TextRes::read(&Files::new(tmp.path(), &[]).unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(texts.text("T01_T01"), Some("Привет"));
+    assert_eq!(texts.resolve("t01_t01"), "Привет");
+    assert_eq!(texts.resolve("T01_T02"), "Later", "the later line");
+    assert_eq!(texts.text("GONE"), None, "an id the DLL lacks");
+    assert_eq!(texts.resolve("Mission.01"), "Mission.01", "as written");
+}

@@ -13,12 +13,11 @@ use super::{Entries, Install};
 use crate::world::crlf;
 use iron3d_formats::error::Result;
 use iron3d_formats::proto::tfnt::{GLYPHS, Glyph, Tfnt};
-use iron3d_formats::strings::StringDll;
+use iron3d_formats::strings::{ENGINE_STRINGS, StringDll};
 use iron3d_formats::texm::{Mips, PixelFormat, Rgba8Image, Texm};
 
 /// Where the files go.
 pub const FONT_LIBRARY: &str = "ui/font.lib";
-pub const STRINGS_DLL: &str = "iron3d.dll";
 pub const GAME_RESOURCES: &str = "ui/game_resources.cfg";
 pub const MENU_RESOURCES: &str = "ui/menu_resources.cfg";
 
@@ -49,7 +48,7 @@ const FONTS: [FontSpec; 2] = [
 
 /// `iron3d.dll`'s strings the HUD shows, by the original's ids (openparkan
 /// docs/34, docs/35), in the demo's own words.
-const STRINGS: [(u32, &str); 9] = [
+const STRINGS: [(u32, &str); 10] = [
     (1012, "MISSION ACCOMPLISHED"),
     (1013, "MISSION LOST"),
     (1014, "done"),
@@ -58,6 +57,7 @@ const STRINGS: [(u32, &str); 9] = [
     (1027, "failed"),
     (3061, "Bonus objectives"),
     (3062, "Main objectives"),
+    (5039, "Building taken"),
     (5094, "INF"),
 ];
 
@@ -78,7 +78,10 @@ pub fn write(install: &mut Install) -> Result<()> {
         .iter()
         .map(|&(id, text)| (id, text.to_string()))
         .collect();
-    install.add(STRINGS_DLL, StringDll::build(&strings)?.to_bytes().to_vec())?;
+    install.add(
+        ENGINE_STRINGS,
+        StringDll::build(&strings)?.to_bytes().to_vec(),
+    )?;
     Ok(())
 }
 
@@ -177,6 +180,9 @@ fn game_resources() -> Vec<u8> {
             " VOICE_OBJ_COMPLETE = \"V_ACK.WAV\"",
             " VOICE_MISSION_COMPLETE = \"V_DONE.WAV\"",
             " VOICE_MISSION_FAIL = \"V_FAIL.WAV\"",
+            " VOICE_NBUILD_CAPTURE = \"V_ACK.WAV\"",
+            " VOICE_EBUILD_CAPTURE = \"V_DONE.WAV\"",
+            " VOICE_BUILD_CAPTURE = \"V_FAIL.WAV\"",
             "end",
         ]
         .map(String::from),

@@ -14,6 +14,7 @@ use crate::Install;
 use iron3d_formats::config::briefing::{self, EdgeType, WaitType, Waypoint};
 use iron3d_formats::config::builddat::BuildCategory;
 use iron3d_formats::error::Result;
+use iron3d_formats::strings::StringDll;
 use iron3d_formats::tma::{
     Clan, ClanRelation, ClanType, ClanZone, Description, HERO_TYPE, MineralLode, MissionPath,
     ObjectKind, PlacedObject, Property, Tma, WARRIOR_TYPE,
@@ -606,7 +607,7 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
     };
     let road = Waypoint {
         edge: EdgeType::Linear,
-        text: "Захватите базу противника".to_string(),
+        text: BRIEFING_LINE.to_string(),
         sound: BRIEFING_VOICES[1].to_string(),
         ..stop(1, 1, 2)
     };
@@ -617,7 +618,7 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
         wait_for_time: true,
         edge_time: 0.5,
         fade_time: 0.5,
-        text: "Захватите базу противника".to_string(),
+        text: BRIEFING_LINE.to_string(),
         sound: BRIEFING_VOICES[2].to_string(),
         ..stop(2, 2, 2)
     };
@@ -633,13 +634,13 @@ fn briefing_cfg(spec: &MissionSpec, field: &Field) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// Messages: one object each, with its index, text and voice entry of
-/// `voices.lib`.
+/// Messages: one object each, with its index, text (a `TextRes` name)
+/// and voice entry of `voices.lib`.
 fn messages_cfg() -> Vec<u8> {
     let messages = [
-        (1, "Внимание: противник у базы", "V_ACK.WAV"),
-        (2, "Objective complete", "V_DONE.WAV"),
-        (3, "Mission failed", "V_FAIL.WAV"),
+        (1, "M_ENEMY_AT_BASE", "V_ACK.WAV"),
+        (2, "M_OBJECTIVE_DONE", "V_DONE.WAV"),
+        (3, "M_MISSION_FAILED", "V_FAIL.WAV"),
     ];
     let mut lines = vec!["// in-mission messages".to_string()];
     for (index, text, voice) in messages {
@@ -653,6 +654,49 @@ fn messages_cfg() -> Vec<u8> {
     }
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     crlf(&refs)
+}
+
+/// The `TextRes` name of the briefing's subtitle.
+const BRIEFING_LINE: &str = "D00_T01";
+
+/// The missions' dialogue: names the briefings and messages use, bound to
+/// string ids of `TextRes.dll` (openparkan `docs/20-resources.md`: ids
+/// from 8).
+const DIALOGUE: [(&str, u32, &str); 4] = [
+    (BRIEFING_LINE, 8, "Захватите базу противника"),
+    ("M_ENEMY_AT_BASE", 9, "Внимание: противник у базы"),
+    ("M_OBJECTIVE_DONE", 10, "Objective complete"),
+    ("M_MISSION_FAILED", 11, "Mission failed"),
+];
+
+/// `DATA/TextRes.cfg`, the text descriptor binding the dialogue's names,
+/// and `DATA/TextRes.dll`, their strings.
+pub fn write_dialogue(install: &mut Install) -> Result<()> {
+    let mut lines = vec![
+        "// the missions' dialogue".to_string(),
+        "object text_resources".to_string(),
+        " desc = \"resource\"".to_string(),
+        " library = \"data\\TextRes.dll\"".to_string(),
+        " libtype = \"multi\"".to_string(),
+        " type = 6".to_string(),
+    ];
+    lines.extend(
+        DIALOGUE
+            .iter()
+            .map(|(name, id, _)| format!(" {name} = {id}")),
+    );
+    lines.push("end".to_string());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    install.add("DATA/TextRes.cfg", crlf(&refs))?;
+    let strings = DIALOGUE
+        .iter()
+        .map(|&(_, id, text)| (id, text.to_string()))
+        .collect();
+    install.add(
+        "DATA/TextRes.dll",
+        StringDll::build(&strings)?.to_bytes().to_vec(),
+    )?;
+    Ok(())
 }
 
 /// `MISSIONS/dispatcher.ini`: the campaigns and their missions, and the

@@ -12,6 +12,7 @@
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
 //! | `hero.tbl`, `m1.tbl`, `m2.tbl` | [`input_table::InputTable`] |
 //! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
+//! | `DATA/TextRes.cfg` | [`blocks::ObjectConfig`], the dialogue's names bound to `TextRes.dll` strings by [`text_res`] |
 
 pub mod ambient;
 pub mod blocks;
@@ -21,6 +22,7 @@ pub mod ini;
 pub mod input_table;
 pub mod mission_text;
 pub mod text;
+pub mod text_res;
 pub mod ui_resources;
 
 /// Decodes legacy ANSI text (CP1251, the game's code page) for display.

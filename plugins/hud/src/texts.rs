@@ -8,12 +8,8 @@
 
 use bevy::prelude::*;
 use iron3d_assets::IronSourceHandle;
-use iron3d_formats::strings::StringDll;
+use iron3d_formats::strings::{ENGINE_STRINGS, read_engine_strings};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Where the engine's strings are, at the install's root.
-pub const STRINGS_DLL: &str = "iron3d.dll";
 
 /// A word of the interface, by the string id the original shows it with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,19 +94,14 @@ impl InstallTexts {
 /// Reads `iron3d.dll` through the game's source.
 pub(crate) fn read(source: Option<Res<IronSourceHandle>>, mut texts: ResMut<InstallTexts>) {
     let Some(source) = source else { return };
-    let read = source.0.read(Path::new(STRINGS_DLL)).and_then(|found| {
-        found
-            .map(|f| StringDll::parse(f.bytes()).map_err(|e| f.origin.annotate(e)))
-            .transpose()
-    });
-    match read {
+    match read_engine_strings(&source.0) {
         Ok(Some(dll)) => {
-            info!("hud: {} strings from {STRINGS_DLL}", dll.strings.len());
+            info!("hud: {} strings from {ENGINE_STRINGS}", dll.strings.len());
             texts.strings = dll.strings;
         }
-        Ok(None) => info!("hud: no {STRINGS_DLL}: the engine's own words stand in"),
+        Ok(None) => info!("hud: no {ENGINE_STRINGS}: the engine's own words stand in"),
         Err(e) => {
-            warn!("hud: {STRINGS_DLL} did not read, the engine's own words stand in: {e}");
+            warn!("hud: {ENGINE_STRINGS} did not read, the engine's own words stand in: {e}");
             texts.error = Some(e.to_string());
         }
     }

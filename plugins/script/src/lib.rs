@@ -33,11 +33,13 @@ use iron3d_behavior::{ClanRelations, OrderPacket, TacticalAreals};
 use iron3d_combat::CombatStep;
 use iron3d_control::ControlStep;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
+use iron3d_formats::tma::ClanType;
 use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
-    MissionSounds, ObjectClan, ObjectKind, RngStreams, VOICES, effect_key,
+    MissionSounds, ObjectClan, ObjectKind, Relation, RngStreams, VOICE_BUILD_CAPTURE,
+    VOICE_EBUILD_CAPTURE, VOICE_NBUILD_CAPTURE, VOICES, effect_key,
 };
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::{BTreeMap, BTreeSet};
@@ -214,7 +216,12 @@ fn start(
     });
     brains.player = player.and_then(|p| brains.list.iter().position(|b| b.clan as usize == p));
     let view = take_view(&objects, &registry, clans.as_deref(), None, None);
-    *progress = Progress::new(&scripts.objectives, &scripts.messages, view.hero());
+    *progress = Progress::new(
+        &scripts.objectives,
+        &scripts.messages,
+        view.hero(),
+        &scripts.engine_strings,
+    );
     brains.owners = objects
         .iter()
         .filter(|(_, _, kind, ..)| kind.kind() == Some(iron3d_formats::tma::ObjectKind::Building))
@@ -269,11 +276,33 @@ fn run(
     mut errors: ResMut<ScriptErrors>,
     owners: ChangedOwners,
 ) {
+    let tick = clock.tick();
+    // A building that changed owner: the player's clan hears of it, and
+    // its new clan's `Fort_Captured` runs.
+    let mut captured: Vec<(usize, u32)> = Vec::new();
+    for (id, clan, kind) in &owners {
+        if kind.kind() != Some(iron3d_formats::tma::ObjectKind::Building) {
+            continue;
+        }
+        let new = clan.identity_raw;
+        let Some(old) = brains
+            .owners
+            .insert(id.raw(), new)
+            .filter(|&old| old != new)
+        else {
+            continue;
+        };
+        if let Some(relations) = relations.as_deref() {
+            announce_capture(&mut progress, relations, (old, new), tick);
+        }
+        if let Some(i) = brains.list.iter().position(|b| b.clan == new) {
+            captured.push((i, id.raw()));
+        }
+    }
     if brains.list.is_empty() {
         return;
     }
     let now = clock.elapsed().as_millis() as u64;
-    let tick = clock.tick();
     let first = brains.next_mission_ms.is_none();
     let mut due: Vec<(usize, Vec<Task>)> = Vec::new();
     let add = |due: &mut Vec<(usize, Vec<Task>)>, i: usize, task: Task| match due
@@ -292,17 +321,8 @@ fn run(
             brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
         }
     }
-    // A building that changed owner: its new clan's `Fort_Captured`.
-    for (id, clan, kind) in &owners {
-        if kind.kind() != Some(iron3d_formats::tma::ObjectKind::Building) {
-            continue;
-        }
-        let before = brains.owners.insert(id.raw(), clan.identity_raw);
-        if before.is_some_and(|b| b != clan.identity_raw)
-            && let Some(i) = brains.list.iter().position(|b| b.clan == clan.identity_raw)
-        {
-            add(&mut due, i, Task::Captured(id.raw()));
-        }
+    for (i, building) in captured {
+        add(&mut due, i, Task::Captured(building));
     }
     if first || brains.next_mission_ms.is_some_and(|t| now >= t) {
         brains.next_mission_ms = Some(now + MISSION_PERIOD_MS);
@@ -361,6 +381,34 @@ fn run(
             Some(OriginalObjectId(id)),
             packet.to_bytes(),
         );
+    }
+}
+
+/// A building passing from clan `old` to clan `new` as the player's clan
+/// hears of it (openparkan `docs/27-ownership.md`, "Capture"): taken by it,
+/// the System line and the voice by the old owner (a neutral clan, or one
+/// neutral toward the taker, `VOICE_NBUILD_CAPTURE`; a hostile one
+/// `VOICE_EBUILD_CAPTURE`; any other `VOICE_BUILD_CAPTURE`); lost by it,
+/// `VOICE_BUILD_CAPTURE` alone. Ours: a building two other clans trade is
+/// not heard of (the docs do not say).
+fn announce_capture(
+    progress: &mut Progress,
+    relations: &ClanRelations,
+    (old, new): (u32, u32),
+    tick: u64,
+) {
+    let player = |clan: u32| relations.clan_type(clan as usize) == Some(ClanType::Player);
+    if player(new) {
+        let neutral = relations.clan_type(old as usize) == Some(ClanType::Neutral);
+        let voice = match relations.between(old as usize, new as usize) {
+            _ if neutral => VOICE_NBUILD_CAPTURE,
+            Some(Relation::Neutral) => VOICE_NBUILD_CAPTURE,
+            Some(Relation::Hostile) => VOICE_EBUILD_CAPTURE,
+            _ => VOICE_BUILD_CAPTURE,
+        };
+        progress.building_taken(tick, true, voice);
+    } else if player(old) {
+        progress.building_taken(tick, false, VOICE_BUILD_CAPTURE);
     }
 }
 

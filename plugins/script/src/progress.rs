@@ -16,6 +16,9 @@
 //!   completed asks for `VOICE_OBJ_COMPLETE`, then the outcome it brings
 //!   `VOICE_MISSION_COMPLETE`; a failed mission `VOICE_MISSION_FAIL`; a
 //!   message voiced its own.
+//! - A building the player's clan takes adds the System line (string
+//!   5039) and asks for the voice its old owner gives; one it loses asks
+//!   for `VOICE_BUILD_CAPTURE` ([`Progress::building_taken`]).
 
 use crate::brain::Brain;
 use crate::functions::ChannelCall;
@@ -23,7 +26,7 @@ use bevy::prelude::*;
 use iron3d_formats::config::mission_text::{Message, Objective};
 use iron3d_schedules::StateHasher;
 use iron3d_world::mission::{VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where an objective stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -81,7 +84,16 @@ pub struct Progress {
     /// Every voice the progress asked for, in order (the voices' queue
     /// plays them one after another).
     pub voices: Vec<VoiceCue>,
+    /// The System line of a building the player's clan took: the
+    /// install's string [`BUILDING_CAPTURED`], else the engine's.
+    pub captured_line: String,
 }
+
+/// The string id of the System line shown when the player's clan takes a
+/// building (openparkan `docs/27-ownership.md`, "Capture").
+pub const BUILDING_CAPTURED: u32 = 5039;
+/// The kind the log gives the engine's own System lines.
+pub const SYSTEM_LINE: &str = "SYSTEM";
 
 /// A voice the progress asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,8 +116,14 @@ const KINDS: [&str; 6] = [
 ];
 
 impl Progress {
-    /// A mission's objectives (all open) and messages.
-    pub fn new(objectives: &[Objective], table: &[Message], hero: Option<u32>) -> Self {
+    /// A mission's objectives (all open) and messages; `strings` are the
+    /// engine's (`iron3d.dll`).
+    pub fn new(
+        objectives: &[Objective],
+        table: &[Message],
+        hero: Option<u32>,
+        strings: &BTreeMap<u32, String>,
+    ) -> Self {
         Self {
             objectives: objectives
                 .iter()
@@ -120,8 +138,28 @@ impl Progress {
                 .collect(),
             hero,
             table: table.to_vec(),
+            captured_line: strings
+                .get(&BUILDING_CAPTURED)
+                .map_or("Building is captured", String::as_str)
+                .to_string(),
             ..Self::default()
         }
+    }
+
+    /// A building changed hands (openparkan `docs/27-ownership.md`,
+    /// "Capture"): taken by the player's clan, the System line and
+    /// `voice`; lost by it, `voice` alone.
+    pub fn building_taken(&mut self, tick: u64, by_player: bool, voice: &'static str) {
+        if by_player {
+            self.messages.push(MessageEntry {
+                tick,
+                kind: SYSTEM_LINE.to_string(),
+                value: BUILDING_CAPTURED,
+                text: Some(self.captured_line.clone()),
+                voice: None,
+            });
+        }
+        self.voices.push(VoiceCue::Interface(voice));
     }
 
     /// Records the outcome unless one stands (and says it in the log), and

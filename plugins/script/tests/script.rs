@@ -411,12 +411,26 @@ handler Problems0
         found.expect("a neutral building")
     };
     app.update();
+    // The engine's System line (the demo's iron3d.dll string 5039) and the
+    // voice of a building taken from a neutral clan, then the handler's
+    // message.
     let m = &progress(&app).messages;
-    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m.len(), 2, "{m:?}");
     assert_eq!(
-        (m[0].kind.as_str(), m[0].tick),
+        (
+            m[0].kind.as_str(),
+            m[0].value,
+            m[0].text.as_deref(),
+            m[0].tick
+        ),
+        ("SYSTEM", 5039, Some("Building taken"), tick(&app))
+    );
+    assert_eq!(
+        (m[1].kind.as_str(), m[1].tick),
         ("OBJECTIVE_COMPLETE", tick(&app))
     );
+    let voices = |app: &App| progress(app).voices.clone();
+    assert_eq!(voices(&app)[0], VoiceCue::Interface("VOICE_NBUILD_CAPTURE"));
     let brain = player(&app);
     let i = brain.bundle.vars.index_of("dGenerator").unwrap();
     assert_eq!(brain.vars.bits()[i as usize], generator);
@@ -424,7 +438,24 @@ handler Problems0
     for _ in 0..3 {
         app.update();
     }
-    assert_eq!(progress(&app).messages.len(), 1);
+    assert_eq!(progress(&app).messages.len(), 2);
+    // The enemy takes it: the player's clan hears the loss, no line.
+    let heard = voices(&app).len();
+    let world = app.world_mut();
+    let entity = world
+        .resource::<ObjectRegistry>()
+        .entity(OriginalObjectId(generator))
+        .unwrap();
+    world
+        .get_mut::<iron3d_world::mission::ObjectClan>(entity)
+        .unwrap()
+        .identity_raw = 2;
+    app.update();
+    assert_eq!(progress(&app).messages.len(), 2);
+    assert_eq!(
+        voices(&app)[heard..],
+        [VoiceCue::Interface("VOICE_BUILD_CAPTURE")]
+    );
 }
 
 #[test]

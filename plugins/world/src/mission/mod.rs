@@ -63,8 +63,9 @@ pub use session::{
     LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,
 };
 pub use sounds::{
-    AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_MISSION_COMPLETE,
-    VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE, VOICES, Volumes,
+    AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_BUILD_CAPTURE,
+    VOICE_EBUILD_CAPTURE, VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_NBUILD_CAPTURE,
+    VOICE_OBJ_COMPLETE, VOICES, Volumes,
 };
 
 use crate::{ObjectRegistry, OriginalObjectId};
@@ -688,6 +689,9 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     world.insert_resource(loader.effects.clone());
     if let Some(tma) = &loader.tma {
         let scripts = loader.scripts(tma);
+        for fault in &scripts.faults {
+            warn!("mission {}: {fault}", loader.mission_name);
+        }
         world.insert_resource(loader.sounds(&scripts));
         world.insert_resource(scripts);
     }

@@ -1,6 +1,7 @@
 //! What drives a mission, read at load with everything else: each clan's
 //! script with its formulas and variables (a TMA clan's script path), the
-//! `mission.cfg` objectives and the `messages.cfg` messages. A clan with an
+//! `mission.cfg` objectives and the `messages.cfg` messages (their texts,
+//! and the briefing's, through the install's `DATA/TextRes.cfg` names). A clan with an
 //! empty path has no script; one whose files do not read keeps the cause
 //! with its chain (mission -> clan -> script -> file -> cause) and the
 //! mission runs without it.
@@ -9,10 +10,13 @@ use bevy::prelude::*;
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::briefing::{self, Waypoint};
 use iron3d_formats::config::mission_text::{self, Message, Objective};
+use iron3d_formats::config::text_res::TextRes;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::script::Bundle;
 use iron3d_formats::source::Source;
+use iron3d_formats::strings::read_engine_strings;
 use iron3d_formats::tma::Tma;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -38,6 +42,8 @@ pub struct MissionScripts {
     /// The briefing's waypoints (`mission.cfg`'s `briefing` object names
     /// the file, else `briefing.cfg`); none when the mission has none.
     pub briefing: Vec<Waypoint>,
+    /// The engine's own strings by id (`iron3d.dll`; empty without it).
+    pub engine_strings: BTreeMap<u32, String>,
     /// Why `mission.cfg` or `messages.cfg` gave nothing, with the file.
     pub faults: Vec<String>,
 }
@@ -101,6 +107,27 @@ impl MissionScripts {
             Some(Err(e)) => out.faults.push(format!("{briefing_file}: {e}")),
             None => {}
         }
+        out.read_texts(source);
         out
+    }
+
+    /// The engine's strings, and the messages' and the briefing's texts
+    /// through the install's `TextRes` names (a name it does not bind is
+    /// shown as written).
+    fn read_texts(&mut self, source: &Source) {
+        match read_engine_strings(source) {
+            Ok(dll) => self.engine_strings = dll.map(|d| d.strings).unwrap_or_default(),
+            Err(e) => self.faults.push(e.to_string()),
+        }
+        match TextRes::read(source) {
+            Ok(Some(texts)) => {
+                let texts_of = self.messages.iter_mut().map(|m| &mut m.text);
+                for text in texts_of.chain(self.briefing.iter_mut().map(|w| &mut w.text)) {
+                    *text = texts.resolve(text).to_string();
+                }
+            }
+            Ok(None) => {}
+            Err(e) => self.faults.push(e.to_string()),
+        }
     }
 }

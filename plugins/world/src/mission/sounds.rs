@@ -33,11 +33,20 @@ pub const VOICE_OBJ_COMPLETE: &str = "VOICE_OBJ_COMPLETE";
 /// The interface voices of the outcomes (the same section).
 pub const VOICE_MISSION_COMPLETE: &str = "VOICE_MISSION_COMPLETE";
 pub const VOICE_MISSION_FAIL: &str = "VOICE_MISSION_FAIL";
+/// The interface voices of a building changing hands (openparkan
+/// `docs/27-ownership.md`, "Capture"): the player's clan took it from a
+/// neutral clan (or one neutral toward it), from an enemy, or lost one.
+pub const VOICE_NBUILD_CAPTURE: &str = "VOICE_NBUILD_CAPTURE";
+pub const VOICE_EBUILD_CAPTURE: &str = "VOICE_EBUILD_CAPTURE";
+pub const VOICE_BUILD_CAPTURE: &str = "VOICE_BUILD_CAPTURE";
 /// Every interface voice a mission may play.
-pub const INTERFACE_VOICES: [&str; 3] = [
+pub const INTERFACE_VOICES: [&str; 6] = [
     VOICE_OBJ_COMPLETE,
     VOICE_MISSION_COMPLETE,
     VOICE_MISSION_FAIL,
+    VOICE_NBUILD_CAPTURE,
+    VOICE_EBUILD_CAPTURE,
+    VOICE_BUILD_CAPTURE,
 ];
 
 /// A sample as loading left it.
