@@ -380,8 +380,11 @@ pub(crate) fn steer(
             c.ground != Ground::Unit
                 || prey.and_then(|p| p.2).map(|c| c.identity_raw) == clan.map(|c| c.identity_raw)
         });
-        let outline = order
-            .target_object()
+        // The footprint of a building a patrol goes round or an escape
+        // leaves.
+        let outline = matches!(order.kind, OrderKind::Patrol | OrderKind::Leave)
+            .then(|| order.target_object())
+            .flatten()
             .and_then(|b| view.footprints.buildings.iter().find(|f| f.id == b))
             .map(|f| &f.outline);
         let bounds = view.bounds.as_deref().map(|b| (b.min, b.max));

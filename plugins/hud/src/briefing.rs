@@ -18,9 +18,11 @@
 //! `WaitForTime` is set; a `flyaround` dwell orbits the target, level,
 //! once per `RotateTime`; a `jump` holds half the edge, cuts, and dips to
 //! black over it; the fade moves from a stop's `FadePercent` to the next
-//! stop's over its `FadeTime`; the last stop holds for its `EdgeTime`.
-//! Ours: a spline edge is a smoothstep ease between the two poses (the
-//! engine's curve is not read).
+//! stop's over its `FadeTime`; the last stop holds for its `EdgeTime`;
+//! a `linear` edge is not eased; a `spline` edge moves the eye on a cubic
+//! Hermite from the velocity the phase before left to the one it arrives
+//! with, the look-at eased in and out ([`hermite`], docs/facts.md
+//! "Briefing").
 
 use bevy::prelude::*;
 use iron3d_audio::BriefingVoices;
@@ -70,10 +72,59 @@ fn orbit(w: &Waypoint, t: f32) -> Vec3 {
     )
 }
 
+/// The velocity of a flyaround stop's orbit where the eye is at `eye`.
+fn orbit_velocity(w: &Waypoint, eye: Vec3) -> Vec3 {
+    let d = eye - v(w.target);
+    let omega = TAU / w.rotate_time.max(1e-3);
+    Vec3::new(-omega * d.y, omega * d.x, 0.0)
+}
+
+/// The cubic Hermite from `p0` to `p1` with end tangents `a` and `b`, at
+/// `u` in 0..1.
+fn hermite(p0: Vec3, p1: Vec3, a: Vec3, b: Vec3, u: f32) -> Vec3 {
+    let c2 = 3.0 * (p1 - p0) - 2.0 * a - b;
+    let c3 = a + b - 2.0 * (p1 - p0);
+    p0 + a * u + c2 * u * u + c3 * u * u * u
+}
+
+/// The eye's velocity as a spline edge of `time` s from `p0` arrives at
+/// stop `dest` at `p1` (docs/21 "Every frame of the path, exactly"): into
+/// a continuous stop that leaves by a spline, the mean of the two legs'
+/// directions at their mean speed; by a timed linear edge, that edge's
+/// velocity; into a flyaround, its orbit's; else at rest.
+fn arrival_velocity(
+    waypoints: &[Waypoint],
+    dest: usize,
+    (p0, p1): (Vec3, Vec3),
+    time: f32,
+) -> Vec3 {
+    let Some(d) = waypoints.get(dest) else {
+        return Vec3::ZERO;
+    };
+    let after = usize::try_from(d.loop_index)
+        .ok()
+        .map_or_else(|| waypoints.get(dest + 1), |n| waypoints.get(n))
+        .map(|w| v(w.camera));
+    match (&d.wait, &d.edge, after) {
+        (WaitType::Flyaround, ..) => orbit_velocity(d, p1),
+        (WaitType::Continuous, EdgeType::Spline, Some(after)) => {
+            let (a, b) = (p1 - p0, after - p1);
+            let direction = (a.normalize_or_zero() + b.normalize_or_zero()).normalize_or_zero();
+            direction * (a.length() + b.length()) / (time + d.edge_time).max(1e-6)
+        }
+        (WaitType::Continuous, EdgeType::Linear, Some(after)) if d.edge_time > 0.0 => {
+            (after - p1) / d.edge_time
+        }
+        _ => Vec3::ZERO,
+    }
+}
+
 /// Where the flight is `t` s after its start; `None` once it is over.
 pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
     let mut i = 0;
     let mut from = (v(waypoints.first()?.camera), v(waypoints.first()?.target));
+    // The eye's velocity as the last phase left it (at rest at the start).
+    let mut velocity = Vec3::ZERO;
     for arrival in 1..=MOST_STOPS {
         let w = waypoints.get(i)?;
         let next = match usize::try_from(w.loop_index) {
@@ -113,6 +164,15 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
         } else {
             from
         };
+        // A dwell leaves the orbit's velocity, or (ours) none when the
+        // camera held still.
+        if dwell > 0.0 {
+            velocity = if flying {
+                orbit_velocity(w, leave.0)
+            } else {
+                Vec3::ZERO
+            };
+        }
         let edge_t = t - dwell;
         let Some(next) = next else {
             // The last stop holds for its edge time, then the flight ends.
@@ -126,23 +186,44 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
             });
         };
         let to = (v(next.camera), v(next.target));
-        if edge_t < w.edge_time {
-            let s = edge_t / w.edge_time;
-            let (k, dip) = match w.edge {
-                EdgeType::Linear => (s, 0.0),
-                EdgeType::Spline => (s * s * (3.0 - 2.0 * s), 0.0),
-                EdgeType::Jump => (if s < 0.5 { 0.0 } else { 1.0 }, 1.0 - (2.0 * s - 1.0).abs()),
+        let time = w.edge_time;
+        let end_velocity = match w.edge {
+            EdgeType::Spline => arrival_velocity(waypoints, next_index, (leave.0, to.0), time),
+            _ => Vec3::ZERO,
+        };
+        if edge_t < time {
+            let s = edge_t / time;
+            // The look-at eases in and out (a Hermite with no tangents).
+            let ease = s * s * (3.0 - 2.0 * s);
+            let (eye, target, dip) = match w.edge {
+                EdgeType::Linear => (leave.0.lerp(to.0, s), leave.1.lerp(to.1, s), 0.0),
+                EdgeType::Spline => (
+                    hermite(leave.0, to.0, velocity * time, end_velocity * time, s),
+                    leave.1.lerp(to.1, ease),
+                    0.0,
+                ),
+                EdgeType::Jump => {
+                    let (eye, target) = if s < 0.5 { leave } else { to };
+                    (eye, target, 1.0 - (2.0 * s - 1.0).abs())
+                }
             };
             return Some(Shot {
-                eye: leave.0.lerp(to.0, k),
-                target: leave.1.lerp(to.1, k),
+                eye,
+                target,
                 fade: fade(t).max(dip),
                 text,
                 stop: i,
                 arrival,
             });
         }
-        t = edge_t - w.edge_time;
+        // What the edge leaves: a linear one one speed on every axis (as
+        // docs/21 reads it), a spline its arrival velocity, a jump none.
+        velocity = match w.edge {
+            EdgeType::Linear if time > 0.0 => Vec3::splat(leave.0.distance(to.0) / time),
+            EdgeType::Spline => end_velocity,
+            _ => Vec3::ZERO,
+        };
+        t = edge_t - time;
         from = to;
         i = next_index;
     }

@@ -311,6 +311,37 @@ mod briefing {
         assert_eq!(shot(&[], 0.0), None);
     }
 
+    /// A spline edge is a cubic Hermite from the velocity the phase before
+    /// left (a linear edge: its speed on every axis) to the one it
+    /// arrives with (into a stop that leaves by a spline: the two legs'
+    /// mean direction at their mean speed; the last stop: at rest); its
+    /// look-at eases in and out (docs/21).
+    #[test]
+    fn a_spline_edge_is_a_hermite_between_the_velocities_either_side() {
+        let a = stop([0.0, 0.0, 10.0], [0.0, 0.0, 0.0]);
+        let mut b = stop([10.0, 0.0, 10.0], [0.0, 0.0, 0.0]);
+        b.edge = EdgeType::Spline;
+        let mut c = stop([10.0, 10.0, 10.0], [0.0, 0.0, 0.0]);
+        c.edge = EdgeType::Spline;
+        let mut d = stop([10.0, 20.0, 10.0], [20.0, 0.0, 0.0]);
+        d.edge = EdgeType::Spline;
+        let flight = [a, b, c, d];
+        let eye = |t: f32| shot(&flight, t).expect("flying").eye;
+        let near = |p: Vec3, q: Vec3| (p - q).length() < 1e-3;
+        // b to c (2 s from t = 2): tangents 2 × (5, 5, 5) and 2 × (0, 5, 0).
+        assert!(near(eye(2.0), Vec3::new(10.0, 0.0, 10.0)));
+        assert!(near(eye(3.0), Vec3::new(11.25, 5.0, 11.25)), "{}", eye(3.0));
+        assert!(near(eye(3.9999), Vec3::new(10.0, 10.0, 10.0)));
+        // c to d: from (0, 5, 0) to rest.
+        assert!(near(eye(5.0), Vec3::new(10.0, 16.25, 10.0)), "{}", eye(5.0));
+        // The look-at eases: a quarter of the way in time is 5/32 in place.
+        let target = shot(&flight, 4.5).unwrap().target;
+        assert!(
+            near(target, Vec3::new(20.0 * 5.0 / 32.0, 0.0, 0.0)),
+            "{target}"
+        );
+    }
+
     fn app(dir: &std::path::Path, play: bool) -> App {
         let mut app = headless_app(Some(MissionRequest::first_of(dir.join("game"))), 1);
         app.add_plugins(Stack).insert_resource(PlayBriefing(play));

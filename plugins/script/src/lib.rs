@@ -8,6 +8,7 @@
 //! | the first step | every clan's `Init`, once |
 //! | every 7000 + rand % 1000 ms of a clan (stream [`TAKT_STREAM`]) | its takt: 7 s on its seconds clock, its problem handler (`Problems0`), then each standing problem's `_Start` (the first time) or `_Continue`, heaviest first; solved and unsolved problems go |
 //! | every 2000 ms from the first step | the player clan's `Mission` handler |
+//! | a step a building changed hands | the player's clan hears of it (its System line and voice), then the new owner's `Fort_Captured` |
 //!
 //! A handler that faults stops and is reported with its chain
 //! ([`ScriptErrors`]); the mission goes on. Orders go out through the
@@ -257,9 +258,10 @@ enum Task {
     Captured(u32),
 }
 
-/// Runs what is due this step: every clan's `Init` on the first step, each
-/// clan's takt, `Fort_Captured` for a clan that took a building, then the
-/// player clan's `Mission` handler.
+/// Runs what is due this step: a building that changed hands is announced
+/// to the player's clan ([`announce_capture`]); every clan's `Init` on the
+/// first step, each clan's takt, `Fort_Captured` for a clan that took a
+/// building, then the player clan's `Mission` handler.
 #[allow(clippy::too_many_arguments)]
 fn run(
     clock: Res<GameClock>,
