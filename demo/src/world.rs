@@ -102,7 +102,7 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
 }
 
 /// The root configs: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`,
-/// `hero.tbl`, `ArealMap.ini` with the keys and demo values of tome VIII (and the
+/// `hero.tbl`, `addition.man`, `ArealMap.ini` with the keys and demo values of tome VIII (and the
 /// three keys Part 2 adds to `iron_3d.ini`).
 fn write_root_configs(install: &mut Install) -> Result<()> {
     install.add(
@@ -185,6 +185,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         ]),
     )?;
     install.add("hero.tbl", crlf(HERO_TABLE))?;
+    install.add("addition.man", crlf(PLAY_KEYS))?;
     install.add(
         "ArealMap.ini",
         crlf(&[
@@ -199,6 +200,15 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         ]),
     )
 }
+
+/// `addition.man`, the keys the game looks up in play (openparkan
+/// `docs/14-controls.md`, "The bindings"): the objectives screen and the
+/// game menu on the keys the engine's code defaults give (the retail file
+/// has the menu on F3).
+const PLAY_KEYS: &[&str] = &[
+    "CMD_JAMES_MISSION_OBJ SCAN_NULL SCAN_F12",
+    "CMD_ROLLBACK_STATE SCAN_NULL SCAN_ESC",
+];
 
 /// The pilot's input table in the original layout (openparkan
 /// `docs/14-controls.md`, "The table"): each key's press row and the

@@ -14,6 +14,7 @@ use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::builddat::{BuildCategory, BuildDat};
 use iron3d_formats::config::ini::{self, Settings};
 use iron3d_formats::config::input_table::InputTable;
+use iron3d_formats::config::key_map::KeyMap;
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::registry::Registry;
@@ -138,6 +139,16 @@ fn builddat_survives_mutation() {
 fn input_tables_survive_mutation() {
     let table = b"// hero\r\nKEY SCAN_NULL SCAN_W 1 CICLS_UNKNOWN MCMD_WALK_F 1.0 0 0 0.0 0 // OBJ_MOVE_FORWARD\r\nKEY SCAN_NULL SCAN_W 0 CICLS_UNKNOWN MCMD_WALK_F 0.0 0 0 0.0 0\r\nMOUSE SCAN_NULL SCAN_MOUSE_X 1 CICLS_TURRET MCMD_ANGLE_X 0.1 1 MAN_WRAP 0.05 1000\r\n";
     support::assert_robust(table, None, text_budget, InputTable::parse);
+}
+
+#[test]
+fn key_maps_survive_mutation() {
+    let map = b"CMD_JAMES_MISSION_OBJ SCAN_NULL SCAN_F12\r\nCMD_GAME_MENU SCAN_NULL SCAN_F3\r\n\r\nCMD_CAMERA_CENTER SCAN_LSHIFT SCAN_RMOUSE\r\n";
+    support::assert_robust(map, None, text_budget, |d| {
+        let read = KeyMap::parse(d)?;
+        assert_eq!(read.to_bytes(), d, "read but not written back");
+        Ok::<_, iron3d_formats::error::FormatError>(read)
+    });
 }
 
 #[test]

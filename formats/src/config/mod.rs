@@ -11,6 +11,7 @@
 //! | `briefing.cfg` | [`blocks::ObjectConfig`], its waypoints typed by [`briefing::waypoints`] |
 //! | `BuildDat.lst` | [`builddat::BuildDat`] |
 //! | `hero.tbl`, `m1.tbl`, `m2.tbl` | [`input_table::InputTable`] |
+//! | `addition.man` and the other key maps | [`key_map::KeyMap`] |
 //! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
 //! | `DATA/TextRes.cfg` | [`blocks::ObjectConfig`], the dialogue's names bound to `TextRes.dll` strings by [`text_res`] |
 
@@ -20,6 +21,7 @@ pub mod briefing;
 pub mod builddat;
 pub mod ini;
 pub mod input_table;
+pub mod key_map;
 pub mod mission_text;
 pub mod text;
 pub mod text_res;

@@ -20,15 +20,17 @@
 //! An action the file leaves out keeps no binding.
 //!
 //! The bindings before the file (what its first writing holds) are the
-//! code's defaults with the install's `hero.tbl` laid over them
-//! ([`Bindings::of_install`]): each action the table's press rows bind
-//! takes the table's keys instead of the default ones.
+//! code's defaults with the install's `hero.tbl`, then its `addition.man`,
+//! laid over them ([`Bindings::of_install`]): each action the table's
+//! press rows or the key map's bindings bind takes their keys instead of
+//! the default ones.
 
 use crate::action::PlayerAction;
 use bevy::prelude::*;
 use bevy::reflect::FromReflect;
 use bevy::reflect::enums::{DynamicEnum, DynamicVariant};
 use iron3d_formats::config::input_table::{InputRow, InputTable, NO_MODIFIER};
+use iron3d_formats::config::key_map::{KeyMap, PLAY_KEYS};
 use iron3d_formats::source::Source;
 use leafwing_input_manager::prelude::*;
 use std::collections::BTreeMap;
@@ -277,14 +279,39 @@ impl Bindings {
     /// them: every action the table binds takes the table's inputs (in
     /// row order) instead of its own. Returns what of the table could not
     /// be taken, a sentence per row (a chord, a key with no input here).
-    pub fn with_table(mut self, table: &InputTable) -> (Self, Vec<String>) {
+    pub fn with_table(self, table: &InputTable) -> (Self, Vec<String>) {
+        self.lay(table.rows.iter().filter(|r| r.press).filter_map(|row| {
+            Some(Laid {
+                line: row.line,
+                action: table_action(row)?,
+                modifier: &row.modifier,
+                key: &row.key,
+            })
+        }))
+    }
+
+    /// These bindings with a key map's (`addition.man`) bindings of the
+    /// commands the game carries laid over them, as
+    /// [`Bindings::with_table`] lays a table's.
+    pub fn with_key_map(self, map: &KeyMap) -> (Self, Vec<String>) {
+        self.lay(map.bindings.iter().filter_map(|b| {
+            Some(Laid {
+                line: b.line,
+                action: command_action(&b.command)?,
+                modifier: &b.modifier,
+                key: &b.key,
+            })
+        }))
+    }
+
+    /// Every action `rows` bind takes their inputs (in order) instead of
+    /// its own; a chord or a key with no input here is a sentence of the
+    /// answer.
+    fn lay<'a>(mut self, rows: impl Iterator<Item = Laid<'a>>) -> (Self, Vec<String>) {
         let mut taken: BTreeMap<usize, Vec<Input>> = BTreeMap::new();
         let mut problems = Vec::new();
-        for row in table.rows.iter().filter(|r| r.press) {
-            let Some(action) = table_action(row) else {
-                continue;
-            };
-            let refuse = |why: String| format!("line {}: {}: {why}", row.line, action.name());
+        for row in rows {
+            let refuse = |why: String| format!("line {}: {}: {why}", row.line, row.action.name());
             if row.modifier != NO_MODIFIER {
                 problems.push(refuse(format!(
                     "the chord {} + {} is not bound here",
@@ -292,9 +319,9 @@ impl Bindings {
                 )));
                 continue;
             }
-            match scan_input(&row.key) {
+            match scan_input(row.key) {
                 Some(input) => {
-                    let slot = self.0.iter().position(|(a, _)| *a == action);
+                    let slot = self.0.iter().position(|(a, _)| *a == row.action);
                     if let Some(i) = slot {
                         let inputs = taken.entry(i).or_default();
                         if !inputs.contains(&input) {
@@ -311,33 +338,80 @@ impl Bindings {
         (self, problems)
     }
 
-    /// The code's defaults with the install's `hero.tbl` laid over them
-    /// ([`Bindings::with_table`]), read through the install's layers (mod
-    /// directories first). An install without one gives the defaults; a
-    /// table that does not read, or rows that cannot be taken, are logged
-    /// with the file and line, and the rest stays.
+    /// The code's defaults with the install's `hero.tbl`, then its
+    /// `addition.man`, laid over them ([`Bindings::with_table`],
+    /// [`Bindings::with_key_map`]), read through the install's layers (mod
+    /// directories first). An install without them gives the defaults; a
+    /// file that does not read, or bindings that cannot be taken, are
+    /// logged with the file and line, and the rest stays.
     pub fn of_install(game_dir: &Path, mod_dirs: &[PathBuf]) -> Self {
-        let defaults = Self::default();
-        let read = Source::new(game_dir, mod_dirs)
-            .and_then(|source| source.read_legacy(HERO_TABLE.as_bytes()))
-            .and_then(|found| found.map(|f| InputTable::parse(f.bytes())).transpose());
-        match read {
-            Ok(Some(table)) => {
-                let (bindings, problems) = defaults.with_table(&table);
-                for problem in problems {
-                    warn!("bindings: {} -> {HERO_TABLE} {problem}", game_dir.display());
-                }
-                bindings
-            }
-            Ok(None) => defaults,
+        let source = match Source::new(game_dir, mod_dirs) {
+            Ok(source) => source,
             Err(e) => {
                 error!(
-                    "bindings: {} -> {HERO_TABLE}: {e}; the default bindings stay",
+                    "bindings: {}: {e}; the default bindings stay",
                     game_dir.display()
                 );
-                defaults
+                return Self::default();
             }
+        };
+        let bindings = layer(Self::default(), &source, HERO_TABLE, |b, data| {
+            Ok(b.with_table(&InputTable::parse(data)?))
+        });
+        layer(bindings, &source, PLAY_KEYS, |b, data| {
+            Ok(b.with_key_map(&KeyMap::parse(data)?))
+        })
+    }
+}
+
+/// `bindings` with the install's `file` laid over them by `lay`; as they
+/// were when the install has no such file or it does not read (logged).
+fn layer(
+    bindings: Bindings,
+    source: &Source,
+    file: &str,
+    lay: impl FnOnce(Bindings, &[u8]) -> iron3d_formats::error::Result<(Bindings, Vec<String>)>,
+) -> Bindings {
+    let game_dir = source.game_dir().display();
+    let found = match source.read_legacy(file.as_bytes()) {
+        Ok(Some(found)) => found,
+        Ok(None) => return bindings,
+        Err(e) => {
+            error!("bindings: {game_dir} -> {file}: {e}; the bindings before it stay");
+            return bindings;
         }
+    };
+    match lay(bindings.clone(), found.bytes()) {
+        Ok((laid, problems)) => {
+            for problem in problems {
+                warn!("bindings: {game_dir} -> {file} {problem}");
+            }
+            laid
+        }
+        Err(e) => {
+            error!("bindings: {game_dir} -> {file}: {e}; the bindings before it stay");
+            bindings
+        }
+    }
+}
+
+/// One binding an install's file gives an action: its line and its chord.
+struct Laid<'a> {
+    line: usize,
+    action: PlayerAction,
+    modifier: &'a str,
+    key: &'a str,
+}
+
+/// The action a key map's command binds (openparkan `docs/40-command-mode.md`,
+/// "Input"): the objectives screen, and the game menu (our pause menu),
+/// which Esc's `CMD_ROLLBACK_STATE` (leave the machine or the mode) opens
+/// and closes too (ours: the game has no other mode to leave).
+fn command_action(command: &str) -> Option<PlayerAction> {
+    match command {
+        "CMD_JAMES_MISSION_OBJ" => Some(PlayerAction::Objectives),
+        "CMD_GAME_MENU" | "CMD_ROLLBACK_STATE" => Some(PlayerAction::Menu),
+        _ => None,
     }
 }
 

@@ -417,6 +417,52 @@ KEY SCAN_NULL SCAN_WHEEL 1 CICLS_MULTIGUN MCMD_SELECT 1.0 3 0 0.0 0\r\n";
     assert_eq!(layered, bindings);
 }
 
+/// The install's `addition.man` (the keys the game looks up in play) lays
+/// the objectives screen and the game menu over the bindings: the demo's
+/// gives the defaults; a retail-like one puts the menu on F3 and Esc
+/// (`CMD_GAME_MENU`, `CMD_ROLLBACK_STATE`), keeps what it does not bind,
+/// reports what it cannot take; a broken one changes nothing.
+#[test]
+fn the_installs_play_keys_map_lays_its_commands_over_the_bindings() {
+    use iron3d_formats::config::key_map::KeyMap;
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
+    assert!(game.join("addition.man").exists());
+    assert_eq!(Bindings::of_install(&game, &[]), Bindings::default());
+    let map = "CMD_GAME_MENU SCAN_NULL SCAN_F3\r\n\
+CMD_ROLLBACK_STATE SCAN_NULL SCAN_ESC\r\n\
+CMD_JAMES_MISSION_OBJ SCAN_LSHIFT SCAN_F12\r\n\
+CMD_QUICK_SAVE SCAN_NULL SCAN_F7\r\n";
+    let (bindings, problems) =
+        Bindings::default().with_key_map(&KeyMap::parse(map.as_bytes()).unwrap());
+    use PlayerAction as A;
+    assert_eq!(
+        inputs_of(&bindings, A::Menu),
+        [Input::Key(KeyCode::F3), Input::Key(KeyCode::Escape)]
+    );
+    assert_eq!(
+        inputs_of(&bindings, A::Objectives),
+        inputs_of(&Bindings::default(), A::Objectives)
+    );
+    assert_eq!(
+        problems,
+        ["line 3: Objectives: the chord SCAN_LSHIFT + SCAN_F12 is not bound here"]
+    );
+    // Through the install's layers: a mod's key map wins, a broken one
+    // leaves the bindings before it.
+    let mods = tempfile::tempdir().unwrap();
+    std::fs::write(mods.path().join("ADDITION.MAN"), map).unwrap();
+    let layered = Bindings::of_install(&game, &[mods.path().to_path_buf()]);
+    assert_eq!(layered, bindings);
+    std::fs::write(
+        mods.path().join("ADDITION.MAN"),
+        "CMD_GAME_MENU SCAN_F3\r\n",
+    )
+    .unwrap();
+    let broken = Bindings::of_install(&game, &[mods.path().to_path_buf()]);
+    assert_eq!(broken, Bindings::default());
+}
+
 #[test]
 fn scan_names_map_to_the_keys_of_their_families() {
     let key = |name| scan_input(name);
