@@ -45,7 +45,7 @@ impl TextRes {
         };
         let library = object
             .field("library")
-            .map(|l| l.trim().trim_matches('"').to_string())
+            .map(|l| l.trim().to_string())
             .ok_or_else(|| {
                 FormatError::missing("TextRes.cfg", "the text descriptor's `library`")
                     .in_file(TEXT_RES_CFG)

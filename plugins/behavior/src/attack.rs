@@ -35,7 +35,9 @@ use iron3d_control::Piloted;
 use iron3d_formats::order::InsertMode;
 use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::{Armament, Controller, Destroyed, ObjectClan, ObjectKind, RngStreams};
+use iron3d_world::mission::{
+    Armament, Controller, Destroyed, ObjectClan, ObjectKind, RngStreams, fraction,
+};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// The random stream of attacks' fighting places.
@@ -55,7 +57,7 @@ pub struct Target(pub Option<OriginalObjectId>);
 
 /// A uniform draw in 0..1 from the attack stream.
 fn unit_draw(rng: &mut RngStreams) -> f32 {
-    ((rng.next_u64(ATTACK_STREAM) >> 40) as f64 / (1u64 << 24) as f64) as f32
+    fraction(rng.next_u64(ATTACK_STREAM)) as f32
 }
 
 /// What an attack goes for next: its fighting place, its speed fraction

@@ -9,7 +9,7 @@
 
 use crate::obstacle::Convex;
 use bevy::prelude::*;
-use iron3d_world::mission::{Draws, RngStreams};
+use iron3d_world::mission::{RngStreams, fraction};
 
 /// The stream the escape's places are drawn from.
 pub const LEAVE_STREAM: &str = "behavior_leave";
@@ -29,7 +29,7 @@ pub(crate) fn way_out(
     rng: &mut RngStreams,
     fits: impl Fn(Vec2) -> bool,
 ) -> Option<Vec2> {
-    let mut draw = || Draws(rng.next_u64(LEAVE_STREAM)).unit();
+    let mut draw = || fraction(rng.next_u64(LEAVE_STREAM)) as f32;
     match building {
         Some(outline) => {
             let middle = outline.0.iter().sum::<Vec2>() / outline.0.len().max(1) as f32;

@@ -20,7 +20,7 @@ use crate::order::{Order, OrderKind, OrderTarget, Orders};
 use crate::route::map_point;
 use bevy::prelude::*;
 use iron3d_formats::tma;
-use iron3d_world::mission::{Draws, ObjectKind, RngStreams};
+use iron3d_world::mission::{Draws, ObjectKind, RngStreams, fraction};
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// The stream a loop's seed and timer are drawn from.
@@ -152,7 +152,7 @@ pub(crate) fn new_loop(
     order.leg = 0;
     order.seed = rng.next_u64(PATROL_STREAM);
     let (base, extra) = ground.redraw();
-    let wait = base + extra * Draws(rng.next_u64(PATROL_STREAM)).unit();
+    let wait = base + extra * fraction(rng.next_u64(PATROL_STREAM)) as f32;
     order.repick = tick + (wait / dt).round() as u64;
 }
 

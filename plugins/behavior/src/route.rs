@@ -27,7 +27,7 @@ use iron3d_formats::terrain::route::{RAND_MAX, RouteError};
 use iron3d_schedules::StateHasher;
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
-    InstanceName, MissionArealMap, MissionDescription, PrototypeKey, RngStreams,
+    InstanceName, MissionArealMap, MissionDescription, PrototypeKey, RngStreams, fraction,
 };
 use std::collections::VecDeque;
 
@@ -266,7 +266,7 @@ fn draw(rng: &mut RngStreams) -> u16 {
 
 /// A uniform draw in -1..1 from the path stream.
 fn signed_unit(rng: &mut RngStreams) -> f32 {
-    ((rng.next_u64(PATH_STREAM) >> 40) as f64 / (1u64 << 23) as f64 - 1.0) as f32
+    (2.0 * fraction(rng.next_u64(PATH_STREAM)) - 1.0) as f32
 }
 
 /// The first walkable point of the way-out search round `from`.

@@ -57,7 +57,7 @@ pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigger};
-pub use rng::{Draws, RngStreams};
+pub use rng::{Draws, RngStreams, fraction};
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
     LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,

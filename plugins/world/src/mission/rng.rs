@@ -58,8 +58,13 @@ impl Draws {
 
     /// The next value as a fraction in [0, 1).
     pub fn unit(&mut self) -> f32 {
-        ((self.next_u64() >> 40) as f64 / (1u64 << 24) as f64) as f32
+        fraction(self.next_u64()) as f32
     }
+}
+
+/// A drawn value as a fraction in [0, 1): its top 24 bits.
+pub fn fraction(value: u64) -> f64 {
+    (value >> 40) as f64 / (1u64 << 24) as f64
 }
 
 /// One SplitMix64 step of `state`.
