@@ -308,6 +308,31 @@ fn the_hud_draws_its_weapons_list_and_radar_over_the_cockpit_view() {
     assert!(clear < 0.02, "the open view: {clear:.3} differ");
 }
 
+/// The HUD is drawn in the install's interface sprites: with the sheets
+/// gone (each sprite falls back to its plain shape) the reticle and the
+/// radar's disc look otherwise, and the view round them does not change.
+#[test]
+#[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
+fn the_hud_is_drawn_in_the_installs_interface_sprites() {
+    require_display();
+    let (dir, ..) = demo_install();
+    let game_dir = dir.path().to_str().unwrap();
+    let args = ["--game-dir", game_dir, "--paused"];
+    let (art, w, h) = screenshot(&args);
+    for sheet in ["ui/compaund.cfg", "ui/hq.cfg", "ui/ui.lib"] {
+        std::fs::remove_file(dir.path().join(sheet)).unwrap();
+    }
+    let (plain, ..) = screenshot(&args);
+    // The reticle's circle, arcs and tick strips (docs/35 "The reticle"),
+    // and the radar's disc with the base under it.
+    let reticle = layout_difference(&art, &plain, w, h, [232.0, 199.0, 176.0, 82.0]);
+    let radar = layout_difference(&art, &plain, w, h, [221.0, 327.0, 200.0, 153.0]);
+    assert!(reticle > 0.03, "reticle: {reticle:.3} of its pixels differ");
+    assert!(radar > 0.3, "radar: {radar:.3} of its pixels differ");
+    let clear = layout_difference(&art, &plain, w, h, [20.0, 250.0, 90.0, 100.0]);
+    assert!(clear < 0.02, "the open view: {clear:.3} differ");
+}
+
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn deleting_a_placed_building_changes_the_pixels_where_it_stood() {

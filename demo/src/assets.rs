@@ -11,6 +11,7 @@
 mod effects;
 mod glyphs;
 pub(crate) mod ground;
+mod hud_art;
 mod interface;
 mod kinds;
 mod materials;

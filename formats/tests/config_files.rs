@@ -310,3 +310,112 @@ fn textres_names_resolve_to_the_dlls_strings() {
     assert_eq!(texts.text("GONE"), None, "an id the DLL lacks");
     assert_eq!(texts.resolve("Mission.01"), "Mission.01", "as written");
 }
+
+/// The demo's interface sprites read from their pages through the
+/// `textures` resource, each holding art; a modder's broken piece, a
+/// piece off its page and an unbound page are faults beside the rest.
+#[test]
+fn interface_sprites_read_from_their_pages_and_a_bad_one_fails_alone() {
+    use iron3d_formats::config::sprites::InterfaceArt;
+    use iron3d_formats::source::Source as Files;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("demo");
+    iron3d_demo::build(&root, iron3d_demo::DEFAULT_SEED, iron3d_demo::Scale::Demo).unwrap();
+    let named = [
+        "ccres_green_lamp",
+        "ccres_ray_body",
+        "ccres_frame_edge_v",
+        "CCRES_FRAME_CORNER_3",
+        "targeter_back",
+        "frwd_shld",
+    ];
+    let art = InterfaceArt::read(
+        &Files::new(&root, &[]).unwrap(),
+        &named,
+        &[("ring", ring_of())],
+    );
+    assert_eq!(art.faults, vec![]);
+    assert_eq!(art.cuts.len(), 7);
+    for (name, cut) in &art.cuts {
+        let image = &art.pages[cut.page].image;
+        let s = &cut.sprite;
+        let opaque = (s.y..s.y + s.height)
+            .flat_map(|y| (s.x..s.x + s.width).map(move |x| (x, y)))
+            .any(|(x, y)| image.pixels[((y * image.width + x) * 4 + 3) as usize] > 0);
+        assert!(opaque, "{name} holds no art");
+    }
+    assert_eq!(art.cut("ccres_frame_edge_v").unwrap().sprite.turns, 1);
+    assert_eq!(art.cut("ccres_frame_corner_3").unwrap().sprite.turns, 2);
+    let back = art.cut("targeter_back").unwrap();
+    assert_eq!(art.pages[back.page].name, "ui\\ui.lib/ui_menu3.tex");
+    assert_eq!(
+        [
+            back.sprite.x,
+            back.sprite.y,
+            back.sprite.width,
+            back.sprite.height
+        ],
+        [0, 82, 150, 174]
+    );
+
+    // A modder turns a lamp by 45°, pushes the name bar off its page and
+    // unbinds the reticle's page.
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = root.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file}: {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "ui/compaund.cfg",
+        "object ccres_green_lamp\r\n",
+        "object ccres_green_lamp\r\n rotate = 45\r\n",
+    );
+    edit(
+        "ui/compaund.cfg",
+        " offset_x = 131\r\n",
+        " offset_x = 250\r\n",
+    );
+    edit("ui/game_resources.cfg", " page9 = 3\r\n", "");
+    let art = InterfaceArt::read(
+        &Files::new(&root, &[]).unwrap(),
+        &named,
+        &[("ring", ring_of())],
+    );
+    let problems: Vec<String> = art.faults.iter().map(|f| f.to_string()).collect();
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert!(
+        problems[0].contains("rotate: 0, 90, 180 or 270"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[0].starts_with("ui/compaund.cfg"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[1].contains("\"ccres_ray_body\" inside its page"),
+        "{}",
+        problems[1]
+    );
+    assert!(
+        matches!(&art.faults[2].problem, Problem::Missing { what } if what == "page \"page9\" in `textures`"),
+        "{}",
+        problems[2]
+    );
+    assert_eq!(art.cuts.len(), 4, "the rest are kept");
+    assert!(art.cut("targeter_back").is_some());
+}
+
+/// The reticle's circle, cut in code from `page9`.
+fn ring_of() -> iron3d_formats::config::sprites::Sprite {
+    iron3d_formats::config::sprites::Sprite {
+        texture: "page9".into(),
+        x: 77,
+        y: 0,
+        width: 64,
+        height: 64,
+        turns: 0,
+    }
+}

@@ -15,6 +15,7 @@ use iron3d_formats::config::builddat::{BuildCategory, BuildDat};
 use iron3d_formats::config::ini::{self, Settings};
 use iron3d_formats::config::input_table::InputTable;
 use iron3d_formats::config::key_map::KeyMap;
+use iron3d_formats::config::sprites::SpriteSheet;
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::fixed::ResourceRef;
 use iron3d_formats::registry::Registry;
@@ -147,6 +148,19 @@ fn key_maps_survive_mutation() {
     support::assert_robust(map, None, text_budget, |d| {
         let read = KeyMap::parse(d)?;
         assert_eq!(read.to_bytes(), d, "read but not written back");
+        Ok::<_, iron3d_formats::error::FormatError>(read)
+    });
+}
+
+#[test]
+fn sprite_sheets_survive_mutation() {
+    let sheet = b"object ccres_frame_edge_v\r\n texture = ui_menu\r\n offset_x = 8\r\n offset_y = 40\r\n width = 47\r\n height = 5\r\n rotate = 90\r\nend\r\nobject TARGETER_LIFE\r\n TEXTURE = \"ui_menu\"\r\n OFFSET_X = 49\r\n OFFSET_Y = 94\r\n WIDTH = 15\r\n HEIGHT = 15\r\nend\r\n";
+    support::assert_robust(sheet, None, text_budget, |d| {
+        let read = SpriteSheet::parse(d)?;
+        assert_eq!(read.to_bytes(), d, "read but not written back");
+        for object in &read.config.objects {
+            let _ = read.sprite(&object.name);
+        }
         Ok::<_, iron3d_formats::error::FormatError>(read)
     });
 }

@@ -48,7 +48,7 @@ const FONTS: [FontSpec; 2] = [
 
 /// `iron3d.dll`'s strings the HUD shows, by the original's ids (openparkan
 /// docs/34, docs/35), in the demo's own words.
-const STRINGS: [(u32, &str); 10] = [
+const STRINGS: [(u32, &str); 14] = [
     (1012, "MISSION ACCOMPLISHED"),
     (1013, "MISSION LOST"),
     (1014, "done"),
@@ -57,6 +57,10 @@ const STRINGS: [(u32, &str); 10] = [
     (1027, "failed"),
     (3061, "Bonus objectives"),
     (3062, "Main objectives"),
+    (3071, "LASER L-1"),
+    (3072, "CANNON C-2"),
+    (3073, "PLASMA P-3"),
+    (3074, "ROCKETS R-4"),
     (5039, "Building taken"),
     (5094, "INF"),
 ];
@@ -72,7 +76,8 @@ pub fn write(install: &mut Install) -> Result<()> {
         lib.push(spec.entry, 0, font(spec.scale)?);
     }
     install.add(FONT_LIBRARY, lib.build()?)?;
-    install.add(GAME_RESOURCES, game_resources())?;
+    let textures = super::hud_art::write(install)?;
+    install.add(GAME_RESOURCES, game_resources(&textures))?;
     install.add(MENU_RESOURCES, menu_resources())?;
     let strings = STRINGS
         .iter()
@@ -153,10 +158,11 @@ fn draw(atlas: &mut Rgba8Image, cx: u32, cy: u32, scale: u32, rows: &Rows) {
     }
 }
 
-/// `ui/game_resources.cfg`: the `fonts` descriptor, by index, and the
+/// `ui/game_resources.cfg`: the `fonts` descriptor, by index, the
 /// interface voices (objectives and outcomes, openparkan
-/// `docs/34-progression.md`) bound to the demo's voice beeps by name.
-fn game_resources() -> Vec<u8> {
+/// `docs/34-progression.md`) bound to the demo's voice beeps by name,
+/// and the interface's pages (`textures`, [`super::hud_art`]).
+fn game_resources(textures: &[String]) -> Vec<u8> {
     let mut lines = vec![
         "// Iron3D demo: the game's interface resources".to_string(),
         "object fonts".into(),
@@ -184,9 +190,11 @@ fn game_resources() -> Vec<u8> {
             " VOICE_EBUILD_CAPTURE = \"V_DONE.WAV\"",
             " VOICE_BUILD_CAPTURE = \"V_FAIL.WAV\"",
             "end",
+            "",
         ]
         .map(String::from),
     );
+    lines.extend_from_slice(textures);
     crlf(&lines.iter().map(String::as_str).collect::<Vec<_>>())
 }
 

@@ -13,6 +13,7 @@
 //! | `hero.tbl`, `m1.tbl`, `m2.tbl` | [`input_table::InputTable`] |
 //! | `addition.man` and the other key maps | [`key_map::KeyMap`] |
 //! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
+//! | `ui/compaund.cfg`, `ui/hq.cfg` | [`sprites::SpriteSheet`], the interface's sprites on the pages [`ui_resources::read_page`] reads |
 //! | `DATA/TextRes.cfg` | [`blocks::ObjectConfig`], the dialogue's names bound to `TextRes.dll` strings by [`text_res`] |
 
 pub mod ambient;
@@ -23,6 +24,7 @@ pub mod ini;
 pub mod input_table;
 pub mod key_map;
 pub mod mission_text;
+pub mod sprites;
 pub mod text;
 pub mod text_res;
 pub mod ui_resources;

@@ -11,11 +11,14 @@
 //!   (`dimension_x`, `dimension_y`), the font each role takes
 //!   (`GAME_FONT = "GAME_FONT_640x480"`); the `fonts` resource binds that
 //!   name to a `Tfnt` of `ui/font.lib`.
+//! - The `textures` resource binds the pages the interface's sprites
+//!   ([`super::sprites`]) name to `Texm`s of `ui/ui.lib`.
 
 use super::blocks::{ConfigObject, ObjectConfig};
 use crate::error::{FormatError, Result};
 use crate::proto::tfnt::Tfnt;
-use crate::source::Source;
+use crate::source::{Found, Source};
+use crate::texm::{Rgba8Image, Texm};
 use std::path::Path;
 
 /// The game's interface resources (textures, fonts, interface sounds).
@@ -24,6 +27,8 @@ pub const GAME_RESOURCES: &str = "ui/game_resources.cfg";
 pub const MENU_RESOURCES: &str = "ui/menu_resources.cfg";
 /// The descriptor of the fonts.
 pub const FONTS: &str = "fonts";
+/// The descriptor of the interface's pages (`ui/ui.lib`).
+pub const TEXTURES: &str = "textures";
 /// The font of the HUD's text.
 pub const GAME_FONT: &str = "GAME_FONT";
 /// The font of titles (the outcome, the objectives screen).
@@ -173,16 +178,50 @@ pub fn read_font(source: &Source, role: &str, screen: [u32; 2]) -> Result<Option
     let Some(binding) = font(&refs, role, screen) else {
         return Ok(None);
     };
-    let entry = entry_name(source, &binding, role)?;
-    let name = format!("{}/{entry}", binding.library);
+    let (name, found) = bound_entry(source, &binding, &format!("font for {role}"))?;
+    let font = Tfnt::parse(found.bytes()).map_err(|e| e.in_file(name.clone()))?;
+    Ok(Some(InstallFont { name, font }))
+}
+
+/// A page of the interface's art: the entry it was read from and its
+/// base level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstallPage {
+    /// `library/entry`, for logs and errors.
+    pub name: String,
+    pub image: Rgba8Image,
+}
+
+/// Reads the page `texture` (a sprite's `texture`, openparkan
+/// `docs/35-hud.md`) as the `textures` resource of `configs` binds it:
+/// `Ok(None)` when none binds it; a bound entry that is missing or does
+/// not decode is an error naming it.
+pub fn read_page(
+    source: &Source,
+    configs: &[ObjectConfig],
+    texture: &str,
+) -> Result<Option<InstallPage>> {
+    let Some(binding) = configs.iter().find_map(|c| binding(c, TEXTURES, texture)) else {
+        return Ok(None);
+    };
+    let (name, found) = bound_entry(source, &binding, &format!("page {texture}"))?;
+    let image = Texm::parse(found.bytes())
+        .and_then(|t| t.decode_level(0))
+        .map_err(|e| e.in_file(name.clone()))?;
+    Ok(Some(InstallPage { name, image }))
+}
+
+/// The entry `binding` names, read: `library/entry` and its bytes; `what`
+/// names the binding in errors.
+fn bound_entry(source: &Source, binding: &Binding, what: &str) -> Result<(String, Found)> {
+    let entry = entry_name(source, binding, what)?;
     let found = source
         .entry(binding.library.as_bytes(), entry.as_bytes())?
         .ok_or_else(|| {
-            FormatError::missing("ui resources", format!("font {entry:?} for {role}"))
+            FormatError::missing("ui resources", format!("{what}: entry {entry:?}"))
                 .in_file(binding.library.clone())
         })?;
-    let font = Tfnt::parse(found.bytes()).map_err(|e| e.in_file(name.clone()))?;
-    Ok(Some(InstallFont { name, font }))
+    Ok((format!("{}/{entry}", binding.library), found))
 }
 
 #[cfg(test)]

@@ -1,46 +1,101 @@
 //! The HUD drawn with egui's painter on the original 640×480 layout
-//! (GAMEPLAY §8), scaled to the window and centred: weapons list top
-//! right, message box top, radar bottom middle, own and target panels in
-//! the bottom corners, the reticle in the middle, the objectives screen
-//! and the outcome panel over it (with Restart, and Missions when the
-//! game has a main menu). Text in the install's `Tfnt` fonts when it has
-//! them ([`crate::fonts`]), else egui's; plain shapes: the install's
-//! interface sprites are not read yet.
+//! (GAMEPLAY §8; openparkan `docs/35-hud.md` for the places), scaled to
+//! the window and centred: weapons list top right, message box top, radar
+//! bottom middle, target and own panels in the bottom corners, the
+//! reticle in the middle, the objectives screen and the outcome panel
+//! over it (with Restart, and Missions when the game has a main menu).
+//! Text in the install's `Tfnt` fonts when it has them ([`crate::fonts`]),
+//! else egui's; shapes in the install's interface sprites
+//! ([`crate::art`]), each a plain shape where the install lacks it.
 
 use crate::HudSettings;
+use crate::art::{InstallArt, piece};
 use crate::briefing::{Briefing, Shot};
 use crate::fonts::{HudFont, InstallFonts};
 use crate::main_menu::MainMenu;
-use crate::model::{GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+use crate::model::{
+    GunRow, HudModel, Lamp, MESSAGE_LINES, ObjectiveLine, Panel, RADAR_RANGE, Side,
+};
 use crate::texts::{InstallTexts, Word};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
+use iron3d_formats::config::sprites::InterfaceArt;
 use iron3d_script::{ObjectiveState, OutcomeResult};
 use iron3d_world::mission::{MissionChange, MissionCommand};
 use std::sync::Arc;
 
 /// The layout's size.
 const LAYOUT: egui::Vec2 = egui::Vec2::new(640.0, 480.0);
-/// The radar's centre and radius on the layout.
-const RADAR: (Pos2, f32) = (Pos2::new(320.0, 420.0), 52.0);
-/// One turn of the radar's sweep, s of real time.
-const SWEEP_S: f32 = 2.0;
+/// The radar's centre and the radius its contacts reach on the layout.
+const RADAR_CENTRE: (f32, f32) = (320.0, 396.0);
+const RADAR_R: f32 = 60.0;
+/// The sweep ring's period, s of real time (the hero's radar: 750 ms ×
+/// 0.002, openparkan docs/35 "The sweep ring and its ping").
+const SWEEP_S: f32 = 1.5;
+/// A compound-control row's height and its name bar's width.
+const ROW_H: f32 = 19.0;
+const BAR_W: f32 = 120.0;
 
 const GREEN: Color32 = Color32::from_rgb(80, 220, 90);
 const RED: Color32 = Color32::from_rgb(230, 60, 50);
 const AMBER: Color32 = Color32::from_rgb(240, 190, 60);
 const GLASS: Color32 = Color32::from_rgba_premultiplied(0, 20, 10, 150);
 const INK: Color32 = Color32::from_rgb(190, 240, 200);
+/// The message box's text (`#dcdcdc`).
+const MESSAGE_INK: Color32 = Color32::from_rgb(220, 220, 220);
+/// Plain stand-ins for pieces the install lacks: a text box, a row's
+/// ends, the translucent name bar.
+const BODY: Color32 = Color32::from_rgb(20, 45, 25);
+const EDGE: Color32 = Color32::from_rgb(90, 200, 110);
+const RAY: Color32 = Color32::from_rgba_premultiplied(0, 20, 0, 51);
+/// The lamps' stand-ins: red, yellow1, yellow2, green, black.
+const LAMP_COLOURS: [Color32; 5] = [
+    Color32::from_rgb(230, 40, 30),
+    Color32::from_rgb(230, 200, 40),
+    Color32::from_rgb(250, 240, 120),
+    Color32::from_rgb(40, 230, 60),
+    Color32::from_rgb(16, 16, 16),
+];
 
 /// Text of this layout size and over is a title, in `MENU_FONT`.
 const TITLE_SIZE: f32 = 14.0;
 
-/// The layout mapped onto the screen, with the install's fonts.
+/// The layout mapped onto the screen, with the install's fonts and
+/// sprites.
 struct Layout {
     origin: Pos2,
     scale: f32,
     ink: Ink,
+    pages: Pages,
+}
+
+/// The install's interface sprites with their pages on the GPU.
+#[derive(Default, Clone)]
+pub(crate) struct Pages {
+    art: Arc<InterfaceArt>,
+    textures: Vec<egui::TextureHandle>,
+}
+
+impl Pages {
+    /// Uploads the pages of `art` (once: the sprites are read at start).
+    fn of(ctx: &egui::Context, art: &InstallArt) -> Self {
+        let textures = art
+            .0
+            .pages
+            .iter()
+            .map(|page| {
+                let image = &page.image;
+                let size = [image.width as usize, image.height as usize];
+                let pixels = egui::ColorImage::from_rgba_unmultiplied(size, &image.pixels);
+                ctx.load_texture(&page.name, pixels, egui::TextureOptions::NEAREST)
+            })
+            .collect();
+        Self {
+            art: art.0.clone(),
+            textures,
+        }
+    }
 }
 
 /// The install's fonts with their atlases on the GPU.
@@ -68,10 +123,103 @@ impl Ink {
 }
 
 impl Layout {
-    fn of(screen: Rect, ink: Ink) -> Self {
+    fn of(screen: Rect, ink: Ink, pages: Pages) -> Self {
         let scale = (screen.width() / LAYOUT.x).min(screen.height() / LAYOUT.y);
         let origin = screen.center() - LAYOUT * scale / 2.0;
-        Self { origin, scale, ink }
+        Self {
+            origin,
+            scale,
+            ink,
+            pages,
+        }
+    }
+
+    /// Draws the sprite `name` on the quad `[x0, y0, x1, y1]` tinted by
+    /// `colour`: corner `(x0, y0)` takes the sprite's top left, so a quad
+    /// given `x1 < x0` draws it mirrored, and the sprite's quarter turns
+    /// move its corners round clockwise. `false` (nothing drawn) when the
+    /// install lacks it.
+    fn sprite(&self, p: &egui::Painter, name: &str, corners: [f32; 4], colour: Color32) -> bool {
+        self.sprite_from(p, name, 0, corners, colour)
+    }
+
+    /// Draws every one of `quads` it can; whether it drew them all.
+    fn sprites(&self, p: &egui::Painter, quads: &[(&str, [f32; 4])], colour: Color32) -> bool {
+        let drawn = quads
+            .iter()
+            .filter(|(name, corners)| self.sprite(p, name, *corners, colour))
+            .count();
+        drawn == quads.len()
+    }
+
+    /// [`Self::sprite`] of the sprite less its top `skip` rows.
+    fn sprite_from(
+        &self,
+        p: &egui::Painter,
+        name: &str,
+        skip: u32,
+        [x0, y0, x1, y1]: [f32; 4],
+        colour: Color32,
+    ) -> bool {
+        let Some(cut) = self.pages.art.cut(name) else {
+            return false;
+        };
+        let Some(texture) = self.pages.textures.get(cut.page) else {
+            return false;
+        };
+        let image = &self.pages.art.pages[cut.page].image;
+        let s = &cut.sprite;
+        let (w, h) = (image.width as f32, image.height as f32);
+        // Half a texel in at the near edges, as the original cuts them.
+        let top = s.y + skip.min(s.height);
+        let (u0, v0) = ((s.x as f32 + 0.5) / w, (top as f32 + 0.5) / h);
+        let (u1, v1) = ((s.x + s.width) as f32 / w, (s.y + s.height) as f32 / h);
+        let uv = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)];
+        let at = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
+        let mut mesh = egui::Mesh::with_texture(texture.id());
+        for (k, (x, y)) in at.into_iter().enumerate() {
+            let (u, v) = uv[(k + 4 - usize::from(s.turns % 4)) % 4];
+            mesh.vertices.push(egui::epaint::Vertex {
+                pos: self.at(x, y),
+                uv: Pos2::new(u, v),
+                color: colour,
+            });
+        }
+        mesh.indices.extend([0, 1, 2, 0, 2, 3]);
+        p.add(egui::Shape::mesh(mesh));
+        true
+    }
+
+    /// A line's height at `size` (the install's font's own), layout px.
+    fn line_height(&self, size: f32) -> f32 {
+        match &self.ink.game {
+            Some((font, _)) => font.line_height(),
+            None => size,
+        }
+    }
+
+    /// How wide `text` is at `size`, layout px.
+    fn width(&self, text: &str, size: f32) -> f32 {
+        match &self.ink.game {
+            Some((font, _)) => font.layout(text).1,
+            None => 0.6 * size * text.chars().count() as f32,
+        }
+    }
+
+    /// `text` broken at spaces into lines no wider than `width` (a word
+    /// wider than that on its own line).
+    fn wrap(&self, text: &str, width: f32, size: f32) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for word in text.split_whitespace() {
+            match lines.last_mut() {
+                Some(line) if self.width(&format!("{line} {word}"), size) <= width => {
+                    line.push(' ');
+                    line.push_str(word);
+                }
+                _ => lines.push(word.to_string()),
+            }
+        }
+        lines
     }
 
     /// One line of text anchored at `at`: in the install's font (titles
@@ -135,7 +283,8 @@ pub(crate) fn draw(
     main_menu: Option<Res<MainMenu>>,
     fonts: Res<InstallFonts>,
     texts: Res<InstallTexts>,
-    mut ink: Local<Option<Ink>>,
+    art: Res<InstallArt>,
+    mut ink: Local<Option<(Ink, Pages)>>,
 ) {
     if !settings.shown && briefing.shot.is_none() {
         return;
@@ -145,21 +294,27 @@ pub(crate) fn draw(
         egui::Order::Background,
         egui::Id::new("iron3d-hud"),
     ));
-    let ink = ink.get_or_insert_with(|| Ink::of(ctx, &fonts)).clone();
-    let l = Layout::of(ctx.content_rect(), ink);
+    let (ink, pages) = ink
+        .get_or_insert_with(|| (Ink::of(ctx, &fonts), Pages::of(ctx, &art)))
+        .clone();
+    let l = Layout::of(ctx.content_rect(), ink, pages);
     if let Some(shot) = &briefing.shot {
         letterbox(&painter, &l, ctx.content_rect(), &briefing.title, shot);
         return;
     }
     weapons(&painter, &l, &model.guns, &texts);
     messages(&painter, &l, &model.messages);
-    let sweep = (time.elapsed_secs() / SWEEP_S).fract() * std::f32::consts::TAU;
-    radar(&painter, &l, &model, sweep);
-    if let Some(own) = &model.own {
-        panel(&painter, &l, own, 8.0, GREEN);
-    }
+    radar(
+        &painter,
+        &l,
+        &model,
+        (time.elapsed_secs() / SWEEP_S).fract(),
+    );
     if let Some(target) = &model.target {
-        panel(&painter, &l, target, 472.0, RED);
+        panel(&painter, &l, target, false);
+    }
+    if let Some(own) = &model.own {
+        panel(&painter, &l, own, true);
     }
     reticle(&painter, &l);
     if settings.objectives || model.objectives_at_start {
@@ -171,116 +326,265 @@ pub(crate) fn draw(
     }
 }
 
-fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts) {
-    for (i, g) in guns.iter().enumerate() {
-        let y = 8.0 + 18.0 * i as f32;
-        p.rect_filled(l.rect(470.0, y, 162.0, 16.0), 2.0, GLASS);
-        if g.selected {
-            p.rect_stroke(
-                l.rect(470.0, y, 162.0, 16.0),
-                2.0,
-                Stroke::new(1.0, INK),
-                StrokeKind::Inside,
-            );
+/// A row of compound-control pieces drawn with a pen running right to
+/// left from `x` (openparkan docs/35 "A row is built with a pen"): a piece
+/// `w` wide covers `pen − w − 1` to `pen`, mirrored, and the pen moves
+/// back by `w`.
+struct Pen {
+    x: f32,
+    y: f32,
+}
+
+impl Pen {
+    /// Draws `name` (or a `plain` rectangle in its place) `w` wide and
+    /// returns its span `(left, right)`.
+    fn piece(
+        &mut self,
+        p: &egui::Painter,
+        l: &Layout,
+        name: &str,
+        w: f32,
+        plain: Color32,
+    ) -> (f32, f32) {
+        let (left, right) = (self.x - w - 1.0, self.x);
+        let corners = [right, self.y, left, self.y + ROW_H];
+        if !l.sprite(p, name, corners, Color32::WHITE) {
+            p.rect_filled(l.rect(left, self.y, w + 1.0, ROW_H), 0.0, plain);
         }
-        l.text(
-            p,
-            l.at(476.0, y + 8.0),
-            Align2::LEFT_CENTER,
-            g.key,
-            11.0,
-            INK,
-        );
-        let lamp = match g.lamp {
-            Lamp::Ready => GREEN,
-            Lamp::Busy => AMBER,
-            Lamp::Empty => RED,
-        };
-        p.circle_filled(l.at(496.0, y + 8.0), 4.0 * l.scale, lamp);
-        // Unlimited rounds read INF (5094), as the original's list does.
-        let rounds = g
-            .rounds
-            .map_or_else(|| texts.get(Word::Unlimited).to_string(), |r| r.to_string());
-        l.text(
-            p,
-            l.at(540.0, y + 8.0),
-            Align2::RIGHT_CENTER,
-            rounds,
-            11.0,
-            INK,
-        );
-        p.rect_stroke(
-            l.rect(550.0, y + 5.0, 76.0, 6.0),
-            0.0,
-            Stroke::new(1.0, INK),
-            StrokeKind::Inside,
-        );
-        p.rect_filled(l.rect(550.0, y + 5.0, 76.0 * g.charge, 6.0), 0.0, GREEN);
+        self.x -= w;
+        (left, right)
     }
 }
 
-fn messages(p: &egui::Painter, l: &Layout, lines: &[String]) {
-    if lines.is_empty() {
+/// The weapons list, a row a gun from the top right (openparkan docs/35
+/// "The weapons list"): the key, the lamp, the rounds, the name over the
+/// charge bar.
+fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts) {
+    use piece::*;
+    for (i, g) in guns.iter().enumerate() {
+        let mut pen = Pen {
+            x: 640.0,
+            y: ROW_H * i as f32,
+        };
+        let centre = pen.y + ROW_H / 2.0;
+        let label = |(left, right): (f32, f32), text: &str| {
+            let at = l.at((left + right) / 2.0, centre);
+            l.text(p, at, Align2::CENTER_CENTER, text, 10.0, Color32::WHITE);
+        };
+        pen.piece(p, l, ENDING_TEXT, 5.0, EDGE);
+        let key = pen.piece(p, l, BODY_TEXT, 12.0, BODY);
+        label(key, &g.key.to_string());
+        let lamp = match (g.selected, g.lamp) {
+            (false, _) => 4,
+            (true, Lamp::Ready) => 3,
+            (true, Lamp::Busy) => 1,
+            (true, Lamp::Empty) => 0,
+        };
+        pen.piece(p, l, LAMPS[lamp], 19.0, LAMP_COLOURS[lamp]);
+        let rounds = pen.piece(p, l, BODY_TEXT, 24.0, BODY);
+        // Unlimited rounds read INF (5094), as the original's list does.
+        let count = g.rounds.map_or_else(
+            || texts.get(Word::Unlimited).to_string(),
+            |r| format!("{r:4}"),
+        );
+        label(rounds, &count);
+        pen.piece(p, l, SEPARATOR_LEFT, 5.0, EDGE);
+        pen.piece(p, l, RAY_EMITTER_OFF, 10.0, EDGE);
+        let bar = pen.piece(p, l, RAY_BODY, BAR_W, RAY);
+        pen.piece(p, l, RAY_ENDING, 6.0, RAY);
+        let percent = (g.charge.clamp(0.0, 1.0) * 100.0).round();
+        if percent > 0.0 {
+            let fill = match percent {
+                p if p < 20.0 => Color32::from_rgba_unmultiplied(128, 0, 0, 128),
+                p if p < 80.0 => Color32::from_rgba_unmultiplied(128, 128, 0, 128),
+                _ => Color32::from_rgba_unmultiplied(0, 128, 0, 128),
+            };
+            let (from, to) = (bar.1 - BAR_W * percent / 100.0, bar.1 - 2.0);
+            let rect = l.rect(from, pen.y + 3.0, (to - from).max(0.0), ROW_H - 6.0);
+            p.rect_filled(rect, 0.0, fill);
+        }
+        label(bar, texts.get(Word::HeroGun(i)));
+    }
+}
+
+/// The message box at the top (openparkan docs/35 "The message box"):
+/// x 230, 182 wide, its text wrapped to the width less 10 and the last six
+/// lines kept, in a frame of pieces round a translucent green.
+fn messages(p: &egui::Painter, l: &Layout, messages: &[String]) {
+    if messages.is_empty() {
         return;
     }
-    p.rect_filled(l.rect(8.0, 8.0, 450.0, 6.0 * 14.0 + 6.0), 2.0, GLASS);
+    let (x0, y0, width) = (230.0, 0.0, 182.0);
+    let size = 10.0;
+    let step = l.line_height(size) + 2.0;
+    let wrapped: Vec<String> = messages
+        .iter()
+        .flat_map(|m| l.wrap(m, width - 10.0, size))
+        .collect();
+    let lines = &wrapped[wrapped.len().saturating_sub(MESSAGE_LINES)..];
+    let (x1, y1) = (x0 + width, y0 + 18.0 + lines.len() as f32 * step);
+    p.rect_filled(
+        l.rect(x0 + 5.0, y0 + 5.0, width - 10.0, y1 - y0 - 10.0),
+        0.0,
+        Color32::from_rgba_unmultiplied(0, 128, 0, 128),
+    );
+    frame(p, l, [x0, y0, x1, y1]);
     for (i, line) in lines.iter().enumerate() {
-        let y = 11.0 + 14.0 * i as f32;
-        l.text(p, l.at(14.0, y), Align2::LEFT_TOP, line, 11.0, INK);
+        let at = l.at(x0 + 8.0, y0 + 9.0 + step * i as f32);
+        l.text(p, at, Align2::LEFT_TOP, line, size, MESSAGE_INK);
     }
 }
 
+/// A frame of corners and edges round `[x0, y0, x1, y1]` (openparkan
+/// docs/35 "The message box": the corners 8 × 8, the edges as thick as
+/// their art, each side's outer line outward).
+fn frame(p: &egui::Painter, l: &Layout, [x0, y0, x1, y1]: [f32; 4]) {
+    use piece::*;
+    let corners = [
+        [x0, y0, x0 + 8.0, y0 + 8.0],
+        [x1 - 8.0, y0, x1, y0 + 8.0],
+        [x1 - 8.0, y1 - 8.0, x1, y1],
+        [x0, y1 - 8.0, x0 + 8.0, y1],
+    ];
+    let edges = [
+        (FRAME_EDGE_H, [x0 + 8.0, y0, x1 - 7.0, y0 + 5.0]),
+        (FRAME_EDGE_H, [x0 + 8.0, y1, x1 - 7.0, y1 - 5.0]),
+        (FRAME_EDGE_V, [x0 + 5.0, y0 + 8.0, x0, y1 - 7.0]),
+        (FRAME_EDGE_V, [x1 - 5.0, y0 + 8.0, x1, y1 - 7.0]),
+    ];
+    let quads: Vec<(&str, [f32; 4])> = FRAME_CORNERS
+        .into_iter()
+        .zip(corners)
+        .chain(edges)
+        .collect();
+    let drawn = l.sprites(p, &quads, Color32::WHITE);
+    if !drawn {
+        let rect = Rect::from_min_max(l.at(x0, y0), l.at(x1, y1));
+        p.rect_stroke(rect, 0.0, Stroke::new(1.0, INK), StrokeKind::Inside);
+    }
+}
+
+/// The radar (openparkan docs/35 "The radar"): its disc about (320, 396)
+/// from one half's art drawn twice, the sweep ring growing to the disc's
+/// 60 units over a period, the contacts in their side's colour, the range
+/// figure under it.
 fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
-    let (centre, radius) = (l.at(RADAR.0.x, RADAR.0.y), RADAR.1 * l.scale);
-    p.circle_filled(centre, radius, GLASS);
-    p.circle_stroke(centre, radius, Stroke::new(1.0, INK));
-    p.circle_stroke(centre, radius / 2.0, Stroke::new(0.5, INK));
-    let tip = centre + egui::Vec2::new(sweep.sin(), -sweep.cos()) * radius;
-    p.line_segment([centre, tip], Stroke::new(1.0, GREEN));
+    use piece::*;
+    let (cx, cy) = RADAR_CENTRE;
+    let centre = l.at(cx, cy);
+    let left = l.sprite(p, RADAR_LEFT, [cx, 327.0, 221.0, 480.0], Color32::WHITE);
+    let right = l.sprite(p, RADAR_RIGHT, [cx, 327.0, 421.0, 480.0], Color32::WHITE);
+    if !(left && right) {
+        p.circle_filled(centre, RADAR_R * l.scale, GLASS);
+        p.circle_stroke(centre, RADAR_R * l.scale, Stroke::new(1.0, INK));
+    }
+    let ring = Color32::from_rgba_unmultiplied(0, 155, 0, 140);
+    p.circle_stroke(
+        centre,
+        (RADAR_R * sweep).floor() * l.scale,
+        Stroke::new(1.0, ring),
+    );
     for c in &model.contacts {
         let colour = match c.side {
             Side::Own => GREEN,
             Side::Hostile => RED,
             Side::Other => AMBER,
         };
-        let at = centre + egui::Vec2::new(c.at.x, -c.at.y) * radius;
-        p.circle_filled(at, 2.5 * l.scale, colour);
-    }
-    p.circle_filled(centre, 2.0 * l.scale, INK);
-}
-
-fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, x: f32, colour: Color32) {
-    let y = 400.0;
-    p.rect_filled(l.rect(x, y, 160.0, 72.0), 2.0, GLASS);
-    l.text(
-        p,
-        l.at(x + 6.0, y + 4.0),
-        Align2::LEFT_TOP,
-        &panel.name,
-        10.0,
-        INK,
-    );
-    p.rect_stroke(
-        l.rect(x + 6.0, y + 20.0, 148.0, 8.0),
-        0.0,
-        Stroke::new(1.0, INK),
-        StrokeKind::Inside,
-    );
-    p.rect_filled(
-        l.rect(x + 6.0, y + 20.0, 148.0 * panel.life.clamp(0.0, 1.0), 8.0),
-        0.0,
-        colour,
-    );
-    for (i, life) in panel.nodes.iter().take(24).enumerate() {
-        let (col, row) = ((i % 12) as f32, (i / 12) as f32);
+        let at = centre + egui::Vec2::new(c.at.x, -c.at.y) * RADAR_R * l.scale;
+        let half = (3.0 * l.scale).floor() / 2.0;
         p.rect_filled(
-            l.rect(x + 6.0 + col * 12.5, y + 34.0 + row * 11.0, 10.0, 9.0),
-            1.0,
-            part_tint(*life),
+            Rect::from_center_size(at, egui::Vec2::splat(2.0 * half)),
+            0.0,
+            colour,
         );
     }
+    let range = format!("{}", RADAR_RANGE.round());
+    let at = l.at(303.0 + 37.0 / 2.0, 467.0);
+    l.text(
+        p,
+        at,
+        Align2::CENTER_TOP,
+        range,
+        10.0,
+        Color32::from_rgb(0, 255, 0),
+    );
+}
+
+/// A unit's panel in a bottom corner (openparkan docs/35 "The target
+/// panel and the player's own unit"): the target's on the left, the
+/// hero's on the right (the same art mirrored, 490 to the right), each
+/// with its parts' tints where the original shows the unit, its shield
+/// sectors round them, its life arc, and its name.
+fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, own: bool) {
+    use piece::*;
+    // Across: a target panel's x, or the own panel's mirror of it.
+    let x = |v: f32| if own { 640.0 - v } else { v };
+    if !l.sprite(
+        p,
+        TARGETER_BACK,
+        [x(0.0), 306.0, x(150.0), 480.0],
+        Color32::WHITE,
+    ) {
+        let rect = Rect::from_min_max(
+            l.at(x(0.0).min(x(150.0)), 306.0),
+            l.at(x(0.0).max(x(150.0)), 480.0),
+        );
+        p.rect_filled(rect, 2.0, GLASS);
+    }
+    let life_icon = if own {
+        [496.0, 411.0, 511.0, 426.0]
+    } else {
+        [129.0, 411.0, 144.0, 426.0]
+    };
+    l.sprite(p, TARGETER_LIFE, life_icon, Color32::WHITE);
+    // The parts, in the unit view's square (9, 315)–(137, 443).
+    let view = (x(9.0).min(x(137.0)), 315.0);
+    for (i, life) in panel.nodes.iter().take(36).enumerate() {
+        let (col, row) = ((i % 6) as f32, (i / 6) as f32);
+        let rect = l.rect(view.0 + 34.0 + col * 10.0, 346.0 + row * 10.0, 8.0, 8.0);
+        p.rect_filled(rect, 1.0, part_tint(*life));
+    }
     if let Some(sectors) = &panel.shield {
-        shield_sectors(p, l, sectors, (x + 6.0, y + 58.0));
+        shield_sectors(p, l, sectors, if own { 491.0 } else { 0.0 });
+    }
+    // The life arc: its art cut from the top as life falls.
+    let percent = (panel.life.clamp(0.0, 1.0) * 100.0).round() as u32;
+    let cut = (94 * (100 - percent) / 100) as f32;
+    let arc = Color32::from_rgb(0x19, 0xff, 0xaf);
+    let corners = match own {
+        false => [149.0, 314.0 + cut, 109.0, 408.0],
+        true => [491.0, 314.0 + cut, 531.0, 408.0],
+    };
+    if !l.sprite_from(p, GAUGE_ARC, cut as u32, corners, arc) {
+        let left = corners[0].min(corners[2]);
+        p.rect_filled(
+            l.rect(left + 17.0, corners[1], 6.0, 408.0 - corners[1]),
+            0.0,
+            arc,
+        );
+    }
+    let name_colour = Color32::from_rgb(200, 200, 200);
+    let at = l.at(x(4.0).min(x(142.0)) + 69.0, 460.0);
+    l.text(p, at, Align2::CENTER_TOP, &panel.name, 10.0, name_colour);
+    if let Some(distance) = panel.distance {
+        if !l.sprite(
+            p,
+            TARGETER_RANGE,
+            [108.0, 440.0, 147.0, 456.0],
+            Color32::WHITE,
+        ) {
+            p.rect_filled(l.rect(108.0, 440.0, 39.0, 16.0), 0.0, BODY);
+        }
+        let at = l.at(112.0 + 31.0 / 2.0, 444.0);
+        let text = format!("{}", distance.round());
+        l.text(
+            p,
+            at,
+            Align2::CENTER_TOP,
+            text,
+            9.0,
+            Color32::from_rgb(0, 255, 0),
+        );
     }
 }
 
@@ -300,39 +604,60 @@ fn sector_tint(fill: f32) -> Color32 {
     Color32::from_rgb(255 - v, v, 0)
 }
 
-/// A shield's six sectors in a row (front, back, left, right, top,
-/// bottom), each a frame filled as far as the sector is, in its tint.
-fn shield_sectors(p: &egui::Painter, l: &Layout, sectors: &[f32], (x, y): (f32, f32)) {
-    const LETTERS: [&str; 6] = ["F", "B", "L", "R", "T", "D"];
-    for (i, (fill, letter)) in sectors.iter().zip(LETTERS).enumerate() {
-        let left = x + i as f32 * 25.0;
-        l.text(p, l.at(left, y), Align2::LEFT_TOP, letter, 8.0, INK);
-        let (bar_x, width) = (left + 7.0, 16.0);
-        p.rect_stroke(
-            l.rect(bar_x, y + 1.0, width, 6.0),
-            0.0,
-            Stroke::new(1.0, INK),
-            StrokeKind::Inside,
-        );
-        p.rect_filled(
-            l.rect(bar_x, y + 1.0, width * fill.clamp(0.0, 1.0), 6.0),
-            0.0,
-            sector_tint(*fill),
-        );
+/// The six shield sectors round the unit view, each its grey art tinted
+/// by how full it is (openparkan docs/35 "Shields: six sectors"), `dx`
+/// right of the target panel's places.
+fn shield_sectors(p: &egui::Painter, l: &Layout, sectors: &[f32], dx: f32) {
+    const PLACES: [[f32; 4]; 6] = [
+        [44.0, 321.0, 105.0, 340.0],
+        [30.0, 409.0, 119.0, 438.0],
+        [16.0, 334.0, 42.0, 413.0],
+        [133.0, 334.0, 107.0, 413.0],
+        [40.0, 308.0, 109.0, 327.0],
+        [22.0, 420.0, 127.0, 451.0],
+    ];
+    for ((fill, name), [x0, y0, x1, y1]) in sectors.iter().zip(piece::SHIELDS).zip(PLACES) {
+        let corners = [x0 + dx, y0, x1 + dx, y1];
+        if !l.sprite(p, name, corners, sector_tint(*fill)) {
+            let rect = Rect::from_two_pos(l.at(corners[0], y0), l.at(corners[2], y1));
+            p.rect_stroke(
+                rect.shrink(rect.size().min_elem() / 3.0),
+                0.0,
+                Stroke::new(2.0, sector_tint(*fill)),
+                StrokeKind::Inside,
+            );
+        }
     }
 }
 
+/// The reticle about the screen's centre, green (openparkan docs/35 "The
+/// reticle"): the circle, the corner arcs mirrored into four corners, the
+/// tick strips either side.
 fn reticle(p: &egui::Painter, l: &Layout) {
-    let c = l.at(320.0, 240.0);
-    let s = 6.0 * l.scale;
-    let stroke = Stroke::new(1.5, GREEN);
-    for d in [
-        egui::vec2(1.0, 0.0),
-        egui::vec2(-1.0, 0.0),
-        egui::vec2(0.0, 1.0),
-        egui::vec2(0.0, -1.0),
-    ] {
-        p.line_segment([c + d * s, c + d * s * 2.5], stroke);
+    use piece::*;
+    let green = Color32::from_rgb(55, 255, 55);
+    let quads = [
+        (RETICLE_CIRCLE, [288.0, 208.0, 352.0, 272.0]),
+        (RETICLE_ARC, [279.0, 260.0, 300.0, 281.0]),
+        (RETICLE_ARC, [279.0, 220.0, 300.0, 199.0]),
+        (RETICLE_ARC, [361.0, 260.0, 340.0, 281.0]),
+        (RETICLE_ARC, [361.0, 220.0, 340.0, 199.0]),
+        (RETICLE_RULER, [232.0, 233.0, 314.0, 248.0]),
+        (RETICLE_RULER, [408.0, 233.0, 326.0, 248.0]),
+    ];
+    let drawn = l.sprites(p, &quads, green);
+    if !drawn {
+        let c = l.at(320.0, 240.0);
+        let s = 6.0 * l.scale;
+        let stroke = Stroke::new(1.5, green);
+        for d in [
+            egui::vec2(1.0, 0.0),
+            egui::vec2(-1.0, 0.0),
+            egui::vec2(0.0, 1.0),
+            egui::vec2(0.0, -1.0),
+        ] {
+            p.line_segment([c + d * s, c + d * s * 2.5], stroke);
+        }
     }
 }
 

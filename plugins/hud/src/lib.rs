@@ -5,7 +5,7 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
-//! | install | `Startup` | the install's interface fonts ([`fonts`]) and `iron3d.dll` strings ([`texts`]) |
+//! | install | `Startup` | the install's interface fonts ([`fonts`]), `iron3d.dll` strings ([`texts`]) and interface sprites ([`art`]) |
 //! | model | `PostUpdate`, `Phase::PublishRenderSnapshot` | the frame's [`HudModel`] from the published hero, objects and mission progress ([`model`]) |
 //! | briefing | `OnEnter(MissionPhase::Running)`, then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
@@ -16,6 +16,7 @@
 //! Presentation only: it reads the world and never writes it; the pause
 //! menu stops and starts the game clock, as the inspector's buttons do.
 
+pub mod art;
 pub mod briefing;
 pub mod draw;
 pub mod fonts;
@@ -25,6 +26,7 @@ pub mod model;
 pub mod saves;
 pub mod texts;
 
+pub use art::InstallArt;
 pub use briefing::{Briefing, PlayBriefing};
 pub use fonts::{HudFont, InstallFonts};
 pub use main_menu::MainMenu;
@@ -71,10 +73,11 @@ impl Plugin for HudModelPlugin {
             .init_resource::<HudModel>()
             .init_resource::<InstallFonts>()
             .init_resource::<InstallTexts>()
+            .init_resource::<InstallArt>()
             .init_resource::<SaveRequest>()
             .add_systems(Update, saves::keys.run_if(in_state(MissionPhase::Running)))
             .add_systems(Last, saves::apply.in_set(Phase::Maintenance))
-            .add_systems(Startup, (fonts::read, texts::read))
+            .add_systems(Startup, (fonts::read, texts::read, art::read))
             .init_mission_resource::<PauseMenu>()
             .init_mission_resource::<Briefing>()
             .add_systems(OnEnter(MissionPhase::Running), briefing::start)

@@ -76,6 +76,8 @@ pub struct Panel {
     /// (front, back, left, right, top, bottom: `ShieldSpec::sector`);
     /// `None` without a shield or while its bubble is down.
     pub shield: Option<[f32; SHIELD_SECTORS]>,
+    /// How far it is from the hero, m (the target's panel).
+    pub distance: Option<f32>,
 }
 
 /// One line of the objectives screen.
@@ -179,6 +181,7 @@ pub fn panel(id: u32, (name, model, life, shield): PanelOf<'_>) -> Panel {
         life: life.of(Default::default()),
         nodes,
         shield,
+        distance: None,
     }
 }
 
@@ -279,7 +282,11 @@ pub(crate) fn take(
             });
             let distance = d.length();
             if side == Side::Hostile && nearest.as_ref().is_none_or(|(n, _)| distance < *n) {
-                nearest = Some((distance, panel(other.raw(), seen)));
+                let target = Panel {
+                    distance: Some(distance),
+                    ..panel(other.raw(), seen)
+                };
+                nearest = Some((distance, target));
             }
         }
         next.target = nearest.map(|(_, p)| p);

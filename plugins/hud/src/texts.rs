@@ -26,11 +26,14 @@ pub enum Word {
     PressToClose,
     /// A gun's rounds when they never run out.
     Unlimited,
+    /// The hero's guns' names, in turn (0–3; openparkan docs/35 "The
+    /// weapons list").
+    HeroGun(usize),
 }
 
 impl Word {
     /// Every word the HUD shows.
-    pub const ALL: [Word; 9] = [
+    pub const ALL: [Word; 13] = [
         Word::MissionComplete,
         Word::MissionFailed,
         Word::Complete,
@@ -40,6 +43,10 @@ impl Word {
         Word::AdditionalObjectives,
         Word::PressToClose,
         Word::Unlimited,
+        Word::HeroGun(0),
+        Word::HeroGun(1),
+        Word::HeroGun(2),
+        Word::HeroGun(3),
     ];
 
     /// Its string id in `iron3d.dll`.
@@ -54,6 +61,7 @@ impl Word {
             Word::AdditionalObjectives => 3061,
             Word::PressToClose => 1017,
             Word::Unlimited => 5094,
+            Word::HeroGun(n) => 3071 + n as u32,
         }
     }
 
@@ -69,9 +77,18 @@ impl Word {
             Word::AdditionalObjectives => "Additional objectives",
             Word::PressToClose => "Press %s to close",
             Word::Unlimited => "INF",
+            Word::HeroGun(n) => HERO_GUNS.get(n).copied().unwrap_or_default(),
         }
     }
 }
+
+/// The hero's guns' names in the engine's English.
+const HERO_GUNS: [&str; 4] = [
+    "AUTOCANNON 25mm",
+    "PLASMA RIFLE LS",
+    "BATTLE LASER ER",
+    "AWB MISSILE",
+];
 
 /// The install's interface strings.
 #[derive(Resource, Debug, Clone, Default)]

@@ -655,6 +655,61 @@ fn hud_over(game: &std::path::Path, mods: &[std::path::PathBuf]) -> App {
     app
 }
 
+mod sprites {
+    use super::*;
+
+    /// The HUD over the install at `game` with `mods`: its sprites.
+    fn art_of(game: &std::path::Path, mods: &[std::path::PathBuf]) -> InstallArt {
+        let app = hud_over(game, mods);
+        app.world().resource::<InstallArt>().clone()
+    }
+
+    /// The HUD draws with the install's interface sprites: every one it
+    /// asks for reads from the demo's pages; a mod's sheet that breaks one
+    /// fails that one alone, reported, and the HUD draws its plain shape
+    /// there; an install without the sheets has none and no faults.
+    #[test]
+    fn the_hud_takes_the_installs_interface_sprites() {
+        let tmp = demo_install();
+        let game = tmp.path().join("game");
+        let art = art_of(&game, &[]);
+        assert_eq!(art.0.faults, vec![]);
+        let missing: Vec<&str> = iron3d_hud::art::wanted()
+            .into_iter()
+            .filter(|name| art.0.cut(name).is_none())
+            .collect();
+        assert_eq!(missing, Vec::<&str>::new());
+        let names: Vec<&str> = art.0.pages.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names.len(),
+            4,
+            "ui_menu, ui_menu3, page6 and page9 of ui.lib: {names:?}"
+        );
+
+        let modded = tmp.path().join("mod");
+        std::fs::create_dir_all(modded.join("ui")).unwrap();
+        let hq = std::fs::read_to_string(game.join("ui/hq.cfg")).unwrap();
+        let broken = hq.replacen(" WIDTH = 150\r\n", " WIDTH = wide\r\n", 1);
+        assert_ne!(hq, broken);
+        std::fs::write(modded.join("ui/hq.cfg"), broken).unwrap();
+        let art = art_of(&game, std::slice::from_ref(&modded));
+        let faults: Vec<String> = art.0.faults.iter().map(|f| f.to_string()).collect();
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert!(faults[0].contains("\"targeter_back\""), "{}", faults[0]);
+        assert!(faults[0].contains("width: a number"), "{}", faults[0]);
+        assert!(art.0.cut("targeter_back").is_none());
+        assert_eq!(art.0.cuts.len(), iron3d_hud::art::wanted().len() - 1);
+
+        for file in ["ui/hq.cfg", "ui/compaund.cfg"] {
+            std::fs::remove_file(game.join(file)).unwrap();
+        }
+        let art = art_of(&game, &[]);
+        assert_eq!(art.0.faults, vec![]);
+        assert!(art.0.cut("targeter_back").is_none());
+        assert!(art.0.cut("reticle circle").is_some(), "cut in code");
+    }
+}
+
 mod fonts {
     use super::*;
 
