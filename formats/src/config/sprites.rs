@@ -165,7 +165,7 @@ impl InterfaceArt {
                 sheet.sprite(name).map_err(|e| e.in_file(*file)).transpose()
             });
             let missing =
-                || FormatError::missing(FORMAT, format!("sprite {name:?}")).in_file(COMPOUND);
+                || FormatError::missing(FORMAT, format!("sprite {name:?} in {COMPOUND} or {HQ}"));
             let found = match (found, sheets.is_empty()) {
                 (Some(sprite), _) => Some(sprite),
                 (None, false) => Some(Err(missing())),

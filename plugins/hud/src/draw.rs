@@ -326,72 +326,71 @@ pub(crate) fn draw(
     }
 }
 
-/// A row of compound-control pieces drawn with a pen running right to
-/// left from `x` (openparkan docs/35 "A row is built with a pen"): a piece
-/// `w` wide covers `pen − w − 1` to `pen`, mirrored, and the pen moves
-/// back by `w`.
-struct Pen {
-    x: f32,
-    y: f32,
+/// The spans `(left, right)` of pieces `widths` wide drawn with a pen
+/// running right to left from `x` (openparkan docs/35 "A row is built
+/// with a pen"): a piece `w` wide covers `pen − w − 1` to `pen`, mirrored,
+/// and the pen moves back by `w`.
+fn pen_spans(x: f32, widths: impl IntoIterator<Item = f32>) -> Vec<(f32, f32)> {
+    let mut pen = x;
+    widths
+        .into_iter()
+        .map(|w| {
+            let span = (pen - w - 1.0, pen);
+            pen -= w;
+            span
+        })
+        .collect()
 }
 
-impl Pen {
-    /// Draws `name` (or a `plain` rectangle in its place) `w` wide and
-    /// returns its span `(left, right)`.
-    fn piece(
-        &mut self,
-        p: &egui::Painter,
-        l: &Layout,
-        name: &str,
-        w: f32,
-        plain: Color32,
-    ) -> (f32, f32) {
-        let (left, right) = (self.x - w - 1.0, self.x);
-        let corners = [right, self.y, left, self.y + ROW_H];
-        if !l.sprite(p, name, corners, Color32::WHITE) {
-            p.rect_filled(l.rect(left, self.y, w + 1.0, ROW_H), 0.0, plain);
-        }
-        self.x -= w;
-        (left, right)
-    }
+/// A weapons row's pieces from the right, with their widths and plain
+/// stand-ins (docs/35 "The weapons list"): the end, the key's box, the
+/// lamp (`lamp` of [`piece::LAMPS`]), the rounds' box, the separator,
+/// the emitter, the name bar, its end.
+fn weapon_row(lamp: usize) -> [(&'static str, f32, Color32); 8] {
+    use piece::*;
+    [
+        (ENDING_TEXT, 5.0, EDGE),
+        (BODY_TEXT, 12.0, BODY),
+        (LAMPS[lamp], 19.0, LAMP_COLOURS[lamp]),
+        (BODY_TEXT, 24.0, BODY),
+        (SEPARATOR_LEFT, 5.0, EDGE),
+        (RAY_EMITTER_OFF, 10.0, EDGE),
+        (RAY_BODY, BAR_W, RAY),
+        (RAY_ENDING, 6.0, RAY),
+    ]
 }
 
 /// The weapons list, a row a gun from the top right (openparkan docs/35
 /// "The weapons list"): the key, the lamp, the rounds, the name over the
 /// charge bar.
 fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts) {
-    use piece::*;
     for (i, g) in guns.iter().enumerate() {
-        let mut pen = Pen {
-            x: 640.0,
-            y: ROW_H * i as f32,
-        };
-        let centre = pen.y + ROW_H / 2.0;
-        let label = |(left, right): (f32, f32), text: &str| {
-            let at = l.at((left + right) / 2.0, centre);
-            l.text(p, at, Align2::CENTER_CENTER, text, 10.0, Color32::WHITE);
-        };
-        pen.piece(p, l, ENDING_TEXT, 5.0, EDGE);
-        let key = pen.piece(p, l, BODY_TEXT, 12.0, BODY);
-        label(key, &g.key.to_string());
+        let y = ROW_H * i as f32;
         let lamp = match (g.selected, g.lamp) {
             (false, _) => 4,
             (true, Lamp::Ready) => 3,
             (true, Lamp::Busy) => 1,
             (true, Lamp::Empty) => 0,
         };
-        pen.piece(p, l, LAMPS[lamp], 19.0, LAMP_COLOURS[lamp]);
-        let rounds = pen.piece(p, l, BODY_TEXT, 24.0, BODY);
+        let row = weapon_row(lamp);
+        let spans = pen_spans(640.0, row.iter().map(|(_, w, _)| *w));
+        for ((name, _, plain), &(left, right)) in row.iter().zip(&spans) {
+            if !l.sprite(p, name, [right, y, left, y + ROW_H], Color32::WHITE) {
+                p.rect_filled(l.rect(left, y, right - left, ROW_H), 0.0, *plain);
+            }
+        }
+        let (key, rounds, bar) = (spans[1], spans[3], spans[6]);
+        let label = |(left, right): (f32, f32), text: &str| {
+            let at = l.at((left + right) / 2.0, y + ROW_H / 2.0);
+            l.text(p, at, Align2::CENTER_CENTER, text, 10.0, Color32::WHITE);
+        };
+        label(key, &g.key.to_string());
         // Unlimited rounds read INF (5094), as the original's list does.
         let count = g.rounds.map_or_else(
             || texts.get(Word::Unlimited).to_string(),
             |r| format!("{r:4}"),
         );
         label(rounds, &count);
-        pen.piece(p, l, SEPARATOR_LEFT, 5.0, EDGE);
-        pen.piece(p, l, RAY_EMITTER_OFF, 10.0, EDGE);
-        let bar = pen.piece(p, l, RAY_BODY, BAR_W, RAY);
-        pen.piece(p, l, RAY_ENDING, 6.0, RAY);
         let percent = (g.charge.clamp(0.0, 1.0) * 100.0).round();
         if percent > 0.0 {
             let fill = match percent {
@@ -400,7 +399,7 @@ fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts)
                 _ => Color32::from_rgba_unmultiplied(0, 128, 0, 128),
             };
             let (from, to) = (bar.1 - BAR_W * percent / 100.0, bar.1 - 2.0);
-            let rect = l.rect(from, pen.y + 3.0, (to - from).max(0.0), ROW_H - 6.0);
+            let rect = l.rect(from, y + 3.0, (to - from).max(0.0), ROW_H - 6.0);
             p.rect_filled(rect, 0.0, fill);
         }
         label(bar, texts.get(Word::HeroGun(i)));
@@ -772,4 +771,31 @@ fn letterbox(p: &egui::Painter, l: &Layout, screen: Rect, title: &str, shot: &Sh
         12.0,
         INK,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A weapons row spans what openparkan docs/35 derives on the 640 × 480
+    /// screen: 634–640, 622–635, 603–623, 579–604, 574–580, 564–575,
+    /// 444–565, 438–445.
+    #[test]
+    fn a_weapons_row_lies_where_the_original_draws_it() {
+        let widths = weapon_row(0).map(|(_, w, _)| w);
+        let spans = pen_spans(640.0, widths);
+        assert_eq!(
+            spans,
+            [
+                (634.0, 640.0),
+                (622.0, 635.0),
+                (603.0, 623.0),
+                (579.0, 604.0),
+                (574.0, 580.0),
+                (564.0, 575.0),
+                (444.0, 565.0),
+                (438.0, 445.0),
+            ]
+        );
+    }
 }
