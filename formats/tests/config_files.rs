@@ -376,7 +376,7 @@ fn interface_sprites_read_from_their_pages_and_a_bad_one_fails_alone() {
         " offset_x = 131\r\n",
         " offset_x = 250\r\n",
     );
-    edit("ui/game_resources.cfg", " page9 = 3\r\n", "");
+    edit("ui/game_resources.cfg", " page9 = 4\r\n", "");
     let art = InterfaceArt::read(
         &Files::new(&root, &[]).unwrap(),
         &named,

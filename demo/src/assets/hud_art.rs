@@ -23,16 +23,18 @@ const PAGE: u32 = 256;
 
 /// `ui/ui.lib`'s pages in entry order, with the name the `textures`
 /// resource binds each to (its index).
-const PAGES: [(&str, &str); 4] = [
+const PAGES: [(&str, &str); 5] = [
     ("ui_menu1.tex", "ui_menu"),
     ("ui_menu3.tex", "ui_menu3"),
     ("ui_tex6.tex", "page6"),
+    ("ui_tex7.tex", "page7"),
     ("ui_tex9.tex", "page9"),
 ];
 const UI_MENU: usize = 0;
 const UI_MENU3: usize = 1;
 const PAGE6: usize = 2;
-const PAGE9: usize = 3;
+const PAGE7: usize = 3;
+const PAGE9: usize = 4;
 
 /// How a rectangle of a page is painted.
 #[derive(Clone, Copy)]
@@ -68,6 +70,16 @@ enum Art {
     /// The radar's right half: a disc about the left edge's point 69
     /// down, radius 64, a base under it.
     RadarHalf,
+    /// A gauge's bar of segments (tinted orange).
+    Segments,
+    /// An arrowhead pointing up.
+    Arrow,
+    /// The altitude's and the speed's icons.
+    Altitude,
+    Speed,
+    /// The view wedge's fan: the disc inscribed in the rectangle,
+    /// translucent, more opaque outward.
+    Fan,
     /// The reticle's circle, its corner arc (its top right corner toward
     /// the centre) and its ruler of ticks.
     Ring,
@@ -136,7 +148,7 @@ const HQ_SPRITES: [Named; 9] = [
 ];
 
 /// What is painted where: every distinct rectangle once.
-const PAINT: [(usize, [u32; 4], Art); 33] = [
+const PAINT: [(usize, [u32; 4], Art); 38] = [
     (UI_MENU, [0, 0, 19, 19], Art::Lamp([230, 40, 30])),
     (UI_MENU, [19, 0, 19, 19], Art::Lamp([230, 200, 40])),
     (UI_MENU, [38, 0, 19, 19], Art::Lamp([250, 240, 120])),
@@ -170,6 +182,13 @@ const PAINT: [(usize, [u32; 4], Art); 33] = [
     // The radar's halves: the left one cut one pixel right of the right
     // one's and mirrored (docs/35 "The radar").
     (PAGE6, [155, 0, 100, 153], Art::RadarHalf),
+    // The gauges' bar, the compass arrow, the gauges' icons and the view
+    // wedge's fan (docs/35 "The radar").
+    (PAGE6, [121, 0, 31, 105], Art::Segments),
+    (PAGE6, [192, 154, 9, 11], Art::Arrow),
+    (UI_MENU3, [215, 0, 15, 28], Art::Altitude),
+    (UI_MENU3, [199, 0, 15, 28], Art::Speed),
+    (PAGE7, [128, 0, 128, 128], Art::Fan),
     // The reticle's circle, corner arc and ruler (docs/35 "The reticle").
     (PAGE9, [77, 0, 64, 64], Art::Ring),
     (PAGE9, [54, 28, 23, 23], Art::CornerArc),
@@ -327,6 +346,22 @@ fn pixel(art: Art, u: i32, v: i32, w: i32, h: i32) -> [u8; 4] {
                 d if d < 62 * 62 => [20, 60, 30, 150],
                 _ if v >= 110 && u < 92 => [20, 40, 25, 200],
                 _ => CLEAR,
+            }
+        }
+        Art::Segments if v % 4 != 3 && (4..w - 4).contains(&u) => [255, 255, 255, 230],
+        Art::Arrow if (2 * u + 1 - w).abs() * h <= (v + 1) * w => [255, 255, 255, 255],
+        // A post with arrowheads at both ends.
+        Art::Altitude if (u - 7).abs() <= 1 || (u - 7).abs() <= v.min(h - 1 - v).min(6) => {
+            [255, 255, 255, 255]
+        }
+        // Bars shortening upward.
+        Art::Speed if v % 5 < 3 && u <= 2 + v / 2 => [255, 255, 255, 255],
+        Art::Segments | Art::Arrow | Art::Altitude | Art::Speed => CLEAR,
+        Art::Fan => {
+            let d2 = (2 * u + 1 - w).pow(2) + (2 * v + 1 - h).pow(2);
+            match d2 <= w * w {
+                true => [150, 255, 150, 30 + (90 * d2 / (w * w)) as u8],
+                false => CLEAR,
             }
         }
         Art::Ring => {

@@ -57,6 +57,12 @@ pub mod piece {
     pub const RADAR_LEFT: &str = "radar left";
     pub const RADAR_RIGHT: &str = "radar right";
     pub const GAUGE_ARC: &str = "gauge arc";
+    pub const GAUGE_BAR: &str = "gauge bar";
+    pub const ALTITUDE_ICON: &str = "altitude icon";
+    pub const SPEED_ICON: &str = "speed icon";
+    pub const COMPASS_ARROW: &str = "compass arrow";
+    /// The square of page7 whose centre the view wedge's fan is about.
+    pub const VIEW_FAN: &str = "view fan";
 }
 
 /// Every sheet sprite the HUD asks for.
@@ -87,13 +93,18 @@ fn named() -> Vec<&'static str> {
 }
 
 /// The sprites the engine cuts in code: page, and rectangle on it.
-const FIXED: [(&str, &str, [u32; 4]); 6] = [
+const FIXED: [(&str, &str, [u32; 4]); 11] = [
     (piece::RETICLE_CIRCLE, "page9", [77, 0, 64, 64]),
     (piece::RETICLE_ARC, "page9", [54, 28, 23, 23]),
     (piece::RETICLE_RULER, "page9", [168, 0, 82, 15]),
     (piece::RADAR_LEFT, "page6", [156, 0, 99, 153]),
     (piece::RADAR_RIGHT, "page6", [155, 0, 100, 153]),
     (piece::GAUGE_ARC, "ui_menu3", [151, 82, 40, 94]),
+    (piece::GAUGE_BAR, "page6", [121, 0, 31, 105]),
+    (piece::ALTITUDE_ICON, "ui_menu3", [215, 0, 15, 28]),
+    (piece::SPEED_ICON, "ui_menu3", [199, 0, 15, 28]),
+    (piece::COMPASS_ARROW, "page6", [192, 154, 9, 11]),
+    (piece::VIEW_FAN, "page7", [128, 0, 128, 128]),
 ];
 
 /// Every sprite the HUD draws, the sheets' and those cut in code.

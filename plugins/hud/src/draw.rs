@@ -14,7 +14,7 @@ use crate::briefing::{Briefing, Shot};
 use crate::fonts::{HudFont, InstallFonts};
 use crate::main_menu::MainMenu;
 use crate::model::{
-    GunRow, HudModel, Lamp, MESSAGE_LINES, ObjectiveLine, Panel, RADAR_RANGE, Side,
+    Gauges, GunRow, HudModel, Lamp, MESSAGE_LINES, ObjectiveLine, Panel, RADAR_RANGE, Side,
 };
 use crate::texts::{InstallTexts, Word};
 use bevy::prelude::*;
@@ -30,6 +30,9 @@ const LAYOUT: egui::Vec2 = egui::Vec2::new(640.0, 480.0);
 /// The radar's centre and the radius its contacts reach on the layout.
 const RADAR_CENTRE: (f32, f32) = (320.0, 396.0);
 const RADAR_R: f32 = 60.0;
+/// The cockpit camera's field of view, rad (openparkan docs/35 "The view
+/// wedge is the camera's field of view": 1.3 on every camera).
+const VIEW_FOV: f32 = 1.3;
 /// The sweep ring's period, s of real time (the hero's radar: 750 ms ×
 /// 0.002, openparkan docs/35 "The sweep ring and its ping").
 const SWEEP_S: f32 = 1.5;
@@ -68,6 +71,16 @@ struct Layout {
     scale: f32,
     ink: Ink,
     pages: Pages,
+}
+
+/// A sprite as drawn: its page's texture, its UVs `[u0, v0, u1, v1]`, its
+/// quarter turns, its height in rows and one row's height in V.
+struct SpriteUv {
+    texture: egui::TextureId,
+    uv: [f32; 4],
+    turns: u8,
+    rows: u32,
+    row_v: f32,
 }
 
 /// The install's interface sprites with their pages on the GPU.
@@ -161,24 +174,30 @@ impl Layout {
         [x0, y0, x1, y1]: [f32; 4],
         colour: Color32,
     ) -> bool {
-        let Some(cut) = self.pages.art.cut(name) else {
+        let corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
+        self.sprite_on(p, name, skip, corners, colour)
+    }
+
+    /// Draws the sprite `name` less its top `skip` rows on four corners
+    /// (its top left, top right, bottom right, bottom left before its
+    /// quarter turns).
+    fn sprite_on(
+        &self,
+        p: &egui::Painter,
+        name: &str,
+        skip: u32,
+        corners: [(f32, f32); 4],
+        colour: Color32,
+    ) -> bool {
+        let Some(cut) = self.cut(name) else {
             return false;
         };
-        let Some(texture) = self.pages.textures.get(cut.page) else {
-            return false;
-        };
-        let image = &self.pages.art.pages[cut.page].image;
-        let s = &cut.sprite;
-        let (w, h) = (image.width as f32, image.height as f32);
-        // Half a texel in at the near edges, as the original cuts them.
-        let top = s.y + skip.min(s.height);
-        let (u0, v0) = ((s.x as f32 + 0.5) / w, (top as f32 + 0.5) / h);
-        let (u1, v1) = ((s.x + s.width) as f32 / w, (s.y + s.height) as f32 / h);
-        let uv = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)];
-        let at = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
-        let mut mesh = egui::Mesh::with_texture(texture.id());
-        for (k, (x, y)) in at.into_iter().enumerate() {
-            let (u, v) = uv[(k + 4 - usize::from(s.turns % 4)) % 4];
+        let [u0, v0, u1, v1] = cut.uv;
+        let h = skip.min(cut.rows) as f32 * cut.row_v;
+        let uv = [(u0, v0 + h), (u1, v0 + h), (u1, v1), (u0, v1)];
+        let mut mesh = egui::Mesh::with_texture(cut.texture);
+        for (k, (x, y)) in corners.into_iter().enumerate() {
+            let (u, v) = uv[(k + 4 - usize::from(cut.turns % 4)) % 4];
             mesh.vertices.push(egui::epaint::Vertex {
                 pos: self.at(x, y),
                 uv: Pos2::new(u, v),
@@ -186,6 +205,66 @@ impl Layout {
             });
         }
         mesh.indices.extend([0, 1, 2, 0, 2, 3]);
+        p.add(egui::Shape::mesh(mesh));
+        true
+    }
+
+    /// The sprite `name` on its page's texture.
+    fn cut(&self, name: &str) -> Option<SpriteUv> {
+        let cut = self.pages.art.cut(name)?;
+        let texture = self.pages.textures.get(cut.page)?;
+        let image = &self.pages.art.pages[cut.page].image;
+        let s = &cut.sprite;
+        let (w, h) = (image.width as f32, image.height as f32);
+        Some(SpriteUv {
+            texture: texture.id(),
+            // Half a texel in at the near edges, as the original cuts them.
+            uv: [
+                (s.x as f32 + 0.5) / w,
+                (s.y as f32 + 0.5) / h,
+                (s.x + s.width) as f32 / w,
+                (s.y + s.height) as f32 / h,
+            ],
+            turns: s.turns,
+            rows: s.height,
+            row_v: 1.0 / h,
+        })
+    }
+
+    /// A triangle of the fan about the centre of the sprite `name`: its
+    /// apex at `(x, y)`, its far corners `radius` away at `angles` (rad,
+    /// counter-clockwise from the right, y up), taking the same angles on
+    /// the fan's circle (the sprite's inscribed one).
+    fn fan(
+        &self,
+        p: &egui::Painter,
+        name: &str,
+        (x, y): (f32, f32),
+        radius: f32,
+        angles: [f32; 2],
+    ) -> bool {
+        let Some(cut) = self.cut(name) else {
+            return false;
+        };
+        let [u0, v0, u1, v1] = cut.uv;
+        let (cu, cv, r) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0, (u1 - u0) / 2.0);
+        let mut mesh = egui::Mesh::with_texture(cut.texture);
+        let mut vertex = |at: (f32, f32), uv: (f32, f32)| {
+            mesh.vertices.push(egui::epaint::Vertex {
+                pos: self.at(at.0, at.1),
+                uv: Pos2::new(uv.0, uv.1),
+                color: Color32::WHITE,
+            });
+        };
+        vertex((x, y), (cu, cv));
+        for a in angles {
+            let (sin, cos) = a.sin_cos();
+            vertex(
+                (x + radius * cos, y - radius * sin),
+                (cu + r * cos, cv - r * sin),
+            );
+        }
+        mesh.indices.extend([0, 1, 2]);
         p.add(egui::Shape::mesh(mesh));
         true
     }
@@ -477,6 +556,17 @@ fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
         p.circle_filled(centre, RADAR_R * l.scale, GLASS);
         p.circle_stroke(centre, RADAR_R * l.scale, Stroke::new(1.0, INK));
     }
+    if let Some(g) = &model.gauges {
+        gauges(p, l, g);
+    }
+    // The view wedge always points up: its far corners at ± half the
+    // cockpit camera's field of view from up, 75 out.
+    let half = VIEW_FOV / 2.0;
+    let up = std::f32::consts::FRAC_PI_2;
+    l.fan(p, VIEW_FAN, RADAR_CENTRE, 75.0, [up - half, up + half]);
+    if let Some(g) = &model.gauges {
+        compass(p, l, g.north);
+    }
     let ring = Color32::from_rgba_unmultiplied(0, 155, 0, 140);
     p.circle_stroke(
         centre,
@@ -507,6 +597,81 @@ fn radar(p: &egui::Painter, l: &Layout, model: &HudModel, sweep: f32) {
         10.0,
         Color32::from_rgb(0, 255, 0),
     );
+}
+
+/// The radar's two gauges (openparkan docs/35 "The altitude", "The
+/// speed"): each an icon, a bar filling from the bottom (its art cut `e`
+/// rows down) and its figure; the altitude full 100 m above the water and
+/// empty 100 m below, the speed full at the top speed.
+fn gauges(p: &egui::Painter, l: &Layout, g: &Gauges) {
+    use piece::*;
+    let orange = Color32::from_rgb(255, 180, 80);
+    let altitude = ((g.altitude + 100) * 100 / 200).clamp(0, 100);
+    let speed = match g.top {
+        top if top > 0 => (g.speed * 100 / top).clamp(0, 100),
+        _ => 0,
+    };
+    let gauges = [
+        (
+            ALTITUDE_ICON,
+            230.0,
+            altitude,
+            (271.0, 240.0),
+            g.altitude,
+            226.0,
+        ),
+        (SPEED_ICON, 396.0, speed, (370.0, 401.0), g.speed, 388.0),
+    ];
+    for (icon, icon_x, percent, (x0, x1), figure, figure_x) in gauges {
+        l.sprite(
+            p,
+            icon,
+            [icon_x, 383.0, icon_x + 15.0, 411.0],
+            Color32::WHITE,
+        );
+        let e = (100 - percent) * 105 / 100;
+        let top = 347.0 + e as f32;
+        if !l.sprite_from(p, GAUGE_BAR, e as u32, [x0, top, x1, 452.0], orange) {
+            let rect = Rect::from_two_pos(l.at(x0, top), l.at(x1, 452.0));
+            p.rect_filled(rect.shrink2(egui::vec2(10.0 * l.scale, 0.0)), 0.0, orange);
+        }
+        let at = l.at(figure_x + 14.0, 446.0);
+        let text = figure.to_string();
+        l.text(p, at, Align2::CENTER_TOP, text, 9.0, Color32::WHITE);
+    }
+}
+
+/// North (blue) and south (red) on the radar's ring (openparkan docs/35
+/// "North and south"): the arrow's top row 68 out and its bottom row 56
+/// out, each ± 5° about its direction, so it points outward; `north` on
+/// the disc, forward up.
+fn compass(p: &egui::Painter, l: &Layout, north: Vec2) {
+    let (cx, cy) = RADAR_CENTRE;
+    // Clockwise from up.
+    let bearing = north.x.atan2(north.y);
+    let marks = [
+        (bearing, Color32::from_rgb(10, 10, 225)),
+        (
+            bearing + std::f32::consts::PI,
+            Color32::from_rgb(225, 10, 10),
+        ),
+    ];
+    let at = |r: f32, a: f32| (cx + r * a.sin(), cy - r * a.cos());
+    let spread = 5f32.to_radians();
+    for (a, colour) in marks {
+        let (left, right) = (a - spread, a + spread);
+        let corners = [
+            at(68.0, left),
+            at(68.0, right),
+            at(56.0, right),
+            at(56.0, left),
+        ];
+        if !l.sprite_on(p, piece::COMPASS_ARROW, 0, corners, colour) {
+            let (outer, inner) = (at(68.0, a), at(56.0, a));
+            let line = [l.at(outer.0, outer.1), l.at(inner.0, inner.1)];
+            p.line_segment(line, Stroke::new(2.0, colour));
+        }
+    }
 }
 
 /// A unit's panel in a bottom corner (openparkan docs/35 "The target

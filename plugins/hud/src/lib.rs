@@ -31,7 +31,7 @@ pub use briefing::{Briefing, PlayBriefing};
 pub use fonts::{HudFont, InstallFonts};
 pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
-pub use model::{Contact, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+pub use model::{Contact, Gauges, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
 pub use saves::{QuickSave, SaveRequest};
 pub use texts::{InstallTexts, Word};
 

@@ -3,10 +3,13 @@
 //! the tests check, never simulation state.
 
 use bevy::prelude::*;
+use iron3d_assets::terrain::Terrain as TerrainAsset;
 use iron3d_behavior::ClanRelations;
 use iron3d_combat::{GunPhase, Shield, Weapons, shield};
+use iron3d_control::{Body, PhysicalState};
 use iron3d_formats::tma;
 use iron3d_player::Pilot;
+use iron3d_render::terrain::SceneTerrain;
 use iron3d_schedules::GameClock;
 use iron3d_script::{ObjectiveState, OutcomeResult, Progress};
 use iron3d_world::ObjectRegistry;
@@ -88,12 +91,43 @@ pub struct ObjectiveLine {
     pub state: ObjectiveState,
 }
 
+/// The radar's gauges and marks (openparkan docs/35 "The radar"): the
+/// hero's altitude above the water (m, its map z less the water's level,
+/// −1 without water) and its speed and forward top speed (km/h), each
+/// rounded; where north lies on the disc (a unit vector, the hero's
+/// forward up, right to the right).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gauges {
+    pub altitude: i32,
+    pub speed: i32,
+    pub top: i32,
+    pub north: Vec2,
+}
+
+impl Gauges {
+    /// The gauges of a hero at `at` moving at `velocity` (m/s) with
+    /// forward top speed `top` (m/s), over water at `water` (map z).
+    pub fn of(at: &Transform, velocity: Vec3, top: f32, water: Option<f32>) -> Self {
+        let forward = at.rotation * Vec3::NEG_Z;
+        // Map north is +Y, which is Bevy's −Z.
+        let north = radar_point(forward, Vec3::NEG_Z).unwrap_or(Vec2::Y);
+        Self {
+            altitude: (at.translation.y - water.unwrap_or(-1.0)).round() as i32,
+            speed: (velocity.length() * 3.6).round() as i32,
+            top: (top * 3.6).round() as i32,
+            north: north.normalize_or(Vec2::Y),
+        }
+    }
+}
+
 /// Everything the HUD draws this frame.
 #[derive(Resource, Debug, Clone, PartialEq, Default)]
 pub struct HudModel {
     pub guns: Vec<GunRow>,
     pub messages: Vec<String>,
     pub contacts: Vec<Contact>,
+    /// The hero's gauges, while it has a body.
+    pub gauges: Option<Gauges>,
     pub own: Option<Panel>,
     pub target: Option<Panel>,
     pub objectives: Vec<ObjectiveLine>,
@@ -192,6 +226,7 @@ type HeroItem<'a> = (
     Option<&'a Armament>,
     Option<&'a Weapons>,
     PanelOf<'a>,
+    Option<(&'a PhysicalState, &'a Body)>,
 );
 
 type Seen<'a> = (
@@ -211,6 +246,8 @@ pub(crate) fn take(
     relations: Option<Res<ClanRelations>>,
     heroes: Query<HeroItem>,
     objects: Query<Seen>,
+    terrain: Option<Res<SceneTerrain>>,
+    terrains: Option<Res<Assets<TerrainAsset>>>,
     mut model: ResMut<HudModel>,
 ) {
     let step_s = clock.timestep().as_secs_f64();
@@ -235,7 +272,14 @@ pub(crate) fn take(
     let hero = registry
         .iter()
         .find_map(|(id, e)| heroes.get(e).ok().map(|h| (id, h)));
-    if let Some((id, (at, pilot, clan, armament, weapons, own))) = hero {
+    if let Some((id, (at, pilot, clan, armament, weapons, own, body))) = hero {
+        let water = terrain
+            .zip(terrains)
+            .and_then(|(t, assets)| assets.get(&t.handle).and_then(|t| t.water))
+            .map(|w| w.level);
+        next.gauges = body.map(|(state, body)| {
+            Gauges::of(at, state.linear_velocity, body.limits.top_speed.y, water)
+        });
         if let Some(a) = armament {
             // Before its first step (a game started paused) the guns are
             // as the combat plugin arms them: full.

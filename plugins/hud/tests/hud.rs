@@ -80,6 +80,10 @@ fn the_hud_lists_the_heros_guns_its_radar_contacts_and_the_mission() {
     assert!(hud.objectives[..3].iter().all(|o| o.primary) && !hud.objectives[3].primary);
     assert!(hud.objectives_at_start);
     assert_eq!(hud.outcome, None);
+    // The hero stands: no speed, a top speed from its controller.
+    let gauges = hud.gauges.expect("the hero's gauges");
+    assert_eq!(gauges.speed, 0);
+    assert!(gauges.top > 0, "{gauges:?}");
 
     // Selecting the cannon marks its row alone.
     KeyCode::Digit2.press(app.world_mut());
@@ -190,6 +194,23 @@ fn the_radar_turns_with_the_hero_and_ends_at_its_range() {
         radar_point(ahead, Vec3::new(RADAR_RANGE + 1.0, 0.0, 0.0)),
         None
     );
+}
+
+/// The radar's gauges (openparkan docs/35 "The altitude", "The speed",
+/// "North and south"): the altitude is the map height above the water (or
+/// above −1 without any), the speed and top speed in km/h, and north
+/// stands up while the hero faces map north (Bevy's −Z) and on the left
+/// while it faces east.
+#[test]
+fn the_radar_gauges_read_the_altitude_the_speed_and_north() {
+    let at = Transform::from_xyz(10.0, 25.4, -3.0);
+    let g = Gauges::of(&at, Vec3::new(3.0, 0.0, 4.0), 14.0, Some(-1.725));
+    assert_eq!((g.altitude, g.speed, g.top), (27, 18, 50));
+    assert!((g.north - Vec2::Y).length() < 1e-6, "{:?}", g.north);
+    assert_eq!(Gauges::of(&at, Vec3::ZERO, 0.0, None).altitude, 26);
+    let east = at.looking_to(Vec3::X, Vec3::Y);
+    let g = Gauges::of(&east, Vec3::ZERO, 14.0, None);
+    assert!((g.north - Vec2::NEG_X).length() < 1e-6, "{:?}", g.north);
 }
 
 #[test]
@@ -682,8 +703,8 @@ mod sprites {
         let names: Vec<&str> = art.0.pages.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(
             names.len(),
-            4,
-            "ui_menu, ui_menu3, page6 and page9 of ui.lib: {names:?}"
+            5,
+            "ui_menu, ui_menu3, page6, page7 and page9 of ui.lib: {names:?}"
         );
 
         let modded = tmp.path().join("mod");
