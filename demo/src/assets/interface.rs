@@ -48,13 +48,15 @@ const FONTS: [FontSpec; 2] = [
 
 /// `iron3d.dll`'s strings the HUD shows, by the original's ids (openparkan
 /// docs/34, docs/35), in the demo's own words.
-const STRINGS: [(u32, &str); 14] = [
+const STRINGS: [(u32, &str); 17] = [
     (1012, "MISSION ACCOMPLISHED"),
     (1013, "MISSION LOST"),
     (1014, "done"),
     (1015, "open"),
     (1017, "%s closes this list"),
     (1027, "failed"),
+    (1541, "Base computer:"),
+    (3057, "Instructor:"),
     (3061, "Bonus objectives"),
     (3062, "Main objectives"),
     (3071, "LASER L-1"),
@@ -63,6 +65,7 @@ const STRINGS: [(u32, &str); 14] = [
     (3074, "ROCKETS R-4"),
     (5039, "Building taken"),
     (5094, "INF"),
+    (6214, "Field report:"),
 ];
 
 const WHITE: [u8; 4] = [255, 255, 255, 255];

@@ -14,7 +14,8 @@ use crate::briefing::{Briefing, Shot};
 use crate::fonts::{HudFont, InstallFonts};
 use crate::main_menu::MainMenu;
 use crate::model::{
-    Gauges, GunRow, HudModel, Lamp, MESSAGE_LINES, ObjectiveLine, Panel, RADAR_RANGE, Side,
+    Gauges, GunRow, HudModel, Lamp, MESSAGE_LINES, MessageBox, ObjectiveLine, Panel, RADAR_RANGE,
+    Sender, Side,
 };
 use crate::texts::{InstallTexts, Word};
 use bevy::prelude::*;
@@ -285,20 +286,10 @@ impl Layout {
         }
     }
 
-    /// `text` broken at spaces into lines no wider than `width` (a word
-    /// wider than that on its own line).
-    fn wrap(&self, text: &str, width: f32, size: f32) -> Vec<String> {
-        let mut lines: Vec<String> = Vec::new();
-        for word in text.split_whitespace() {
-            match lines.last_mut() {
-                Some(line) if self.width(&format!("{line} {word}"), size) <= width => {
-                    line.push(' ');
-                    line.push_str(word);
-                }
-                _ => lines.push(word.to_string()),
-            }
-        }
-        lines
+    /// `text` in at most `max` lines no wider than `width` at `size`
+    /// ([`wrap_clipped`]).
+    fn wrap(&self, text: &str, width: f32, size: f32, max: usize) -> Vec<String> {
+        wrap_clipped(text, width, max, |t| self.width(t, size))
     }
 
     /// One line of text anchored at `at`: in the install's font (titles
@@ -382,7 +373,7 @@ pub(crate) fn draw(
         return;
     }
     weapons(&painter, &l, &model.guns, &texts);
-    messages(&painter, &l, &model.messages);
+    messages(&painter, &l, model.message.as_ref(), &texts);
     radar(
         &painter,
         &l,
@@ -485,32 +476,66 @@ fn weapons(p: &egui::Painter, l: &Layout, guns: &[GunRow], texts: &InstallTexts)
     }
 }
 
-/// The message box at the top (openparkan docs/35 "The message box"):
-/// x 230, 182 wide, its text wrapped to the width less 10 and the last six
-/// lines kept, in a frame of pieces round a translucent green.
-fn messages(p: &egui::Painter, l: &Layout, messages: &[String]) {
-    if messages.is_empty() {
-        return;
-    }
+/// The message box at the top (openparkan docs/35 "The message box"): x
+/// 230, 182 wide, its sender's header, then the text in at most six
+/// lines, in a frame of pieces round a translucent green. (The original's
+/// footer, pointing a truncated text to the history screen, is left out:
+/// there is no history screen.)
+fn messages(p: &egui::Painter, l: &Layout, message: Option<&MessageBox>, texts: &InstallTexts) {
+    let Some(message) = message else { return };
     let (x0, y0, width) = (230.0, 0.0, 182.0);
     let size = 10.0;
-    let step = l.line_height(size) + 2.0;
-    let wrapped: Vec<String> = messages
-        .iter()
-        .flat_map(|m| l.wrap(m, width - 10.0, size))
-        .collect();
-    let lines = &wrapped[wrapped.len().saturating_sub(MESSAGE_LINES)..];
-    let (x1, y1) = (x0 + width, y0 + 18.0 + lines.len() as f32 * step);
+    let step = (l.line_height(size) + 2.0).round();
+    let lines = l.wrap(&message.text, width - 10.0, size, MESSAGE_LINES);
+    // The header's line and a half, the text's lines, 16 of margins.
+    let x1 = x0 + width;
+    let y1 = y0 + (lines.len() as f32 + 1.0) * step + (step / 2.0).floor() + 16.0;
     p.rect_filled(
         l.rect(x0 + 5.0, y0 + 5.0, width - 10.0, y1 - y0 - 10.0),
         0.0,
         Color32::from_rgba_unmultiplied(0, 128, 0, 128),
     );
     frame(p, l, [x0, y0, x1, y1]);
+    let header = texts.get(match message.from {
+        Sender::System => Word::FromSystem,
+        Sender::Training => Word::FromTraining,
+        Sender::Information => Word::FromInformation,
+    });
+    let at = l.at(x0 + 8.0, y0 + 9.0);
+    l.text(p, at, Align2::LEFT_TOP, header, size, Color32::WHITE);
     for (i, line) in lines.iter().enumerate() {
-        let at = l.at(x0 + 8.0, y0 + 9.0 + step * i as f32);
+        let at = l.at(x0 + 8.0, y0 + 9.0 + step * (1.5 + i as f32));
         l.text(p, at, Align2::LEFT_TOP, line, size, MESSAGE_INK);
     }
+}
+
+/// `text` broken at spaces into lines no wider than `width` by `width_of`
+/// (a word wider than that alone on its line), at most `max` of them: a
+/// longer text keeps `max` lines, the last losing words from its end until
+/// it and `...` fit 0.95 of the width, then ending in `...` (openparkan
+/// docs/35 "The text").
+fn wrap_clipped(text: &str, width: f32, max: usize, width_of: impl Fn(&str) -> f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if width_of(&format!("{line} {word}")) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            let mut words: Vec<&str> = last.split(' ').collect();
+            while words.len() > 1 && width_of(&format!("{}...", words.join(" "))) > 0.95 * width {
+                words.pop();
+            }
+            *last = format!("{}...", words.join(" "));
+        }
+    }
+    lines
 }
 
 /// A frame of corners and edges round `[x0, y0, x1, y1]` (openparkan
@@ -941,6 +966,31 @@ fn letterbox(p: &egui::Painter, l: &Layout, screen: Rect, title: &str, shot: &Sh
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A message wraps at the box's width; past six lines the sixth ends
+    /// in `...` within 0.95 of the width.
+    #[test]
+    fn a_long_message_keeps_six_lines_ending_in_dots() {
+        let width_of = |t: &str| t.chars().count() as f32;
+        let text = "one two three four five six seven eight nine ten eleven twelve thirteen";
+        assert_eq!(
+            wrap_clipped(text, 9.0, 6, width_of),
+            [
+                "one two",
+                "three",
+                "four five",
+                "six seven",
+                "eight",
+                "nine..."
+            ]
+        );
+        assert_eq!(
+            wrap_clipped("a bb ccc", 20.0, 6, width_of),
+            ["a bb ccc"],
+            "a short one as it is"
+        );
+        assert_eq!(wrap_clipped("", 20.0, 6, width_of), Vec::<String>::new());
+    }
 
     /// A weapons row spans what openparkan docs/35 derives on the 640 × 480
     /// screen: 634–640, 622–635, 603–623, 579–604, 574–580, 564–575,

@@ -31,7 +31,9 @@ pub use briefing::{Briefing, PlayBriefing};
 pub use fonts::{HudFont, InstallFonts};
 pub use main_menu::MainMenu;
 pub use menu::PauseMenu;
-pub use model::{Contact, Gauges, GunRow, HudModel, Lamp, ObjectiveLine, Panel, Side};
+pub use model::{
+    Contact, Gauges, GunRow, HudModel, Lamp, MessageBox, ObjectiveLine, Panel, Sender, Side,
+};
 pub use saves::{QuickSave, SaveRequest};
 pub use texts::{InstallTexts, Word};
 

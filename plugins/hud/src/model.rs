@@ -19,7 +19,7 @@ use iron3d_world::mission::{
 };
 
 /// Lines the message box holds, and how long a message stays (s of game
-/// time) (GAMEPLAY §8).
+/// time) (GAMEPLAY §8; openparkan docs/35 "The message box").
 pub const MESSAGE_LINES: usize = 6;
 pub const MESSAGE_S: f64 = 20.0;
 /// How far the radar sees, m (ours: the engage range of GAMEPLAY §4; the
@@ -124,7 +124,7 @@ impl Gauges {
 #[derive(Resource, Debug, Clone, PartialEq, Default)]
 pub struct HudModel {
     pub guns: Vec<GunRow>,
-    pub messages: Vec<String>,
+    pub message: Option<MessageBox>,
     pub contacts: Vec<Contact>,
     /// The hero's gauges, while it has a body.
     pub gauges: Option<Gauges>,
@@ -168,17 +168,51 @@ pub fn gun_rows(pilot: &Pilot, armament: &Armament, weapons: &Weapons) -> Vec<Gu
         .collect()
 }
 
-/// The message box: the texts of the latest messages of the last
-/// [`MESSAGE_S`] seconds, oldest first.
-pub fn message_lines(progress: &Progress, now_s: f64, step_s: f64) -> Vec<String> {
-    let recent: Vec<String> = progress
-        .messages
-        .iter()
-        .filter(|m| now_s - m.tick as f64 * step_s <= MESSAGE_S)
-        .filter_map(|m| m.text.clone())
-        .collect();
-    let skip = recent.len().saturating_sub(MESSAGE_LINES);
-    recent.into_iter().skip(skip).collect()
+/// Who a message box is from (openparkan docs/35 "The message box": the
+/// header by the message's kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// The game's own lines (kind 2).
+    System,
+    /// A script's `MESSAGE_INFO` (kind 3).
+    Training,
+    /// A script's `MESSAGE_INFO` whose message sets `info_system` (kind 4).
+    Information,
+}
+
+/// The message box: one message, the newest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageBox {
+    pub from: Sender,
+    pub text: String,
+}
+
+/// The message box at `now_s`: the newest message with a text, while it is
+/// under [`MESSAGE_S`] seconds old (a new message replaces the box).
+pub fn message_box(progress: &Progress, now_s: f64, step_s: f64) -> Option<MessageBox> {
+    let newest = progress.messages.iter().rev().find(|m| m.text.is_some())?;
+    if now_s - newest.tick as f64 * step_s > MESSAGE_S {
+        return None;
+    }
+    let from = match newest.kind.as_str() {
+        "MESSAGE_INFO" => {
+            let info = progress
+                .table
+                .iter()
+                .find(|t| t.index == newest.value)
+                .is_some_and(|t| t.info_system);
+            if info {
+                Sender::Information
+            } else {
+                Sender::Training
+            }
+        }
+        _ => Sender::System,
+    };
+    Some(MessageBox {
+        from,
+        text: newest.text.clone().unwrap_or_default(),
+    })
 }
 
 /// Where a point `d` away from a hero facing `forward` (world frame)
@@ -257,7 +291,7 @@ pub(crate) fn take(
         ..default()
     };
     if let Some(progress) = &progress {
-        next.messages = message_lines(progress, now_s, step_s);
+        next.message = message_box(progress, now_s, step_s);
         next.objectives = progress
             .objectives
             .iter()

@@ -26,6 +26,10 @@ pub enum Word {
     PressToClose,
     /// A gun's rounds when they never run out.
     Unlimited,
+    /// The message box's headers by sender.
+    FromSystem,
+    FromTraining,
+    FromInformation,
     /// The hero's guns' names, in turn (0–3; openparkan docs/35 "The
     /// weapons list").
     HeroGun(usize),
@@ -33,7 +37,7 @@ pub enum Word {
 
 impl Word {
     /// Every word the HUD shows.
-    pub const ALL: [Word; 13] = [
+    pub const ALL: [Word; 16] = [
         Word::MissionComplete,
         Word::MissionFailed,
         Word::Complete,
@@ -43,6 +47,9 @@ impl Word {
         Word::AdditionalObjectives,
         Word::PressToClose,
         Word::Unlimited,
+        Word::FromSystem,
+        Word::FromTraining,
+        Word::FromInformation,
         Word::HeroGun(0),
         Word::HeroGun(1),
         Word::HeroGun(2),
@@ -61,6 +68,9 @@ impl Word {
             Word::AdditionalObjectives => 3061,
             Word::PressToClose => 1017,
             Word::Unlimited => 5094,
+            Word::FromSystem => 1541,
+            Word::FromTraining => 3057,
+            Word::FromInformation => 6214,
             Word::HeroGun(n) => 3071 + n as u32,
         }
     }
@@ -77,6 +87,9 @@ impl Word {
             Word::AdditionalObjectives => "Additional objectives",
             Word::PressToClose => "Press %s to close",
             Word::Unlimited => "INF",
+            Word::FromSystem => "from: System",
+            Word::FromTraining => "from: Training assistant",
+            Word::FromInformation => "from: Information assistant",
             Word::HeroGun(n) => HERO_GUNS.get(n).copied().unwrap_or_default(),
         }
     }

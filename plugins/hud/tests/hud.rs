@@ -10,7 +10,7 @@ use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
 use iron3d_demo::{self as demo, Scale};
-use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_lines, radar_point};
+use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_box, radar_point};
 use iron3d_hud::*;
 use iron3d_player::{PlayerInputPlugin, PlayerPlugin};
 use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, ScriptPlugin};
@@ -146,32 +146,59 @@ fn the_own_panel_shows_the_heros_shield_sectors() {
 }
 
 #[test]
-fn the_message_box_keeps_six_lines_of_the_last_twenty_seconds() {
-    let mut progress = Progress::default();
-    for tick in 0..10u64 {
-        progress.messages.push(MessageEntry {
-            tick: tick * 30,
-            kind: "MESSAGE_INFO".into(),
-            value: tick as u32,
-            text: Some(format!("line {tick}")),
+fn the_message_box_shows_the_newest_message_for_twenty_seconds_under_its_sender() {
+    use iron3d_formats::config::mission_text::Message;
+    let table = vec![
+        Message {
+            index: 1,
+            text: "M_ONE".into(),
             voice: None,
-        });
-    }
-    progress.messages.push(MessageEntry {
-        tick: 300,
-        kind: "SYSTEM_MESSAGE".into(),
-        value: 1,
-        text: None,
+            info_system: false,
+        },
+        Message {
+            index: 2,
+            text: "M_TWO".into(),
+            voice: None,
+            info_system: true,
+        },
+    ];
+    let entry = |tick: u64, kind: &str, value: u32, text: Option<&str>| MessageEntry {
+        tick,
+        kind: kind.into(),
+        value,
+        text: text.map(String::from),
         voice: None,
-    });
-    // At 10 s (tick 300 at 30 Hz): the last six texts.
-    let lines = message_lines(&progress, 10.0, 1.0 / 30.0);
-    assert_eq!(lines.len(), MESSAGE_LINES);
-    assert_eq!(lines[0], "line 4");
-    assert_eq!(lines[5], "line 9");
-    // At 25 s the first five (0..5 s) are over 20 s old.
-    let lines = message_lines(&progress, 25.0, 1.0 / 30.0);
-    assert_eq!(lines, ["line 5", "line 6", "line 7", "line 8", "line 9"]);
+    };
+    let mut progress = Progress {
+        table,
+        ..Default::default()
+    };
+    progress.messages = vec![
+        entry(0, "MESSAGE_INFO", 1, Some("first")),
+        entry(150, "MESSAGE_INFO", 2, Some("second")),
+        // A record without a text makes no box.
+        entry(300, "SYSTEM_MESSAGE", 1, None),
+    ];
+    let step = 1.0 / 30.0;
+    let at = |p: &Progress, s: f64| message_box(p, s, step);
+    // At 10 s (tick 300): the newest with a text, an info_system message.
+    assert_eq!(
+        at(&progress, 10.0),
+        Some(MessageBox {
+            from: Sender::Information,
+            text: "second".into(),
+        })
+    );
+    // 20 s after it came (tick 150, 5 s), the box is gone.
+    assert!(at(&progress, 24.9).is_some());
+    assert_eq!(at(&progress, 25.1), None);
+    progress
+        .messages
+        .push(entry(900, "SYSTEM", 5039, Some("Building taken")));
+    assert_eq!(at(&progress, 31.0).map(|m| m.from), Some(Sender::System));
+    progress.messages.truncate(1);
+    assert_eq!(at(&progress, 1.0).map(|m| m.from), Some(Sender::Training));
+    assert_eq!(MESSAGE_LINES, 6);
 }
 
 #[test]
