@@ -147,7 +147,25 @@ impl InterfaceArt {
     pub fn read(source: &Source, named: &[&str], fixed: &[(&str, Sprite)]) -> Self {
         let mut art = Self::default();
         let resources = ui_resources::read_configs(source, &[GAME_RESOURCES]);
-        let resources = art.kept(resources).unwrap_or_default();
+        let mut install = Install {
+            source,
+            resources: art.kept(resources).unwrap_or_default(),
+            pages: BTreeMap::new(),
+        };
+        let sheets = art.sheets(source);
+        for &name in named {
+            if let Some(sprite) = art.sheet_sprite(&sheets, name) {
+                art.place(&mut install, name, sprite);
+            }
+        }
+        for (name, sprite) in fixed {
+            art.place(&mut install, name, sprite.clone());
+        }
+        art
+    }
+
+    /// The install's sheets that read.
+    fn sheets(&mut self, source: &Source) -> Vec<(&'static str, SpriteSheet)> {
         let mut sheets = Vec::new();
         for file in [COMPOUND, HQ] {
             let read = source.read_legacy(file.as_bytes()).and_then(|found| {
@@ -155,80 +173,72 @@ impl InterfaceArt {
                     .map(|f| SpriteSheet::parse(f.bytes()).map_err(|e| e.in_file(file)))
                     .transpose()
             });
-            if let Some(Some(sheet)) = art.kept(read) {
+            if let Some(Some(sheet)) = self.kept(read) {
                 sheets.push((file, sheet));
             }
         }
-        let mut pages: BTreeMap<String, Option<usize>> = BTreeMap::new();
-        let from_sheets = named.iter().map(|&name| {
-            let found = sheets.iter().find_map(|(file, sheet)| {
-                sheet.sprite(name).map_err(|e| e.in_file(*file)).transpose()
-            });
-            let missing =
-                || FormatError::missing(FORMAT, format!("sprite {name:?} in {COMPOUND} or {HQ}"));
-            let found = match (found, sheets.is_empty()) {
-                (Some(sprite), _) => Some(sprite),
-                (None, false) => Some(Err(missing())),
-                (None, true) => None,
-            };
-            (name, found)
-        });
-        let all: Vec<(&str, Option<Result<Sprite>>)> = from_sheets
-            .chain(fixed.iter().map(|(name, s)| (*name, Some(Ok(s.clone())))))
-            .collect();
-        for (name, sprite) in all {
-            let Some(sprite) = sprite.and_then(|s| art.kept(s)) else {
-                continue;
-            };
-            let page = match pages.get(&sprite.texture) {
-                Some(page) => *page,
-                None => {
-                    let read = ui_resources::read_page(source, &resources, &sprite.texture)
-                        .and_then(|p| {
-                            p.ok_or_else(|| {
-                                FormatError::missing(
-                                    "ui resources",
-                                    format!("page {:?} in `textures`", sprite.texture),
-                                )
-                                .in_file(GAME_RESOURCES)
-                            })
-                        });
-                    let page = art.kept(read).map(|p| {
-                        art.pages.push(p);
-                        art.pages.len() - 1
-                    });
-                    pages.insert(sprite.texture.clone(), page);
-                    page
-                }
-            };
-            let Some(page) = page else { continue };
-            let image = &art.pages[page].image;
-            let inside =
-                sprite.x + sprite.width <= image.width && sprite.y + sprite.height <= image.height;
-            if !inside {
-                art.faults.push(
-                    FormatError::invalid(
-                        FORMAT,
-                        0,
-                        format!("sprite {name:?} inside its page"),
-                        format!(
-                            "{}x{} at ({}, {}) on a {}x{} page",
-                            sprite.width,
-                            sprite.height,
-                            sprite.x,
-                            sprite.y,
-                            image.width,
-                            image.height
-                        ),
-                    )
-                    .in_file(art.pages[page].name.clone()),
-                );
-                continue;
+        sheets
+    }
+
+    /// The sprite `name` of the first sheet that has it; a fault when it
+    /// does not type, or when no sheet has it (and there are sheets).
+    fn sheet_sprite(&mut self, sheets: &[(&str, SpriteSheet)], name: &str) -> Option<Sprite> {
+        let found = sheets
+            .iter()
+            .find_map(|(file, sheet)| sheet.sprite(name).map_err(|e| e.in_file(*file)).transpose());
+        match (found, sheets.is_empty()) {
+            (Some(sprite), _) => self.kept(sprite),
+            (None, false) => {
+                let what = format!("sprite {name:?} in {COMPOUND} or {HQ}");
+                self.faults.push(FormatError::missing(FORMAT, what));
+                None
             }
-            art.cuts
-                .insert(name.to_ascii_lowercase(), Cut { page, sprite });
+            (None, true) => None,
         }
-        art
+    }
+
+    /// Keeps `sprite` as `name` when its page reads and it lies on it.
+    fn place(&mut self, install: &mut Install, name: &str, sprite: Sprite) {
+        let Some(page) = self.page(install, &sprite.texture) else {
+            return;
+        };
+        let image = &self.pages[page].image;
+        let inside =
+            sprite.x + sprite.width <= image.width && sprite.y + sprite.height <= image.height;
+        if !inside {
+            let found = format!(
+                "{}x{} at ({}, {}) on a {}x{} page",
+                sprite.width, sprite.height, sprite.x, sprite.y, image.width, image.height
+            );
+            let expected = format!("sprite {name:?} inside its page");
+            let fault = FormatError::invalid(FORMAT, 0, expected, found);
+            self.faults
+                .push(fault.in_file(self.pages[page].name.clone()));
+            return;
+        }
+        self.cuts
+            .insert(name.to_ascii_lowercase(), Cut { page, sprite });
+    }
+
+    /// The index of the page `texture`, read once (a page that does not
+    /// read is one fault, and `None` for every sprite on it).
+    fn page(&mut self, install: &mut Install, texture: &str) -> Option<usize> {
+        if let Some(page) = install.pages.get(texture) {
+            return *page;
+        }
+        let read =
+            ui_resources::read_page(install.source, &install.resources, texture).and_then(|p| {
+                p.ok_or_else(|| {
+                    let what = format!("page {texture:?} in `textures`");
+                    FormatError::missing("ui resources", what).in_file(GAME_RESOURCES)
+                })
+            });
+        let page = self.kept(read).map(|p| {
+            self.pages.push(p);
+            self.pages.len() - 1
+        });
+        install.pages.insert(texture.to_string(), page);
+        page
     }
 
     /// The sprite `name` (lower case), when it read.
@@ -240,6 +250,14 @@ impl InterfaceArt {
     fn kept<T>(&mut self, read: Result<T>) -> Option<T> {
         read.map_err(|e| self.faults.push(e)).ok()
     }
+}
+
+/// Where [`InterfaceArt::read`] reads pages from, and the pages it has
+/// tried (by `texture`; `None` when it did not read).
+struct Install<'a> {
+    source: &'a Source,
+    resources: Vec<ObjectConfig>,
+    pages: BTreeMap<String, Option<usize>>,
 }
 
 /// The largest offset or size a sprite may give (pages are 256 × 256 in
