@@ -8,7 +8,7 @@
 //! two in code); the pieces' places are the demo's own. The art is the
 //! demo's: flat shapes from integer arithmetic, white where the HUD tints.
 
-use super::Entries;
+use super::{Entries, TEXM_TYPE_ID};
 use crate::world::crlf;
 use iron3d_formats::error::Result;
 use iron3d_formats::texm::{Mips, PixelFormat, Rgba8Image, Texm};
@@ -18,7 +18,6 @@ pub const UI_LIBRARY: &str = "ui/ui.lib";
 pub const COMPOUND: &str = "ui/compaund.cfg";
 pub const HQ: &str = "ui/hq.cfg";
 
-const TEXM_TYPE_ID: u32 = u32::from_le_bytes(*b"Texm");
 const PAGE: u32 = 256;
 
 /// `ui/ui.lib`'s pages in entry order, with the name the `textures`
@@ -87,20 +86,29 @@ enum Art {
     Ruler,
 }
 
-/// A sprite a sheet names: its name, page, rectangle, `rotate`.
+/// A sprite a sheet names: its name, page, rectangle, `rotate`, and the
+/// art painted there (`None`: another sprite's rectangle, turned).
 struct Named {
     name: &'static str,
     page: usize,
     rect: [u32; 4],
     rotate: u32,
+    art: Option<Art>,
 }
 
-const fn named(name: &'static str, page: usize, rect: [u32; 4], rotate: u32) -> Named {
+const fn named(
+    name: &'static str,
+    page: usize,
+    rect: [u32; 4],
+    rotate: u32,
+    art: Option<Art>,
+) -> Named {
     Named {
         name,
         page,
         rect,
         rotate,
+        art,
     }
 }
 
@@ -108,75 +116,197 @@ const fn named(name: &'static str, page: usize, rect: [u32; 4], rotate: u32) -> 
 /// docs/35 "The weapons list"; corners 8 × 8 and edges 47 × 5, "The
 /// message box"): the demo places them along the top of `ui_menu`.
 const PIECES: [Named; 23] = [
-    named("ccres_red_lamp", UI_MENU, [0, 0, 19, 19], 0),
-    named("ccres_yellow1_lamp", UI_MENU, [19, 0, 19, 19], 0),
-    named("ccres_yellow2_lamp", UI_MENU, [38, 0, 19, 19], 0),
-    named("ccres_green_lamp", UI_MENU, [57, 0, 19, 19], 0),
-    named("ccres_black_lamp", UI_MENU, [76, 0, 19, 19], 0),
-    named("ccres_ray_emitter_off", UI_MENU, [95, 0, 10, 19], 0),
-    named("ccres_ray_emitter_normal", UI_MENU, [105, 0, 10, 19], 0),
-    named("ccres_ray_emitter_pressed", UI_MENU, [115, 0, 10, 19], 0),
-    named("ccres_ray_ending", UI_MENU, [125, 0, 6, 19], 0),
-    named("ccres_ray_body", UI_MENU, [131, 0, 16, 19], 0),
-    named("ccres_body_stub", UI_MENU, [147, 0, 16, 19], 0),
-    named("ccres_body_text", UI_MENU, [163, 0, 16, 19], 0),
-    named("ccres_ending_stub", UI_MENU, [179, 0, 5, 19], 0),
-    named("ccres_ending_text", UI_MENU, [184, 0, 5, 19], 0),
-    named("ccres_separator_left_text", UI_MENU, [189, 0, 5, 19], 0),
-    named("ccres_separator_double_text", UI_MENU, [194, 0, 5, 19], 0),
-    named("ccres_frame_corner_1", UI_MENU, [0, 20, 8, 8], 0),
-    named("ccres_frame_corner_2", UI_MENU, [0, 20, 8, 8], 90),
-    named("ccres_frame_corner_3", UI_MENU, [0, 20, 8, 8], 180),
-    named("ccres_frame_corner_4", UI_MENU, [0, 20, 8, 8], 270),
-    named("ccres_frame_edge_h", UI_MENU, [8, 20, 47, 5], 0),
-    named("ccres_frame_edge_v", UI_MENU, [8, 20, 47, 5], 90),
-    named("ccres_lamp_text_ending_off", UI_MENU, [199, 0, 10, 19], 0),
+    named(
+        "ccres_red_lamp",
+        UI_MENU,
+        [0, 0, 19, 19],
+        0,
+        Some(Art::Lamp([230, 40, 30])),
+    ),
+    named(
+        "ccres_yellow1_lamp",
+        UI_MENU,
+        [19, 0, 19, 19],
+        0,
+        Some(Art::Lamp([230, 200, 40])),
+    ),
+    named(
+        "ccres_yellow2_lamp",
+        UI_MENU,
+        [38, 0, 19, 19],
+        0,
+        Some(Art::Lamp([250, 240, 120])),
+    ),
+    named(
+        "ccres_green_lamp",
+        UI_MENU,
+        [57, 0, 19, 19],
+        0,
+        Some(Art::Lamp([40, 230, 60])),
+    ),
+    named(
+        "ccres_black_lamp",
+        UI_MENU,
+        [76, 0, 19, 19],
+        0,
+        Some(Art::Lamp([16, 16, 16])),
+    ),
+    named(
+        "ccres_ray_emitter_off",
+        UI_MENU,
+        [95, 0, 10, 19],
+        0,
+        Some(Art::Emitter(0)),
+    ),
+    named(
+        "ccres_ray_emitter_normal",
+        UI_MENU,
+        [105, 0, 10, 19],
+        0,
+        Some(Art::Emitter(1)),
+    ),
+    named(
+        "ccres_ray_emitter_pressed",
+        UI_MENU,
+        [115, 0, 10, 19],
+        0,
+        Some(Art::Emitter(2)),
+    ),
+    named(
+        "ccres_ray_ending",
+        UI_MENU,
+        [125, 0, 6, 19],
+        0,
+        Some(Art::RayEnd),
+    ),
+    named(
+        "ccres_ray_body",
+        UI_MENU,
+        [131, 0, 16, 19],
+        0,
+        Some(Art::Ray),
+    ),
+    named(
+        "ccres_body_stub",
+        UI_MENU,
+        [147, 0, 16, 19],
+        0,
+        Some(Art::Body),
+    ),
+    named(
+        "ccres_body_text",
+        UI_MENU,
+        [163, 0, 16, 19],
+        0,
+        Some(Art::Body),
+    ),
+    named(
+        "ccres_ending_stub",
+        UI_MENU,
+        [179, 0, 5, 19],
+        0,
+        Some(Art::Ending),
+    ),
+    named(
+        "ccres_ending_text",
+        UI_MENU,
+        [184, 0, 5, 19],
+        0,
+        Some(Art::Ending),
+    ),
+    named(
+        "ccres_separator_left_text",
+        UI_MENU,
+        [189, 0, 5, 19],
+        0,
+        Some(Art::Separator),
+    ),
+    named(
+        "ccres_separator_double_text",
+        UI_MENU,
+        [194, 0, 5, 19],
+        0,
+        Some(Art::Separator),
+    ),
+    named(
+        "ccres_frame_corner_1",
+        UI_MENU,
+        [0, 20, 8, 8],
+        0,
+        Some(Art::Corner),
+    ),
+    named("ccres_frame_corner_2", UI_MENU, [0, 20, 8, 8], 90, None),
+    named("ccres_frame_corner_3", UI_MENU, [0, 20, 8, 8], 180, None),
+    named("ccres_frame_corner_4", UI_MENU, [0, 20, 8, 8], 270, None),
+    named(
+        "ccres_frame_edge_h",
+        UI_MENU,
+        [8, 20, 47, 5],
+        0,
+        Some(Art::Edge),
+    ),
+    named("ccres_frame_edge_v", UI_MENU, [8, 20, 47, 5], 90, None),
+    named(
+        "ccres_lamp_text_ending_off",
+        UI_MENU,
+        [199, 0, 10, 19],
+        0,
+        Some(Art::Ending),
+    ),
 ];
 
 /// `ui/hq.cfg`'s panel sprites at the rectangles openparkan docs/35 ("The
 /// sprites") measures.
 const HQ_SPRITES: [Named; 9] = [
-    named("targeter_back", UI_MENU3, [0, 82, 150, 174], 0),
-    named("targeter_range", UI_MENU3, [0, 51, 39, 16], 0),
-    named("targeter_life", UI_MENU, [49, 94, 15, 15], 0),
-    named("targeter_energy", UI_MENU, [113, 126, 15, 15], 0),
-    named("left_shld", UI_MENU3, [192, 82, 26, 79], 0),
-    named("frwd_shld", UI_MENU3, [185, 59, 61, 19], 0),
-    named("back_shld", UI_MENU3, [151, 194, 89, 29], 0),
-    named("top_shld", UI_MENU3, [115, 59, 69, 19], 0),
-    named("bott_shld", UI_MENU3, [150, 224, 105, 31], 0),
+    named(
+        "targeter_back",
+        UI_MENU3,
+        [0, 82, 150, 174],
+        0,
+        Some(Art::Back),
+    ),
+    named(
+        "targeter_range",
+        UI_MENU3,
+        [0, 51, 39, 16],
+        0,
+        Some(Art::Body),
+    ),
+    named(
+        "targeter_life",
+        UI_MENU,
+        [49, 94, 15, 15],
+        0,
+        Some(Art::Cross),
+    ),
+    named(
+        "targeter_energy",
+        UI_MENU,
+        [113, 126, 15, 15],
+        0,
+        Some(Art::Diamond),
+    ),
+    named("left_shld", UI_MENU3, [192, 82, 26, 79], 0, Some(Art::Band)),
+    named("frwd_shld", UI_MENU3, [185, 59, 61, 19], 0, Some(Art::Band)),
+    named(
+        "back_shld",
+        UI_MENU3,
+        [151, 194, 89, 29],
+        0,
+        Some(Art::Band),
+    ),
+    named("top_shld", UI_MENU3, [115, 59, 69, 19], 0, Some(Art::Band)),
+    named(
+        "bott_shld",
+        UI_MENU3,
+        [150, 224, 105, 31],
+        0,
+        Some(Art::Band),
+    ),
 ];
 
-/// What is painted where: every distinct rectangle once.
-const PAINT: [(usize, [u32; 4], Art); 38] = [
-    (UI_MENU, [0, 0, 19, 19], Art::Lamp([230, 40, 30])),
-    (UI_MENU, [19, 0, 19, 19], Art::Lamp([230, 200, 40])),
-    (UI_MENU, [38, 0, 19, 19], Art::Lamp([250, 240, 120])),
-    (UI_MENU, [57, 0, 19, 19], Art::Lamp([40, 230, 60])),
-    (UI_MENU, [76, 0, 19, 19], Art::Lamp([16, 16, 16])),
-    (UI_MENU, [95, 0, 10, 19], Art::Emitter(0)),
-    (UI_MENU, [105, 0, 10, 19], Art::Emitter(1)),
-    (UI_MENU, [115, 0, 10, 19], Art::Emitter(2)),
-    (UI_MENU, [125, 0, 6, 19], Art::RayEnd),
-    (UI_MENU, [131, 0, 16, 19], Art::Ray),
-    (UI_MENU, [147, 0, 16, 19], Art::Body),
-    (UI_MENU, [163, 0, 16, 19], Art::Body),
-    (UI_MENU, [179, 0, 5, 19], Art::Ending),
-    (UI_MENU, [184, 0, 5, 19], Art::Ending),
-    (UI_MENU, [189, 0, 5, 19], Art::Separator),
-    (UI_MENU, [194, 0, 5, 19], Art::Separator),
-    (UI_MENU, [199, 0, 10, 19], Art::Ending),
-    (UI_MENU, [0, 20, 8, 8], Art::Corner),
-    (UI_MENU, [8, 20, 47, 5], Art::Edge),
-    (UI_MENU, [49, 94, 15, 15], Art::Cross),
-    (UI_MENU, [113, 126, 15, 15], Art::Diamond),
-    (UI_MENU3, [0, 82, 150, 174], Art::Back),
-    (UI_MENU3, [0, 51, 39, 16], Art::Body),
-    (UI_MENU3, [192, 82, 26, 79], Art::Band),
-    (UI_MENU3, [185, 59, 61, 19], Art::Band),
-    (UI_MENU3, [151, 194, 89, 29], Art::Band),
-    (UI_MENU3, [115, 59, 69, 19], Art::Band),
-    (UI_MENU3, [150, 224, 105, 31], Art::Band),
+/// The art of the rectangles the engine cuts in code.
+const PAINT: [(usize, [u32; 4], Art); 10] = [
     // The gauges' arc, cut in code (docs/35 "What is drawn, in order").
     (UI_MENU3, [151, 82, 40, 94], Art::Arc),
     // The radar's halves: the left one cut one pixel right of the right
@@ -206,7 +336,9 @@ pub fn write(install: &mut super::Install) -> Result<Vec<String>> {
             pixels: vec![0; (PAGE * PAGE * 4) as usize],
         })
         .collect();
-    for &(page, rect, art) in &PAINT {
+    let named = PIECES.iter().chain(&HQ_SPRITES);
+    let sheets = named.filter_map(|s| Some((s.page, s.rect, s.art?)));
+    for (page, rect, art) in sheets.chain(PAINT) {
         paint(&mut pages[page], rect, art);
     }
     let mut lib = Entries::default();

@@ -67,11 +67,11 @@ const TITLE_SIZE: f32 = 14.0;
 
 /// The layout mapped onto the screen, with the install's fonts and
 /// sprites.
-struct Layout {
+struct Layout<'a> {
     origin: Pos2,
     scale: f32,
-    ink: Ink,
-    pages: Pages,
+    ink: &'a Ink,
+    pages: &'a Pages,
 }
 
 /// A sprite as drawn: its page's texture, its UVs `[u0, v0, u1, v1]`, its
@@ -85,7 +85,7 @@ struct SpriteUv {
 }
 
 /// The install's interface sprites with their pages on the GPU.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub(crate) struct Pages {
     art: Arc<InterfaceArt>,
     textures: Vec<egui::TextureHandle>,
@@ -113,7 +113,7 @@ impl Pages {
 }
 
 /// The install's fonts with their atlases on the GPU.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub(crate) struct Ink {
     game: Option<(Arc<HudFont>, egui::TextureHandle)>,
     menu: Option<(Arc<HudFont>, egui::TextureHandle)>,
@@ -136,8 +136,8 @@ impl Ink {
     }
 }
 
-impl Layout {
-    fn of(screen: Rect, ink: Ink, pages: Pages) -> Self {
+impl<'a> Layout<'a> {
+    fn of(screen: Rect, ink: &'a Ink, pages: &'a Pages) -> Self {
         let scale = (screen.width() / LAYOUT.x).min(screen.height() / LAYOUT.y);
         let origin = screen.center() - LAYOUT * scale / 2.0;
         Self {
@@ -364,9 +364,7 @@ pub(crate) fn draw(
         egui::Order::Background,
         egui::Id::new("iron3d-hud"),
     ));
-    let (ink, pages) = ink
-        .get_or_insert_with(|| (Ink::of(ctx, &fonts), Pages::of(ctx, &art)))
-        .clone();
+    let (ink, pages) = ink.get_or_insert_with(|| (Ink::of(ctx, &fonts), Pages::of(ctx, &art)));
     let l = Layout::of(ctx.content_rect(), ink, pages);
     if let Some(shot) = &briefing.shot {
         letterbox(&painter, &l, ctx.content_rect(), &briefing.title, shot);
@@ -714,10 +712,7 @@ fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, own: bool) {
         [x(0.0), 306.0, x(150.0), 480.0],
         Color32::WHITE,
     ) {
-        let rect = Rect::from_min_max(
-            l.at(x(0.0).min(x(150.0)), 306.0),
-            l.at(x(0.0).max(x(150.0)), 480.0),
-        );
+        let rect = Rect::from_two_pos(l.at(x(0.0), 306.0), l.at(x(150.0), 480.0));
         p.rect_filled(rect, 2.0, GLASS);
     }
     let life_icon = if own {
@@ -726,11 +721,12 @@ fn panel(p: &egui::Painter, l: &Layout, panel: &Panel, own: bool) {
         [129.0, 411.0, 144.0, 426.0]
     };
     l.sprite(p, TARGETER_LIFE, life_icon, Color32::WHITE);
-    // The parts, in the unit view's square (9, 315)–(137, 443).
-    let view = (x(9.0).min(x(137.0)), 315.0);
+    // The parts, in the middle of the unit view's square (9, 315)–(137,
+    // 443).
+    let view_left = x(9.0).min(x(137.0));
     for (i, life) in panel.nodes.iter().take(36).enumerate() {
         let (col, row) = ((i % 6) as f32, (i / 6) as f32);
-        let rect = l.rect(view.0 + 34.0 + col * 10.0, 346.0 + row * 10.0, 8.0, 8.0);
+        let rect = l.rect(view_left + 34.0 + col * 10.0, 346.0 + row * 10.0, 8.0, 8.0);
         p.rect_filled(rect, 1.0, part_tint(*life));
     }
     if let Some(sectors) = &panel.shield {
