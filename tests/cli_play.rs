@@ -1215,14 +1215,35 @@ fn hashes(o: &Output) -> Vec<String> {
         .collect()
 }
 
+/// The lines of `whole` (a run's hashes) after tick `after`.
+fn after_tick(whole: &[String], after: u64) -> Vec<String> {
+    whole
+        .iter()
+        .filter(|l| {
+            l.strip_prefix("tick ")
+                .and_then(|l| l.split(':').next())
+                .is_none_or(|t| t.parse::<u64>().unwrap() > after)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The RON of a save's state section.
+fn saved_section(save: &str, name: &str) -> String {
+    let save = iron3d_replay::Replay::load(std::path::Path::new(save)).unwrap();
+    let state = save.state.expect("a save holds the state");
+    let section = state.iter().find(|s| s.name == name).expect(name);
+    section.state.get_ron().to_string()
+}
+
 #[test]
 fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
     let dir = tempfile::tempdir().unwrap();
     let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/fight.ron");
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    let (during, after) = (at("fight-2450.ron"), at("fight-2600.ron"));
+    let (during, after) = (at("fight-2405.ron"), at("fight-2600.ron"));
     // The fight (its input ends at 2,400; rounds still fly), saved twice
-    // on the way to 2,700.
+    // on the way to 2,700, the state hash of every tick printed.
     let whole = iron3d(&[
         "play",
         "--headless",
@@ -1231,16 +1252,20 @@ fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
         "--ticks",
         "2700",
         "--hash-every",
-        "50",
+        "1",
         "--save-at",
-        "2450",
+        "2405",
         &during,
         "--save-at",
         "2600",
         &after,
     ]);
     let whole = hashes(&whole);
-    for save in [&during, &after] {
+    assert!(
+        saved_section(&during, "combat_rounds").contains("serial:"),
+        "rounds in flight at the first save"
+    );
+    for (save, tick) in [(&during, 2405), (&after, 2600)] {
         let loaded = iron3d(&[
             "play",
             "--headless",
@@ -1249,13 +1274,48 @@ fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
             "--ticks",
             "2700",
             "--hash-every",
-            "50",
+            "1",
         ]);
-        // The loaded run plays the save's steps again, then goes on: every
-        // hash it prints, before and after the save point, is the
-        // uninterrupted run's at that tick.
-        assert_eq!(hashes(&loaded), whole, "{save}");
+        // The loaded run starts from the save's state (its steps are not
+        // played again) and goes on: the hash of every tick after the
+        // save point is the uninterrupted run's.
+        let loaded = hashes(&loaded);
+        assert_eq!(loaded, after_tick(&whole, tick + 1), "{save}");
+        assert!(loaded.len() > 90, "{save}: {}", loaded.len());
     }
+    // A save made by a loaded session holds the whole session: loaded in
+    // turn, it goes on the same way.
+    let again = at("again-2650.ron");
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--load",
+        &during,
+        "--ticks",
+        "2650",
+        "--save-at",
+        "2650",
+        &again,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let resaved = iron3d_replay::Replay::load(std::path::Path::new(&again)).unwrap();
+    let kept_replay = iron3d_replay::Replay::load(&kept).unwrap();
+    // The fight's input, then the live input's (the keys let go).
+    let fight = kept_replay.steps.len();
+    assert_eq!(resaved.steps[..fight], kept_replay.steps[..]);
+    assert_eq!(resaved.steps[fight].held, 0);
+    assert_eq!(resaved.end_tick, 2650);
+    let loaded = iron3d(&[
+        "play",
+        "--headless",
+        "--load",
+        &again,
+        "--ticks",
+        "2700",
+        "--hash-every",
+        "1",
+    ]);
+    assert_eq!(hashes(&loaded), after_tick(&whole, 2651));
     // A run with no input, saved early, goes on the same way too.
     let plain = hashes(&iron3d(&[
         "play",
@@ -1263,7 +1323,7 @@ fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
         "--ticks",
         "400",
         "--hash-every",
-        "100",
+        "1",
         "--save-at",
         "150",
         &at("plain.ron"),
@@ -1276,9 +1336,102 @@ fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
         "--ticks",
         "400",
         "--hash-every",
-        "100",
+        "1",
     ]));
-    assert_eq!(loaded, plain);
+    assert_eq!(loaded, after_tick(&plain, 151));
+}
+
+/// Each kept replay, saved on the way at ticks chosen in the thick of it
+/// and played again from each save's state: every checkpoint after it is
+/// the recording's (`replay --from SAVE --verify`). The fight's saves
+/// hold rounds in flight; the scripted run's, problems the clans'
+/// handlers have started and their variables; the won mission's last
+/// one comes a minute before it is won, which is reached from it.
+#[test]
+fn the_kept_replays_go_on_from_saves_made_on_the_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+        path.join(name).to_str().unwrap().to_string()
+    };
+    let cases: [(&str, &[u64]); 3] = [
+        ("fight.ron", &[600, 1205, 1800]),
+        ("script-run.ron", &[1500, 3000, 4790]),
+        ("won.ron", &[5000, 6061]),
+    ];
+    for (replay, ticks) in cases {
+        let saves: Vec<String> = ticks
+            .iter()
+            .map(|t| {
+                dir.path()
+                    .join(format!("{replay}-{t}"))
+                    .to_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        let mut args = vec![
+            "replay".to_string(),
+            kept(replay),
+            "--headless".into(),
+            "--verify".into(),
+        ];
+        for (t, save) in ticks.iter().zip(&saves) {
+            args.extend(["--save-at".to_string(), t.to_string(), save.clone()]);
+        }
+        let o = iron3d(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let all = stdout(&o);
+        let reached = all
+            .lines()
+            .find(|l| l.contains("checkpoints of"))
+            .unwrap()
+            .to_string();
+        for save in &saves {
+            let o = iron3d(&[
+                "replay",
+                &kept(replay),
+                "--headless",
+                "--verify",
+                "--from",
+                save,
+            ]);
+            assert!(
+                o.status.success(),
+                "{save}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let out = stdout(&o);
+            assert!(out.contains(&reached), "{save}: {out}");
+            let last = |s: &str| {
+                s.lines()
+                    .find(|l| l.starts_with("state hash"))
+                    .map(String::from)
+            };
+            assert_eq!(last(&out), last(&all), "{save}");
+        }
+        match replay {
+            "fight.ron" => assert!(
+                saves
+                    .iter()
+                    .any(|s| saved_section(s, "combat_rounds").contains("serial:")),
+                "rounds in flight"
+            ),
+            "script-run.ron" => assert!(
+                saves[..2]
+                    .iter()
+                    .all(|s| saved_section(s, "script_brains").contains("),started:true")),
+                "problems under way"
+            ),
+            // The won mission's end (tick 7861) is among the checkpoints
+            // after its last save: its progress is in the state hash. Its
+            // save at 5,000 is the README's figure of a save's size.
+            _ => {
+                let size = std::fs::metadata(&saves[0]).unwrap().len();
+                assert!(size < 3_000_000, "{size} bytes");
+            }
+        }
+    }
 }
 
 #[test]
@@ -1305,6 +1458,35 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
         "{err}"
     );
     assert!(refused("(version: 7)").contains("replay layout version 7"));
+    // A save whose state does not fit this build: a section of another
+    // shape, one this build does not have.
+    let good = dir.path().join("good.ron");
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "20",
+        "--save-at",
+        "20",
+        good.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&good).unwrap();
+    let reshaped = text.replace(
+        r#"(name: "player", state: ["#,
+        r#"(name: "player", state: [7,"#,
+    );
+    let err = refused(&reshaped);
+    assert!(
+        err.contains("the save's state does not load: state section player:"),
+        "{err}"
+    );
+    let unknown = text.replace(r#"(name: "ambient","#, r#"(name: "weather","#);
+    let err = refused(&unknown);
+    assert!(
+        err.contains("state section weather: not a section of this build"),
+        "{err}"
+    );
     let late = dir.path().join("late.ron");
     let o = iron3d(&[
         "play",

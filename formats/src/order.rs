@@ -29,7 +29,7 @@ pub const TARGET_BY_PLACE: u32 = 0x202;
 pub const TARGET_NOT_DEFINED: u32 = 0x204;
 
 /// What an order is aimed at.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum OrderTarget {
     /// `TARGET_NOT_DEFINED`.
     None,

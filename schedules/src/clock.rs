@@ -133,6 +133,11 @@ impl GameClock {
         };
     }
 
+    /// Sets the tick reached, for a loaded save's state.
+    pub fn set_tick(&mut self, tick: u64) {
+        self.tick = tick;
+    }
+
     /// Feeds the hash of the clock state: the tick and the step. Pause
     /// and scale only say how fast real time turns into ticks (the pause
     /// menu, a loaded save played again fast), not what a tick does, so

@@ -1,7 +1,8 @@
 //! The Iron3D frame spine: the scheduler phases of tome VII as Bevy
 //! [`SystemSet`]s in one fixed order, the [`GameClock`] that drives the
 //! fixed-step simulation separately from real time, and the canonical
-//! [`StateHash`] every subsystem contributes to.
+//! [`StateHash`] every subsystem contributes to, and the [`StateSave`] each
+//! writes its state into.
 //!
 //! Every plugin of the engine puts its systems in one of the [`Phase`] sets;
 //! nothing else decides when a system runs relative to other subsystems.
@@ -9,10 +10,16 @@
 mod clock;
 mod hash;
 mod phase;
+mod save;
 
 pub use clock::{AdvanceClock, GameClock, SimulationRate};
 pub use hash::{AppStateHashExt, FieldDigest, StateHash, StateHasher, Subject};
 pub use phase::{Phase, deny_simulation_ambiguities, run_on_one_thread};
+pub use ron::value::RawValue;
+pub use save::{
+    AppStateSaveExt, RestoreFn, SaveFn, SavedSection, SectionError, StateSave, from_section,
+    to_section,
+};
 
 use bevy::prelude::*;
 
@@ -29,5 +36,6 @@ impl Plugin for SpinePlugin {
         phase::plugin(app);
         clock::plugin(app, self.rate);
         hash::plugin(app);
+        save::plugin(app);
     }
 }

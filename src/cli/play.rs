@@ -253,8 +253,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
             record: None,
             playback: None,
         };
+        // A save's orders were given at its start: its state holds them.
+        let mut post = true;
         if let Some(save) = save {
             orders = save.orders.clone();
+            post = save.state.is_none();
             session.playback = Some(PlaybackPlugin::load(save));
         }
         if !saves.is_empty() {
@@ -275,7 +278,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             args.ticks.unwrap_or_default(),
             outputs,
             session,
-            &orders,
+            if post { &orders } else { &[] },
             args.effects,
         );
     }
@@ -378,7 +381,7 @@ impl Plugin for Session {
 }
 
 /// `--save-at TICK FILE` pairs.
-fn parse_saves(words: &[String]) -> Result<Vec<(u64, PathBuf)>, String> {
+pub(super) fn parse_saves(words: &[String]) -> Result<Vec<(u64, PathBuf)>, String> {
     words
         .chunks(2)
         .map(|pair| match pair {
@@ -443,12 +446,25 @@ fn run_headless(
 /// A loaded save whose steps did not give its recorded state, or a save
 /// that was not written (or not reached), fails the run.
 fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
-    let mut failed = false;
-    if let Some(parted) = world
-        .get_resource::<Playback>()
-        .and_then(|p| p.divergence.as_ref())
-    {
+    let playback = world.get_resource::<Playback>();
+    let parted = playback.and_then(|p| p.divergence.as_ref());
+    if let Some(parted) = parted {
         eprintln!("iron3d: the save does not load as it was made: {parted}");
+    }
+    if parted.is_some() | state_or_saves_failed(world) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Says why a save's state did not load, or a save was not written (or
+/// not reached); whether any of it happened.
+pub(super) fn state_or_saves_failed(world: &bevy::prelude::World) -> bool {
+    let mut failed = false;
+    let playback = world.get_resource::<Playback>();
+    if let Some(error) = playback.and_then(|p| p.restore_error.as_ref()) {
+        eprintln!("iron3d: the save's state does not load: {error}");
         failed = true;
     }
     if let Some(recording) = world.get_resource::<Recording>() {
@@ -463,11 +479,7 @@ fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
         }
         failed |= !recording.save_errors.is_empty() || !recording.saves.is_empty();
     }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    failed
 }
 
 fn print_load(progress: &LoadProgress) {

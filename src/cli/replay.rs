@@ -3,7 +3,8 @@
 
 use iron3d::app;
 use iron3d_replay::{
-    LoadsPlugin, Playback, PlaybackPlugin, Replay, TracePlugin, finish_trace, install_identity,
+    LoadsPlugin, Playback, PlaybackPlugin, RecordPlugin, Replay, TracePlugin, finish_trace,
+    install_identity,
 };
 use iron3d_schedules::SimulationRate;
 use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
@@ -41,6 +42,15 @@ pub struct ReplayArgs {
     /// and OUT names this one).
     #[arg(long, value_name = "OUT", requires = "headless")]
     rerecord: Option<PathBuf>,
+    /// With --headless, save the played-back session at tick TICK into
+    /// FILE (repeatable), as `play --save-at` does.
+    #[arg(long = "save-at", num_args = 2, value_names = ["TICK", "FILE"], requires = "headless")]
+    save_at: Vec<String>,
+    /// Start from SAVE's state (a save made on this replay's session, by
+    /// --save-at or F5 while it played): the steps before it do not play
+    /// again, the checkpoints after it are checked.
+    #[arg(long, value_name = "SAVE", conflicts_with = "rerecord")]
+    from: Option<PathBuf>,
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
@@ -49,6 +59,23 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         Err(e) => {
             eprintln!("iron3d: {e}");
             return ExitCode::from(1);
+        }
+    };
+    // A save played as a replay plays from the mission's start, unless
+    // --from names the state to start from.
+    let replay = match args.from.as_deref().map(|from| from_save(&replay, from)) {
+        None => replay.without_state(),
+        Some(Ok(from)) => from,
+        Some(Err(e)) => {
+            eprintln!("iron3d: --from: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let saves = match super::play::parse_saves(&args.save_at) {
+        Ok(saves) => saves,
+        Err(e) => {
+            eprintln!("iron3d: --save-at: {e}");
+            return ExitCode::from(2);
         }
     };
     let Some(game_dir) = super::play::install_or_demo(args.game_dir.clone()) else {
@@ -99,7 +126,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             ..Default::default()
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
-        app.add_plugins((PlaybackPlugin::replay(replay), LoadsPlugin));
+        app.add_plugins((PlaybackPlugin::replay_from(replay), LoadsPlugin));
         // Always traced: the inspector shows the selected object's
         // timeline.
         app.add_plugins(TracePlugin { path: args.trace });
@@ -109,8 +136,19 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         };
     }
     let traced = args.trace.is_some();
-    // The replay's input, and its start orders (LoadsPlugin).
-    let playback = (PlaybackPlugin::replay(replay.clone()), LoadsPlugin);
+    // The replay's input, and its start orders (LoadsPlugin); the session
+    // recorded again when saves are asked for.
+    let record = (!saves.is_empty()).then(|| RecordPlugin {
+        path: None,
+        rate: replay.rate,
+        saves,
+        orders: replay.orders.clone(),
+    });
+    let playback = (
+        PlaybackPlugin::replay_from(replay.clone()),
+        LoadsPlugin,
+        Recorded(record),
+    );
     let mut app = match args.trace {
         Some(path) => app::headless(rate, mission, (playback, TracePlugin { path: Some(path) })),
         None => app::headless(rate, mission, playback),
@@ -147,13 +185,23 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     println!("mission: {}", replay.mission);
     println!("ticks: {ticks}");
     println!("state hash: {hash:016x}");
-    match finish(app.world_mut(), ticks, hash) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("iron3d: {e}");
-            ExitCode::from(1)
-        }
+    let finished = finish(app.world_mut(), ticks, hash);
+    if let Err(e) = &finished {
+        eprintln!("iron3d: {e}");
     }
+    if finished.is_err() | super::play::state_or_saves_failed(app.world()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `replay` played from the state of the save at `path`.
+fn from_save(replay: &Replay, path: &std::path::Path) -> Result<Replay, String> {
+    let save = Replay::load(path).map_err(|e| e.to_string())?;
+    replay
+        .starting_from(&save)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes `replay` to `out` with the checkpoints the playback reached in
@@ -178,4 +226,15 @@ fn rerecord(
         .map_err(|e| format!("{}: {e}", out.display()))?;
     println!("replay: rerecorded into {}", out.display());
     Ok(())
+}
+
+/// The played-back session recorded, when saves are asked for.
+struct Recorded(Option<RecordPlugin>);
+
+impl bevy::app::Plugin for Recorded {
+    fn build(&self, app: &mut bevy::app::App) {
+        if let Some(record) = &self.0 {
+            app.add_plugins(record.clone());
+        }
+    }
 }

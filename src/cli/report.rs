@@ -98,7 +98,7 @@ struct SoundFaultReport {
     tick: u64,
     key: String,
     /// `entry_missing`, `entry_empty` or `wave_invalid`.
-    outcome: &'static str,
+    outcome: String,
     /// mission -> object -> effect -> library::entry -> outcome: cause.
     chain: String,
 }
@@ -369,7 +369,7 @@ fn sound_faults(world: &World) -> Vec<SoundFaultReport> {
         .map(|f| SoundFaultReport {
             tick: f.tick,
             key: f.key.clone(),
-            outcome: f.outcome,
+            outcome: f.outcome.clone(),
             chain: f.chain.clone(),
         })
         .collect()

@@ -37,7 +37,7 @@ pub fn objectives(cfg: &ObjectConfig) -> Vec<Objective> {
 }
 
 /// One message of `messages.cfg`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Message {
     pub index: u32,
     /// The text resource (the text itself where no text table resolves it).

@@ -155,8 +155,8 @@ fn unknown_opcode(offset: usize, opcode: u8) -> FormatError {
     )
 }
 
-/// A parsed effect.
-#[derive(Debug, Clone, PartialEq)]
+/// A parsed effect (the default: no commands, a zero header).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Fxid {
     pub header: FxHeader,
     pub commands: Vec<Command>,

@@ -448,7 +448,7 @@ pub struct Formula {
 }
 
 /// A whole `.fml`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct FormulaSet {
     lines: Vec<Vec<u8>>,
     formulas: Vec<Formula>,

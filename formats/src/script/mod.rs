@@ -175,7 +175,9 @@ pub fn check_against(
 
 /// A clan's script with its formula set and the variables of its
 /// directory, as a TMA clan's script path names them.
-#[derive(Debug, Clone)]
+/// (The default: an empty one, a placeholder until a loaded save's brain
+/// takes its clan's.)
+#[derive(Debug, Clone, Default)]
 pub struct Bundle {
     pub script: Script,
     pub formulas: FormulaSet,

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 pub const FORMAT: &str = "varset.var";
 
 /// A variable's type: the interpreter's type tags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum VarType {
     Void = 0,
     Int = 1,
@@ -106,7 +106,7 @@ pub struct Variable {
 }
 
 /// The whole file: its raw lines and its declarations in order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Varset {
     lines: Vec<Vec<u8>>,
     vars: Vec<Variable>,

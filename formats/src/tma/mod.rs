@@ -201,7 +201,7 @@ pub enum ResourceRef<'a> {
 }
 
 /// One property: 16 raw value bytes, then its name.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Property {
     /// `{u32 type, value, min, max}` as stored.
     pub raw: [u8; 16],

@@ -27,7 +27,7 @@ pub const WAIT_SECS: u64 = 10;
 pub const SPREAD_SECS: u64 = 10;
 
 /// Where the ambience is.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AmbientState {
     /// The theme loop was started.
     pub theme_started: bool,

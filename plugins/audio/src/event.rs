@@ -10,7 +10,7 @@ use iron3d_world::mission::{MissionDescription, MissionSounds};
 use std::collections::BTreeSet;
 
 /// What a sound event does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SoundKind {
     /// A one-shot starts (again, when it still played).
     Play,
@@ -35,7 +35,9 @@ impl SoundKind {
 }
 
 /// The mixer bus a sound plays on, each with its volume.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Bus {
     Effects,
     Voices,
@@ -59,7 +61,7 @@ impl Bus {
 }
 
 /// One sound event.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SoundEvent {
     pub tick: u64,
     /// The sample: `LIBRARY::ENTRY`, upper-cased.
@@ -86,25 +88,25 @@ pub struct SoundEvent {
 }
 
 /// Every sound event so far.
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Sounds(pub Vec<SoundEvent>);
 
 /// Sounds that were asked for and played nothing, each chain once:
 /// `mission -> object -> effect or script -> library::entry -> outcome:
 /// cause`.
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SoundFaults {
     pub faults: Vec<SoundFault>,
     seen: BTreeSet<String>,
 }
 
 /// One sound that played nothing.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SoundFault {
     pub tick: u64,
     pub key: String,
     /// `entry_missing`, `entry_empty` or `wave_invalid` (tome VI).
-    pub outcome: &'static str,
+    pub outcome: String,
     pub chain: String,
 }
 
@@ -142,7 +144,7 @@ impl SoundSink<'_> {
             self.faults.faults.push(SoundFault {
                 tick: event.tick,
                 key: event.key,
-                outcome,
+                outcome: outcome.to_string(),
                 chain,
             });
         }

@@ -28,6 +28,7 @@ pub use output::{
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::save::AppSaveExt;
 
 /// The ambience's step inside `Phase::UpdateWorld` (the effects' step runs
 /// before it, so events keep one order).
@@ -46,6 +47,11 @@ impl Plugin for SoundPlugin {
             .init_mission_resource::<AmbientState>()
             .init_mission_resource::<BriefingVoices>()
             .add_systems(FixedUpdate, ambient::play_ambience.in_set(AmbientStep))
-            .add_state_hash("ambient", ambient::hash_ambient);
+            .add_state_hash("ambient", ambient::hash_ambient)
+            // The sounds played so far stay the mission's log; a loaded
+            // save's output starts at its end (its loops playing again).
+            .save_resource::<AmbientState>("ambient")
+            .save_resource::<Sounds>("sounds")
+            .save_resource::<SoundFaults>("sound_faults");
     }
 }

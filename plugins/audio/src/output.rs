@@ -35,6 +35,9 @@ use std::marker::PhantomData;
 
 /// Sounds one bus holds at once; a sound past it is not played.
 const SOUNDS_PER_BUS: usize = 256;
+/// Game seconds after which a one-shot sound or voice not yet taken is
+/// no longer played: a loaded save's log (its loops still running start).
+const STALE_S: f64 = 1.0;
 
 /// Whether there is a device to play on.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
@@ -216,31 +219,44 @@ impl<B: Backend> SoundOutput<B> {
     }
 
     /// Takes the new events.
+    /// Plays the events not taken yet that are still due at tick
+    /// `fresh_from` or later: one-shots and voices of their tick, loops
+    /// not stopped by then.
     fn take(
         &mut self,
-        events: &[SoundEvent],
+        (events, fresh_from): (&[SoundEvent], u64),
         sounds: &MissionSounds,
         listener: &Listener,
         frame_of: impl Fn(Option<u32>) -> Option<GlobalTransform>,
     ) {
+        let stops = |stop: &SoundEvent, looping: &SoundEvent| {
+            looping.kind == SoundKind::Loop
+                && looping.effect == stop.effect
+                && looping.key == stop.key
+        };
+        let mut due = Vec::new();
         for event in events.get(self.read..).unwrap_or_default() {
             match event.kind {
-                SoundKind::Play | SoundKind::Loop => {
-                    let owner = frame_of(event.owner);
-                    if let Some(source) = self.start(sounds, event, listener, owner.as_ref()) {
-                        self.sources.push(source);
-                    }
-                }
+                SoundKind::Play if event.tick >= fresh_from => due.push(event),
+                SoundKind::Loop => due.push(event),
                 SoundKind::Stop => {
+                    due.retain(|playing| !stops(event, playing));
                     for source in &mut self.sources {
-                        let same =
-                            source.event.effect == event.effect && source.event.key == event.key;
-                        if same && source.event.kind == SoundKind::Loop {
+                        if stops(event, &source.event) {
                             source.handle.stop(Tween::default());
                         }
                     }
                 }
-                SoundKind::Voice => self.voices.push_back(event.clone()),
+                SoundKind::Voice if event.tick >= fresh_from => {
+                    self.voices.push_back(event.clone())
+                }
+                SoundKind::Play | SoundKind::Voice => {}
+            }
+        }
+        for event in due {
+            let owner = frame_of(event.owner);
+            if let Some(source) = self.start(sounds, event, listener, owner.as_ref()) {
+                self.sources.push(source);
             }
         }
         self.read = events.len();
@@ -461,7 +477,9 @@ fn present<B: Backend + 'static>(
     }
     let volumes = control.volumes.unwrap_or(sounds.volumes);
     output.switch(volumes, clock.is_paused(), control.muted);
-    output.take(&events.0, &sounds, &listener, frame_of);
+    let stale = (STALE_S / clock.timestep().as_secs_f64()) as u64;
+    let fresh_from = clock.tick().saturating_sub(stale);
+    output.take((&events.0, fresh_from), &sounds, &listener, frame_of);
     output.speak(&sounds);
     if let Some(mut briefing) = briefing {
         output.brief(&sounds, &mut briefing);

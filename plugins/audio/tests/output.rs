@@ -152,6 +152,37 @@ fn a_one_shot_beyond_far_is_not_played_and_a_loop_there_is() {
     assert!(rms(&render(&mut app, 2205)) > 0.01);
 }
 
+/// A loaded save's log of sounds comes all at once: of its past only the
+/// loops still running play again (no old shot or voice); what is of the
+/// last second plays as ever.
+#[test]
+fn a_loaded_saves_log_plays_only_its_running_loops_and_the_last_second() {
+    let mut app = app();
+    // 20 ticks a second: tick 1000 is at 50 s.
+    app.world_mut().resource_mut::<GameClock>().set_tick(1000);
+    let at = |tick: u64, effect: u64, key: &str, kind: SoundKind| SoundEvent {
+        tick,
+        effect,
+        ..event(key, kind, None)
+    };
+    app.world_mut().resource_mut::<Sounds>().0 = vec![
+        at(10, 1, TONE, SoundKind::Play),
+        at(20, 2, TONE, SoundKind::Loop),
+        at(30, 3, BLIP, SoundKind::Loop),
+        at(40, 3, BLIP, SoundKind::Stop),
+        at(50, 0, BLIP, SoundKind::Voice),
+        at(990, 4, BLIP, SoundKind::Play),
+    ];
+    app.update();
+    let heard: Vec<(String, bool)> = playing(&app)
+        .into_iter()
+        .map(|p| (p.key, p.looped))
+        .collect();
+    assert_eq!(heard, [(TONE.to_string(), true), (BLIP.to_string(), false)]);
+    let output = app.world().non_send::<SoundOutput<CaptureBackend>>();
+    assert_eq!(output.voices_waiting(), 0, "the old voice is not spoken");
+}
+
 #[test]
 fn a_source_to_the_right_is_heard_on_the_right() {
     let mut app = app();

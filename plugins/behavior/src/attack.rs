@@ -52,7 +52,9 @@ pub const FIGHT_DISTANCE: f32 = 200.0;
 const PLACE_TRIES: usize = 25;
 
 /// The object a unit is after (`None`: nothing).
-#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(
+    Component, Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
 pub struct Target(pub Option<OriginalObjectId>);
 
 /// A uniform draw in 0..1 from the attack stream.

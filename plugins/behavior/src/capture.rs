@@ -45,7 +45,7 @@ pub fn capture_seconds() -> f32 {
 }
 
 /// One building's pod.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pod {
     /// Who stands in it, and the tick they were first seen there.
     pub occupant: Option<(OriginalObjectId, u64)>,
@@ -57,7 +57,7 @@ pub struct Pod {
 
 /// Every building's pod that has someone in it or is shut, by the
 /// building's id.
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pods(pub BTreeMap<OriginalObjectId, Pod>);
 
 /// A unit that may stand in a pod: where it is on the map, its radius and

@@ -9,7 +9,7 @@ use iron3d_world::mission::{InstanceName, MissionDescription, PrototypeKey};
 use std::fmt;
 
 /// Tome VI's six error states, in its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ErrorState {
     /// The mission has no areal map (`Land.map`) to plan over.
     NoSystemMap,
@@ -54,7 +54,7 @@ impl ErrorState {
 }
 
 /// One error state a unit ran into.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     pub tick: u64,
     pub object: OriginalObjectId,
@@ -80,7 +80,7 @@ impl fmt::Display for Diagnostic {
 
 /// Every diagnostic of the running mission, in the order they happened
 /// (simulation output: the same run gives the same list).
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BehaviorDiagnostics(pub Vec<Diagnostic>);
 
 /// The chain of an object for a diagnostic.

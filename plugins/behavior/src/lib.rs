@@ -58,6 +58,7 @@ use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::QueueStep;
 use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::save::AppSaveExt;
 
 /// Behavior's step inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -115,6 +116,19 @@ impl Plugin for BehaviorPlugin {
         .add_state_hash("behavior_sensors", sensor::hash_sensors)
         .add_state_hash("behavior_targets", attack::hash_targets)
         .add_state_hash("behavior_route_reports", tactical::hash_reports)
-        .add_state_hash("behavior_pods", capture::hash_pods);
+        .add_state_hash("behavior_pods", capture::hash_pods)
+        // Saved: the units' orders, routes, sensors, targets and route
+        // reports, the lists of units on each path, the capture pods, and
+        // the diagnostics so far. What Behavior derives from the mission
+        // (footprints, clan relations, its parameters) is derived again
+        // on the first step after a load.
+        .save_object_component::<order::Orders>("behavior_orders")
+        .save_object_component::<route::Route>("behavior_routes")
+        .save_object_component::<sensor::Sensor>("behavior_sensors")
+        .save_object_component::<attack::Target>("behavior_targets")
+        .save_object_component::<tactical::RouteReport>("behavior_route_reports")
+        .save_resource::<tactical::TacticalAreals>("behavior_path_units")
+        .save_resource::<capture::Pods>("behavior_pods")
+        .save_resource::<diagnostic::BehaviorDiagnostics>("behavior_diagnostics");
     }
 }

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// The orders Behavior carries out so far, by their original numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OrderKind {
     /// `ORDER_ROBOT_STOP` (1): brake to a stand, then the order is done.
     Stop,
@@ -91,7 +91,7 @@ impl OrderKind {
 }
 
 /// One order a unit holds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Order {
     pub kind: OrderKind,
     pub target: OrderTarget,
@@ -157,7 +157,7 @@ impl Order {
 }
 
 /// A unit's orders, the head first (empty: "no order").
-#[derive(Component, Debug, Clone, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Orders(pub VecDeque<Order>);
 
 impl Orders {

@@ -45,7 +45,7 @@ const ESCAPE_LIMIT: f32 = 500.0;
 const CORRIDOR_WIDTHS: f32 = 2.0;
 
 /// A unit's way to where its order sends it, in the map frame (x, y).
-#[derive(Component, Debug, Clone, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Route {
     /// Goes up by one with each path planned: the path revision.
     pub revision: u32,

@@ -27,7 +27,7 @@ use iron3d_world::mission::{Destroyed, Drive, NodeLife, ObjectClan, ObjectKind, 
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// What a unit's radar last saw.
-#[derive(Component, Debug, Clone, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sensor {
     /// The tick of its next scan.
     pub next_scan: u64,

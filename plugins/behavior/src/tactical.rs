@@ -25,7 +25,7 @@ pub const REPORT_DISTANCE: f32 = 5.0;
 
 /// Who stands in each tactical areal (the mission's paths by file
 /// position), ids ascending.
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TacticalAreals(pub Vec<Vec<OriginalObjectId>>);
 
 impl TacticalAreals {
@@ -39,7 +39,7 @@ impl TacticalAreals {
 }
 
 /// A unit's last route report.
-#[derive(Component, Debug, Clone, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RouteReport {
     /// Where it stood and which areal of the map (none before the first).
     pub at: Option<([f32; 2], Option<u32>)>,

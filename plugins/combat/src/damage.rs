@@ -64,7 +64,7 @@ pub struct HitQueue(pub Vec<PendingHit>);
 
 /// A machine that burns: the whole life it had when it fell under the
 /// threshold.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Burning {
     pub mark: f32,
 }

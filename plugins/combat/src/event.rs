@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use iron3d_world::mission::NodeRef;
 
 /// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EventKind {
     /// A gun fired a round.
     Shot,
@@ -51,7 +51,7 @@ impl EventKind {
 }
 
 /// One event.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CombatEvent {
     pub tick: u64,
     pub kind: EventKind,
@@ -74,7 +74,7 @@ pub struct CombatEvent {
 /// ([`iron3d_world::mission::MissionEffects`]), where (world frame), the
 /// size asked of it (multiplied by the effect's own scale) and the object
 /// it hangs on (it follows that object until the effect lets go).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EffectCue {
     pub effect: String,
     pub at: Vec3,
@@ -88,7 +88,7 @@ pub struct EffectCue {
 }
 
 /// Every event so far.
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CombatEvents(pub Vec<CombatEvent>);
 
 impl CombatEvents {

@@ -63,7 +63,7 @@ const DEFAULT_RADIUS: f32 = 5.0;
 /// Where a turret points: yaw and pitch in rad from the object's forward
 /// and level, and how far it was off its aim point at its last turn (π:
 /// no target).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TurretAim {
     pub yaw: f32,
     pub pitch: f32,
@@ -90,7 +90,7 @@ fn angles(d: Vec3) -> (f32, f32) {
 }
 
 /// What a gun is doing.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum GunPhase {
     Idle,
     /// A barrel stroke started at `start` s of game time; `fired` once
@@ -106,7 +106,7 @@ pub enum GunPhase {
 }
 
 /// A gun's state.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GunState {
     /// Rounds left; −1 unlimited.
     pub rounds: i32,
@@ -119,7 +119,7 @@ pub struct GunState {
 }
 
 /// The state of an object's turrets and guns, in [`Armament`] order.
-#[derive(Component, Debug, Clone, PartialEq)]
+#[derive(Component, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Weapons {
     pub turrets: Vec<TurretAim>,
     pub guns: Vec<GunState>,
@@ -163,7 +163,9 @@ impl Weapons {
 /// [`TurretAim`]) at their rates, whatever its target, and gun `g` fires
 /// while bit `g` of `trigger` is set, whenever it is charged and loaded
 /// (no range, lock or score: the person decides).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Manual {
     pub yaw: f32,
     pub pitch: f32,

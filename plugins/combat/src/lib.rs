@@ -47,6 +47,7 @@ use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::QueueStep;
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{HitModel, NodeLife, NodeStage, PartNodes, UnitPartInfo};
+use iron3d_world::save::AppSaveExt;
 
 /// Combat's step inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,7 +97,18 @@ impl Plugin for CombatPlugin {
         .add_state_hash("combat_weapons", gun::hash_weapons)
         .add_state_hash("combat_rounds", round::hash_rounds)
         .add_state_hash("combat_shields", shield::hash_shields)
-        .add_state_hash("combat_damage", damage::hash_damage);
+        .add_state_hash("combat_damage", damage::hash_damage)
+        // Saved: the guns, the aim the pilot gave, shields, fires, the
+        // rounds in flight with what they are, and the events so far
+        // (effects read on from where they were). Hits are applied within
+        // the step that makes them: none is pending between steps.
+        .save_object_component::<gun::Weapons>("combat_weapons")
+        .save_object_component::<gun::Manual>("combat_manual")
+        .save_object_component::<shield::Shield>("combat_shields")
+        .save_object_component::<damage::Burning>("combat_burning")
+        .save_resource::<round::RoundSerial>("combat_round_serial")
+        .save_resource::<round::Rounds>("combat_rounds")
+        .save_resource::<event::CombatEvents>("combat_events");
     }
 }
 

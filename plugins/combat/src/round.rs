@@ -35,7 +35,9 @@ use std::sync::Arc;
 pub const SIDEWAYS_BLEED: f32 = 3.0;
 
 /// The next round's serial number (rounds are ordered and named by it).
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Resource, Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
 pub struct RoundSerial(pub u64);
 
 impl RoundSerial {
@@ -46,7 +48,7 @@ impl RoundSerial {
 }
 
 /// Where a round is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RoundState {
     Flying,
     /// Stopped; it goes at `until` (tick).
@@ -56,9 +58,10 @@ pub enum RoundState {
 }
 
 /// A round: a simulation object of its own, named by its serial.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Round {
     pub serial: u64,
+    #[serde(with = "iron3d_world::save::shared")]
     pub spec: Arc<RoundSpec>,
     /// The object that fired it (its hit test skips it).
     pub owner: OriginalObjectId,
@@ -120,7 +123,7 @@ impl Round {
 }
 
 /// Every round in the world, in serial order (fired order).
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Rounds(pub Vec<Round>);
 
 /// Turns `v` toward `want` by at most `angle` rad (its length kept).

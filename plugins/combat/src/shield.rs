@@ -27,7 +27,7 @@ use iron3d_world::mission::{Destroyed, HitModel, NodeLife, SHIELD_SECTORS, Shiel
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 
 /// The points each sector of an object's shield holds.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Shield {
     pub sectors: [f32; SHIELD_SECTORS],
 }

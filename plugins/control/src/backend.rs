@@ -8,6 +8,7 @@
 //! [`Contact`]s. No avian type leaves this module.
 
 use avian3d::collider_tree::ColliderTreeOptimization;
+use avian3d::collision::collider::contact_query::contact;
 use avian3d::physics_transform::PhysicsTransformConfig;
 use avian3d::prelude::*;
 use bevy::app::PluginGroupBuilder;
@@ -215,29 +216,41 @@ pub struct Contact {
 }
 
 /// The touching pairs of the last backend step, in the backend's order
-/// (callers sort them by original id).
+/// (callers sort them by original id). The backend lists the pairs whose
+/// bounds overlap; each pair's contact is computed here again with the
+/// bodies in the caller's order, so that it does not depend on which body
+/// the backend took first when the pair appeared (a matter of history: a
+/// run resumed from a save would see other firsts).
 #[derive(bevy::ecs::system::SystemParam)]
-pub struct Contacts<'w> {
+pub struct Contacts<'w, 's> {
     collisions: Collisions<'w>,
+    shapes: Query<'w, 's, (&'static Collider, &'static Position, &'static Rotation)>,
 }
 
-impl Contacts<'_> {
-    pub fn touching(&self) -> Vec<Contact> {
-        self.collisions
-            .iter()
-            .filter(|pair| pair.is_touching())
+impl Contacts<'_, '_> {
+    /// Every touching pair, `a` the body `first` puts first.
+    pub fn touching(&self, first: impl Fn(Entity, Entity) -> bool) -> Vec<Contact> {
+        let graph = self.collisions.graph();
+        graph
+            .iter_active()
+            .chain(graph.iter_sleeping())
             .filter_map(|pair| {
-                let deepest = pair
-                    .manifolds
-                    .iter()
-                    .flat_map(|m| m.points.iter().map(move |p| (m.normal, p.penetration)))
-                    .max_by(|x, y| x.1.total_cmp(&y.1))?;
-                let (normal, depth) = deepest;
-                (depth > 0.0).then_some(Contact {
-                    a: pair.body1.unwrap_or(pair.collider1),
-                    b: pair.body2.unwrap_or(pair.collider2),
-                    normal,
-                    depth,
+                let one = pair.body1.unwrap_or(pair.collider1);
+                let two = pair.body2.unwrap_or(pair.collider2);
+                let (a, b) = if first(one, two) {
+                    (one, two)
+                } else {
+                    (two, one)
+                };
+                let [(shape_a, pos_a, rot_a), (shape_b, pos_b, rot_b)] =
+                    self.shapes.get_many([a, b]).ok()?;
+                let found = contact(shape_a, *pos_a, *rot_a, shape_b, *pos_b, *rot_b, 0.0);
+                let touch = found.ok().flatten()?;
+                (touch.penetration > 0.0).then(|| Contact {
+                    a,
+                    b,
+                    normal: touch.global_normal1(rot_a),
+                    depth: touch.penetration,
                 })
             })
             .collect()

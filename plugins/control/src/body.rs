@@ -20,7 +20,9 @@ use iron3d_world::mission::{BodyBounds, Controller, Drive, NodeLife};
 use iron3d_world::{ObjectRegistry, PendingDelete};
 
 /// The state bits of a mover.
-#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(
+    Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct MotionFlags(pub u32);
 
 impl MotionFlags {
@@ -53,7 +55,9 @@ impl MotionFlags {
 /// (`x` right, `y` forward, `z` up, each -1..1; `turn` -1..1, + turns the
 /// nose left), and the state bits. The transform is the object's own.
 /// Behavior and the player write only `requested` and `turn`.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(
+    Component, Reflect, Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize,
+)]
 #[reflect(Component)]
 pub struct PhysicalState {
     pub linear_velocity: Vec3,
@@ -263,7 +267,8 @@ fn attach_bodies(
                     let mut state = PhysicalState::default();
                     state.flags.set(MotionFlags::FLYER, !body.holds_ground);
                     state.ground_normal = Vec3::Y;
-                    entity.insert((state, crate::motion::StepStart::default()));
+                    // A loaded save's state stays.
+                    entity.insert_if_new((state, crate::motion::StepStart::default()));
                 }
             }
             None => {

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 
 /// The pairs touching after this tick's push-out, by ids, and the ones
 /// touching the tick before.
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TouchingPairs {
     pub now: BTreeSet<(OriginalObjectId, OriginalObjectId)>,
     pub before: BTreeSet<(OriginalObjectId, OriginalObjectId)>,
@@ -59,25 +59,14 @@ pub(crate) fn push_apart(
     mut touching: ResMut<TouchingPairs>,
 ) {
     let mut pairs: Vec<Pair> = contacts
-        .touching()
+        .touching(|one, two| registry.id(one) < registry.id(two))
         .into_iter()
         .filter_map(|c| {
-            let a = (registry.id(c.a)?, c.a);
-            let b = (registry.id(c.b)?, c.b);
-            Some(if a.0 < b.0 {
-                Pair {
-                    a,
-                    b,
-                    normal: c.normal,
-                    depth: c.depth,
-                }
-            } else {
-                Pair {
-                    a: b,
-                    b: a,
-                    normal: -c.normal,
-                    depth: c.depth,
-                }
+            Some(Pair {
+                a: (registry.id(c.a)?, c.a),
+                b: (registry.id(c.b)?, c.b),
+                normal: c.normal,
+                depth: c.depth,
             })
         })
         .collect();

@@ -32,6 +32,7 @@ mod gait;
 mod ground;
 mod motion;
 pub mod pose;
+mod save;
 mod terrain;
 
 pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody};
@@ -85,6 +86,7 @@ impl Plugin for ControlPlugin {
         gait::plugin(app);
         footing::plugin(app);
         pose::plugin(app);
+        save::plugin(app);
         app.add_state_hash("control", body::hash_bodies)
             .add_state_hash("control_contacts", contact::hash_touching)
             .add_state_hash("control_gait", gait::hash_gaits);

@@ -30,7 +30,7 @@ use iron3d_combat::{CombatEvents, EffectCue, EventKind, Weapons};
 use iron3d_control::{Gait, PhysicalState};
 use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
-use iron3d_schedules::{GameClock, StateHasher};
+use iron3d_schedules::{GameClock, RawValue, StateHasher, from_section, to_section};
 use iron3d_world::mission::{
     Armament, Controller, EffectPrograms, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
 };
@@ -53,19 +53,21 @@ pub const UPDATE_MS: u64 = 100;
 pub const FRESH_MS: u64 = 50;
 
 /// Where an instance hangs: its object and its frame in the object's.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Anchor {
     pub object: OriginalObjectId,
     pub offset: Transform,
 }
 
 /// One running effect.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct FxInstance {
     /// Its number, in the order instances were made.
     pub serial: u64,
-    /// Its `FXID` by key, and the template.
+    /// Its `FXID` by key, and the template (a save holds the key alone:
+    /// the template is the mission's again, [`restore_instances`]).
     pub effect: String,
+    #[serde(skip)]
     pub template: Arc<Fxid>,
     pub start_ms: u64,
     pub end_ms: u64,
@@ -134,14 +136,16 @@ impl FxInstance {
 pub struct FxInstances(pub Vec<FxInstance>);
 
 /// The next instance serial and how many combat events were read.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Resource, Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
 pub struct FxCursor {
     pub next_serial: u64,
     pub events_read: usize,
 }
 
 /// An effect a cue could not play, reported once per effect key.
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct FxFaults(pub Vec<String>);
 
 impl FxFaults {
@@ -609,6 +613,25 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
             hasher.write_u8(play.looping as u8);
         }
     }
+}
+
+/// Save section: every running instance (its template by key).
+pub(crate) fn save_instances(world: &World) -> Result<Box<RawValue>, String> {
+    to_section(&world.resource::<FxInstances>().0)
+}
+
+/// The saved instances, each on its template in the mission's effects.
+pub(crate) fn restore_instances(world: &mut World, state: &RawValue) -> Result<(), String> {
+    let mut instances: Vec<FxInstance> = from_section(state)?;
+    let effects = world.get_resource::<MissionEffects>();
+    for instance in &mut instances {
+        instance.template = effects
+            .and_then(|e| e.effect(&instance.effect))
+            .cloned()
+            .ok_or_else(|| format!("effect {} is not among the mission's", instance.effect))?;
+    }
+    world.insert_resource(FxInstances(instances));
+    Ok(())
 }
 
 #[cfg(test)]

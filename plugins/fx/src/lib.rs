@@ -32,9 +32,10 @@ pub use instance::{FxCursor, FxFaults, FxInstance, FxInstances, effect_time};
 use bevy::prelude::*;
 use iron3d_combat::{CombatStep, EffectCue};
 use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
+use iron3d_world::save::AppSaveExt;
 
 /// The effect library effects are named in.
 pub const EFFECT_LIBRARY: &str = "effects.rlb";
@@ -93,7 +94,14 @@ impl Plugin for FxPlugin {
             OnEnter(MissionPhase::Running),
             (start_effects, program::run_at_load).chain(),
         )
-        .add_state_hash("fx_instances", instance::hash_instances);
+        .add_state_hash("fx_instances", instance::hash_instances)
+        .add_state_save(
+            "fx_instances",
+            instance::save_instances,
+            instance::restore_instances,
+        )
+        .save_resource::<instance::FxCursor>("fx_cursor")
+        .save_resource::<instance::FxFaults>("fx_faults");
         if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
             draw::plugin(app);
         }

@@ -6,7 +6,7 @@
 //! stream, so an effect seed gives the same particles every run.
 
 /// One generator state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HouseRng(u32);
 
 impl HouseRng {

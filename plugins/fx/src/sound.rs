@@ -2,7 +2,7 @@
 //! audio crate's ([`iron3d_audio::SoundEvent`]).
 
 /// A sound emitter's state in its instance.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SoundPlay {
     /// A one-shot's previous time.
     pub previous: f32,

@@ -32,6 +32,7 @@ use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, Phase};
 use iron3d_world::mission::MissionPhase;
 use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::save::AppSaveExt;
 use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
 
 /// Where the frame's action state is sampled, in
@@ -73,7 +74,8 @@ impl Plugin for PlayerPlugin {
             )
             .add_systems(OnEnter(MissionPhase::Running), pilot::adopt_hero)
             .add_systems(FixedUpdate, pilot::drive.in_set(PilotStep))
-            .add_state_hash("player", pilot::hash_pilots);
+            .add_state_hash("player", pilot::hash_pilots)
+            .save_object_component::<pilot::Pilot>("player");
     }
 }
 

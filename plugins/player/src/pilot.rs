@@ -51,7 +51,9 @@ impl Default for MouseSensitivity {
 }
 
 /// The hero's driving state (simulation state: hashed as `player`).
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[derive(
+    Component, Reflect, Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize,
+)]
 #[reflect(Component)]
 pub struct Pilot {
     /// The mouse filter's last values, x and y.

@@ -1,5 +1,6 @@
 //! The replay file (our own format; the original game has none), also the
-//! layout of a save (a replay that ends where the save was made): one RON
+//! layout of a save (a replay that ends where the save was made, with the
+//! whole simulation state at that tick): one RON
 //! document, readable and diffable, with a versioned header, the input of
 //! every fixed step that differs from "as before" (held buttons or mouse
 //! sensitivity changed, a press, mouse counts), and state-hash checkpoints
@@ -9,6 +10,7 @@
 //! read a re-recorded replay's diff in a commit.
 
 use iron3d_player::{Buttons, StepInput};
+use iron3d_schedules::SavedSection;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,11 @@ pub struct Replay {
     pub fields: Vec<String>,
     /// State hashes as the recording ran, in tick order.
     pub checkpoints: Vec<Checkpoint>,
+    /// A save's whole simulation state at its last tick, each subsystem's
+    /// section ([`StateSave`](iron3d_schedules::StateSave)); a replay has
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Vec<SavedSection>>,
     #[serde(skip)]
     pub(crate) trail: crate::digest::Trail,
 }
@@ -141,6 +148,7 @@ impl Replay {
             subjects: Vec::new(),
             fields: Vec::new(),
             checkpoints: Vec::new(),
+            state: None,
             trail: Default::default(),
         }
     }
@@ -152,6 +160,7 @@ impl Replay {
             subjects: Vec::new(),
             fields: Vec::new(),
             checkpoints: Vec::new(),
+            state: None,
             trail: Default::default(),
             ..self.clone()
         }
@@ -178,6 +187,38 @@ impl Replay {
             },
             None => StepInput::default(),
         }
+    }
+
+    /// The same session with no state: a save played from the mission's
+    /// start.
+    pub fn without_state(self) -> Self {
+        Self {
+            state: None,
+            ..self
+        }
+    }
+
+    /// This replay played from `save`'s state on: the save must have been
+    /// made on its session (the same mission, install, seed, rate, start
+    /// orders and steps up to the save's tick).
+    pub fn starting_from(&self, save: &Replay) -> Result<Replay, String> {
+        let state = save.state.clone().ok_or("the save holds no state")?;
+        let same_session = save.mission == self.mission
+            && save.install == self.install
+            && save.seed == self.seed
+            && save.rate == self.rate
+            && save.orders == self.orders;
+        let before = self.steps.partition_point(|s| s.tick <= save.end_tick);
+        if !same_session || save.steps != self.steps[..before] || save.end_tick > self.end_tick {
+            return Err(format!(
+                "the save (tick {}) was not made on this replay's session",
+                save.end_tick
+            ));
+        }
+        Ok(Replay {
+            state: Some(state),
+            ..self.clone()
+        })
     }
 
     /// The document.

@@ -27,7 +27,9 @@ pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_player::{StepInput, TakeInput};
-use iron3d_schedules::{AdvanceClock, FieldDigest, GameClock, Phase, StateHash, StateHasher};
+use iron3d_schedules::{
+    AdvanceClock, FieldDigest, GameClock, Phase, StateHash, StateHasher, StateSave,
+};
 use iron3d_world::mission::{
     LoadProgress, MissionChange, MissionCommand, MissionDescription, MissionPhase, MissionScopeExt,
     RngStreams,
@@ -46,6 +48,12 @@ pub struct ReplayInput;
 /// records it after).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct PlayStep;
+
+/// Where a loaded save's state is put back: once its mission runs (every
+/// `OnEnter` system of the mission's start has run: the state replaces
+/// what they set up), before the first fixed step.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RestoreState;
 
 /// [`ReplayInput`] runs once the step's tick is counted and its input
 /// taken from the snapshot.
@@ -152,7 +160,13 @@ fn start_recording(
         recording.rate,
     );
     info!("replay: recording {}", replay.mission);
-    let orders = match playback.filter(|p| p.live_after_end) {
+    let save = playback.filter(|p| p.live_after_end);
+    if let Some(save) = save.as_ref().filter(|p| p.restores_state) {
+        // The session goes on from the save's recording.
+        recording.replay = Some(save.replay.clone().without_state());
+        return;
+    }
+    let orders = match save {
         Some(save) => save.replay.orders.clone(),
         None => recording.orders.clone(),
     };
@@ -211,6 +225,7 @@ pub fn save_now(world: &mut World, path: &std::path::Path) -> Result<u64, String
         .get_resource::<Recording>()
         .ok_or("the session is not recorded")?;
     let mut replay = recording.replay.clone().ok_or("no mission is running")?;
+    replay.state = Some(StateSave::capture(world).map_err(|e| e.to_string())?);
     replay.end_tick = point.tick;
     if replay
         .checkpoints
@@ -280,8 +295,17 @@ pub struct PlaybackPlugin {
 }
 
 impl PlaybackPlugin {
-    /// The whole replay, its input repeated after its end.
+    /// The whole replay from the mission's start (a save's state, if it
+    /// is one, is not taken), its input repeated after its end.
     pub fn replay(replay: Replay) -> Self {
+        Self {
+            replay: replay.without_state(),
+            live_after_end: false,
+        }
+    }
+
+    /// The replay from its state on ([`Replay::starting_from`]).
+    pub fn replay_from(replay: Replay) -> Self {
         Self {
             replay,
             live_after_end: false,
@@ -313,6 +337,13 @@ pub struct Playback {
     pub reached: Replay,
     /// The tick a seek in the watched replay runs fast to.
     pub seek_to: Option<u64>,
+    /// The replay's state is put back (a loaded save's, or the one a
+    /// replay starts from): the steps before it do not play again.
+    pub restores_state: bool,
+    /// The state is still to be put back.
+    state_pending: bool,
+    /// Why a loaded save's state could not be put back.
+    pub restore_error: Option<String>,
     /// The clock's scale to go back to when a loaded save has played
     /// again or a seek arrived ([`FAST_FORWARD`]).
     resume_scale: Option<f64>,
@@ -361,6 +392,7 @@ impl std::fmt::Display for Divergence {
 
 impl Playback {
     fn new(replay: Replay, live_after_end: bool) -> Self {
+        let restores_state = replay.state.is_some();
         Self {
             reached: replay.without_checkpoints(),
             replay,
@@ -368,20 +400,25 @@ impl Playback {
             checked: 0,
             divergence: None,
             seek_to: None,
+            restores_state,
+            state_pending: restores_state,
+            restore_error: None,
             resume_scale: None,
             held: false,
         }
     }
 
-    /// Whether a loaded save's steps are still being played again.
+    /// Whether a loaded save's steps are still being played again (or its
+    /// state is still to be put back).
     pub fn loading(&self, tick: u64) -> bool {
-        self.live_after_end && tick < self.replay.end_tick
+        self.state_pending || (self.live_after_end && tick < self.replay.end_tick)
     }
 
-    /// The tick up to which the clock runs fast: a loaded save's end, or
-    /// a seek's target.
+    /// The tick up to which the clock runs fast: the end of a loaded
+    /// save whose steps play again, or a seek's target.
     fn fast_until(&self) -> Option<u64> {
-        let save_end = self.live_after_end.then_some(self.replay.end_tick);
+        let replays_steps = self.live_after_end && !self.restores_state;
+        let save_end = replays_steps.then_some(self.replay.end_tick);
         save_end.max(self.seek_to)
     }
 }
@@ -445,6 +482,13 @@ impl Plugin for LoadsPlugin {
                 start_playback.run_if(resource_exists::<Playback>),
             )
             .add_systems(
+                RunFixedMainLoop,
+                play_steps_instead
+                    .after(RestoreState)
+                    .in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop)
+                    .run_if(resource_exists::<Playback>),
+            )
+            .add_systems(
                 Update,
                 seek_keys
                     .run_if(resource_exists::<Playback>)
@@ -482,6 +526,14 @@ fn playback_systems(app: &mut App) {
                 .in_set(PlayStep)
                 .run_if(resource_exists::<Playback>),
         )
+        .add_systems(
+            RunFixedMainLoop,
+            restore_saved_state
+                .in_set(RestoreState)
+                .in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop)
+                .run_if(in_state(MissionPhase::Running))
+                .run_if(resource_exists::<Playback>),
+        )
         .add_systems(FixedLast, verify.run_if(resource_exists::<Playback>))
         .on_unload(end_fast_forward)
         .remove_on_unload::<Playback>();
@@ -502,6 +554,9 @@ fn take_pending_load(mut commands: Commands, pending: Option<Res<PendingLoad>>) 
 /// The mission runs: the replay's start orders are given before its
 /// first step, as they were when it was made.
 fn start_playback(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
+    if playback.restores_state {
+        return;
+    }
     info!(
         "replay: playing {} ({} ticks, {} checkpoints)",
         playback.replay.mission,
@@ -511,6 +566,46 @@ fn start_playback(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
     for (id, packet) in &playback.replay.orders {
         outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
     }
+}
+
+/// A replay with a state (a loaded save, a replay started from a save):
+/// the mission, loaded anew, takes the state ([`StateSave::restore`]) and
+/// its hash is checked against the checkpoint of its tick (a difference
+/// is the load's [`Divergence`]). A state this build cannot put back (a
+/// section it does not read) is the load's [`Playback::restore_error`].
+fn restore_saved_state(world: &mut World) {
+    let mut playback = world.resource_mut::<Playback>();
+    if !std::mem::take(&mut playback.state_pending) {
+        return;
+    }
+    let Some(state) = playback.replay.state.clone() else {
+        return;
+    };
+    match StateSave::restore(world, &state) {
+        Ok(()) => {
+            let tick = world.resource::<GameClock>().tick();
+            info!("save: the state of tick {tick} is back");
+            verify(world);
+        }
+        Err(e) => {
+            error!("save: the state does not load: {e}");
+            world.resource_mut::<Playback>().restore_error = Some(e.to_string());
+        }
+    }
+}
+
+/// In a running game, a save whose state did not load is loaded again
+/// without it: the mission anew, the save's steps played again.
+fn play_steps_instead(world: &mut World) {
+    let mut playback = world.resource_mut::<Playback>();
+    if playback.restore_error.take().is_none() {
+        return;
+    }
+    let replay = playback.replay.clone().without_state();
+    world.insert_resource(PendingLoad::save(replay));
+    world
+        .resource_mut::<MissionChange>()
+        .request(MissionCommand::Restart);
 }
 
 /// As a frame ends (its checkpoint checked): the clock runs fast while a
@@ -594,7 +689,7 @@ fn apply_seek(world: &mut World) {
     }
     info!("replay: seeking back to tick {to}: the mission loads anew");
     let pending = PendingLoad {
-        replay: playback.replay.clone(),
+        replay: playback.replay.clone().without_state(),
         live_after_end: false,
         seek_to: Some(to).filter(|&to| to > 0),
     };

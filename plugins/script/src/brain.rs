@@ -3,14 +3,17 @@
 //! variables (which keep their values between runs), its seconds clock,
 //! its problem handler, its problems and the units it holds back.
 
+use crate::Brains;
 use crate::vm::Variables;
+use bevy::prelude::World;
 use iron3d_formats::script::Bundle;
-use iron3d_schedules::StateHasher;
+use iron3d_schedules::{RawValue, StateHasher, from_section, to_section};
+use iron3d_world::mission::MissionScripts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A problem the clan's planner works on (function 2 raises one).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Problem {
     /// The code variable's name (`PBM_ATTACK_UNIT`) and its value.
     pub name: String,
@@ -33,12 +36,14 @@ pub struct Problem {
 }
 
 /// A clan's SuperAI.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Brain {
     pub clan: u32,
     pub clan_name: String,
     /// The clan's script path as the TMA spells it.
     pub path: String,
+    /// Its clan's script (a save holds the clan alone: [`restore_brains`]).
+    #[serde(skip)]
     pub bundle: Arc<Bundle>,
     pub vars: Variables,
     /// Whole seconds; each takt adds 7 (functions 59 and 60 read it).
@@ -150,4 +155,36 @@ impl Problem {
         self.units.clear();
         self.groups.iter_mut().for_each(Vec::clear);
     }
+}
+
+/// Save section: every clan's SuperAI (its script by clan).
+pub(crate) fn save_brains(world: &World) -> Result<Box<RawValue>, String> {
+    to_section(world.resource::<Brains>())
+}
+
+/// The saved brains, each on its clan's script as the mission read it.
+pub(crate) fn restore_brains(world: &mut World, state: &RawValue) -> Result<(), String> {
+    let mut brains: Brains = from_section(state)?;
+    let scripts = world
+        .get_resource::<MissionScripts>()
+        .ok_or("the mission has no scripts")?;
+    for brain in &mut brains.list {
+        let bundle = scripts
+            .clans
+            .iter()
+            .find(|c| c.clan as u32 == brain.clan)
+            .and_then(|c| c.bundle.as_ref().ok())
+            .ok_or_else(|| format!("clan {} has no script in the mission", brain.clan))?;
+        if brain.vars.len() != bundle.vars.vars().len() {
+            return Err(format!(
+                "clan {}: {} variables saved, its script has {}",
+                brain.clan,
+                brain.vars.len(),
+                bundle.vars.vars().len()
+            ));
+        }
+        brain.bundle = bundle.clone();
+    }
+    world.insert_resource(brains);
+    Ok(())
 }

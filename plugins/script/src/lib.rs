@@ -35,13 +35,14 @@ use iron3d_combat::CombatStep;
 use iron3d_control::ControlStep;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_formats::tma::ClanType;
-use iron3d_schedules::{AppStateHashExt, GameClock, Phase, StateHasher};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, GameClock, Phase, StateHasher};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
     MissionSounds, ObjectClan, ObjectKind, Relation, RngStreams, VOICE_BUILD_CAPTURE,
     VOICE_EBUILD_CAPTURE, VOICE_NBUILD_CAPTURE, VOICES, effect_key,
 };
+use iron3d_world::save::AppSaveExt;
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::{BTreeMap, BTreeSet};
 use view::View;
@@ -62,7 +63,7 @@ pub const TAKT_SECONDS: u32 = 7;
 pub struct ScriptStep;
 
 /// Every clan's SuperAI and the player clan's schedule.
-#[derive(Resource, Debug, Clone, Default)]
+#[derive(Resource, Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Brains {
     pub list: Vec<Brain>,
     /// The player clan's brain (its `Mission` handler runs).
@@ -77,14 +78,14 @@ pub struct Brains {
 
 /// A script fault or an unimplemented slot a script reached, with its
 /// chain: `mission -> clan -> script -> handler, node -> cause`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ScriptError {
     pub tick: u64,
     pub chain: String,
 }
 
 /// What went wrong in the scripts, each unimplemented slot once.
-#[derive(Resource, Debug, Clone, Default)]
+#[derive(Resource, Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ScriptErrors {
     pub list: Vec<ScriptError>,
     /// (clan, handler, node, slot) already reported.
@@ -128,7 +129,11 @@ impl Plugin for ScriptPlugin {
             if let Some(p) = world.get_resource::<Progress>() {
                 p.hash_into(h);
             }
-        });
+        })
+        .add_state_save("script_brains", brain::save_brains, brain::restore_brains)
+        .save_resource::<Progress>("script_progress")
+        .save_resource::<ScriptErrors>("script_errors")
+        .save_resource::<VoicesSpoken>("script_voices_spoken");
     }
 }
 
@@ -415,7 +420,9 @@ fn announce_capture(
 }
 
 /// How many of [`Progress::voices`] have become sound events.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Resource, Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
 pub struct VoicesSpoken(pub usize);
 
 /// The voices the progress asked for this step become voice events, in
@@ -438,7 +445,7 @@ fn speak(
             VoiceCue::Interface(name) => (
                 sounds
                     .as_ref()
-                    .and_then(|s| s.interface_voices.get(*name).cloned()),
+                    .and_then(|s| s.interface_voices.get(name.as_str()).cloned()),
                 format!("ui/game_resources.cfg {name}"),
             ),
         };

@@ -29,7 +29,7 @@ use iron3d_world::mission::{VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_OB
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where an objective stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObjectiveState {
     Open,
@@ -38,7 +38,7 @@ pub enum ObjectiveState {
 }
 
 /// One objective and when it last changed.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ObjectiveStatus {
     pub index: usize,
     pub primary: bool,
@@ -48,7 +48,7 @@ pub struct ObjectiveStatus {
 }
 
 /// How the mission ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeResult {
     Complete,
@@ -56,7 +56,7 @@ pub enum OutcomeResult {
 }
 
 /// A call of the message channel, as the log keeps it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MessageEntry {
     pub tick: u64,
     /// The kind's name in the calling script's varset (`MESSAGE_INFO`, ...),
@@ -70,7 +70,7 @@ pub struct MessageEntry {
 }
 
 /// The mission's progress: simulation state (in the state hash).
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Progress {
     pub objectives: Vec<ObjectiveStatus>,
     pub messages: Vec<MessageEntry>,
@@ -96,11 +96,11 @@ pub const BUILDING_CAPTURED: u32 = 5039;
 pub const SYSTEM_LINE: &str = "SYSTEM";
 
 /// A voice the progress asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum VoiceCue {
     /// An interface voice of `ui/game_resources.cfg` by name
     /// (`VOICE_OBJ_COMPLETE`, `VOICE_MISSION_COMPLETE`, `VOICE_MISSION_FAIL`).
-    Interface(&'static str),
+    Interface(String),
     /// Message `index` of `messages.cfg`, its `voices.lib` entry.
     Message { index: u32, entry: String },
 }
@@ -159,7 +159,7 @@ impl Progress {
                 voice: None,
             });
         }
-        self.voices.push(VoiceCue::Interface(voice));
+        self.voices.push(VoiceCue::Interface(voice.to_string()));
     }
 
     /// Records the outcome unless one stands (and says it in the log), and
@@ -168,10 +168,11 @@ impl Progress {
         if self.outcome.is_none() {
             info!("mission: {result:?} at tick {tick}");
             self.outcome = Some((result, tick));
-            self.voices.push(VoiceCue::Interface(match result {
+            let voice = match result {
                 OutcomeResult::Complete => VOICE_MISSION_COMPLETE,
                 OutcomeResult::Failed => VOICE_MISSION_FAIL,
-            }));
+            };
+            self.voices.push(VoiceCue::Interface(voice.to_string()));
         }
     }
 
@@ -202,7 +203,8 @@ impl Progress {
             "OBJECTIVE_COMPLETE" => {
                 let completed = set(ObjectiveState::Complete, &[ObjectiveState::Open]);
                 if completed.is_some() {
-                    self.voices.push(VoiceCue::Interface(VOICE_OBJ_COMPLETE));
+                    self.voices
+                        .push(VoiceCue::Interface(VOICE_OBJ_COMPLETE.to_string()));
                 }
             }
             "OBJECTIVE_FAILED" => {

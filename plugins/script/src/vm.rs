@@ -56,7 +56,7 @@ impl Value {
 }
 
 /// The variables of one SuperAI: each a type and its 32 bits.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Variables {
     types: Vec<VarType>,
     bits: Vec<u32>,

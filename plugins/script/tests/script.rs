@@ -430,7 +430,10 @@ handler Problems0
         ("OBJECTIVE_COMPLETE", tick(&app))
     );
     let voices = |app: &App| progress(app).voices.clone();
-    assert_eq!(voices(&app)[0], VoiceCue::Interface("VOICE_NBUILD_CAPTURE"));
+    assert_eq!(
+        voices(&app)[0],
+        VoiceCue::Interface("VOICE_NBUILD_CAPTURE".into())
+    );
     let brain = player(&app);
     let i = brain.bundle.vars.index_of("dGenerator").unwrap();
     assert_eq!(brain.vars.bits()[i as usize], generator);
@@ -454,7 +457,7 @@ handler Problems0
     assert_eq!(progress(&app).messages.len(), 2);
     assert_eq!(
         voices(&app)[heard..],
-        [VoiceCue::Interface("VOICE_BUILD_CAPTURE")]
+        [VoiceCue::Interface("VOICE_BUILD_CAPTURE".into())]
     );
 }
 

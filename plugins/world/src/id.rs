@@ -8,8 +8,22 @@ use std::fmt;
 /// The raw 32-bit object id of the original engine (tome II). Tome II
 /// establishes the split into an owning player number (high 16 bits) and a
 /// class-and-index word (low 16 bits); finer bits are not yet proven.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Component,
+    Reflect,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[reflect(Component)]
+#[serde(transparent)]
 pub struct OriginalObjectId(pub u32);
 
 impl OriginalObjectId {

@@ -9,13 +9,15 @@ mod id;
 mod message;
 pub mod mission;
 mod queue;
+pub mod save;
 
 pub use id::{NoSuchObject, ObjectRegistry, OriginalObjectId, RegisterError};
 pub use message::{GmsgKind, Undeliverable, WorldMessage, WorldOutbox};
 pub use queue::{ApplyDeletions, DeleteOutcome, PendingDelete, QueueStep, WorldOps, WorldQueue};
 
 use bevy::prelude::*;
-use iron3d_schedules::AppStateHashExt;
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt};
+use save::AppSaveExt;
 
 /// The World3D plugin. Needs the spine (`iron3d_schedules::SpinePlugin`).
 pub struct WorldPlugin;
@@ -25,6 +27,12 @@ impl Plugin for WorldPlugin {
         id::plugin(app);
         queue::plugin(app);
         message::plugin(app);
-        app.add_state_hash("world_objects", id::hash_objects);
+        app.add_state_hash("world_objects", id::hash_objects)
+            .add_state_save(
+                "world_objects",
+                save::save_world_objects,
+                save::restore_world_objects,
+            )
+            .save_resource::<WorldOutbox>("world_outbox");
     }
 }

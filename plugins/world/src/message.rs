@@ -9,7 +9,19 @@ use crate::queue::QueueStep;
 use bevy::prelude::*;
 
 /// The world message surface of tome VI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Reflect,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub enum GmsgKind {
     CreateRemotePlayer,
     AppendResource,
@@ -66,7 +78,7 @@ impl GmsgKind {
 }
 
 /// A delivered world message.
-#[derive(Message, Debug, Clone, PartialEq)]
+#[derive(Message, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldMessage {
     /// Posting sequence number: the stable delivery order.
     pub seq: u64,
@@ -85,7 +97,7 @@ pub struct Undeliverable {
 }
 
 /// Messages posted and not yet delivered.
-#[derive(Resource, Default, Debug)]
+#[derive(Resource, Default, Debug, serde::Serialize, serde::Deserialize)]
 pub struct WorldOutbox {
     next_seq: u64,
     pending: Vec<WorldMessage>,

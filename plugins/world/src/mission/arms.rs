@@ -39,7 +39,7 @@ pub const NODE_NEVER_HIDDEN: u16 = 0x100;
 pub const ROUND_PASSES_TRIANGLES: u16 = 0x4 | 0x20;
 
 /// An explosion (`.exp`) as the damage code reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Blast {
     /// `archive::entry` of the `.exp`.
     pub resource: String,
@@ -85,7 +85,7 @@ impl Blast {
 }
 
 /// A guided round's seeker (a class-17 component of its controller).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Seeker {
     /// rad: how far off its nose it sees.
     pub cone: f32,
@@ -96,7 +96,7 @@ pub struct Seeker {
 }
 
 /// What a round's hit or range group does.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum RoundEnd {
     /// Goes off with this explosion.
     Explode(Blast),
@@ -105,7 +105,7 @@ pub enum RoundEnd {
 }
 
 /// A round, read from the `BULL` prototype a gun names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoundSpec {
     /// Its prototype key.
     pub key: String,

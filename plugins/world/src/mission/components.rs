@@ -9,6 +9,7 @@ use iron3d_formats::proto::ctld::{SHIELD_SECTORS, StateRecord};
 use iron3d_formats::registry::Resolved;
 use iron3d_formats::tma::{self, PlacedObject, Property, PropertyValue};
 use iron3d_formats::unitdat::PartClass;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The object kind of a placed object (raw word kept; typed view beside).
@@ -43,7 +44,7 @@ impl InstanceName {
 /// The owning clan: the record's identity word (the clan index, as the
 /// demo install and tome IV's `identity_or_clan_raw` read it) and the
 /// `ClanID` property when the bag has an integer one.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ObjectClan {
     pub identity_raw: u32,
     pub clan_id: Option<i32>,
@@ -75,7 +76,7 @@ pub struct Hero;
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 pub struct LevelRatio(pub f32);
 
-#[derive(Component, Debug, Clone, PartialEq, Default)]
+#[derive(Component, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PropertyBag(pub Vec<Property>);
 
 impl PropertyBag {
@@ -171,7 +172,9 @@ pub struct PhysicalModel(pub Vec<PhysicalFace>);
 
 /// A model node of an object: its part (index in part-tree order) and the
 /// node's index in that part's model.
-#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(
+    Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct NodeRef {
     pub part: usize,
     pub node: usize,
@@ -305,7 +308,7 @@ impl Drive {
 /// (its controller's `+92` ms later); a building stays as a shell (`None`)
 /// that can still be struck (openparkan `docs/26-damage.md`, "What a damaged
 /// node, a destroyed part and a dead unit draw").
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Destroyed {
     pub tick: u64,
     pub delete_at: Option<u64>,
@@ -314,7 +317,7 @@ pub struct Destroyed {
 /// Each node's remaining life as a fraction of its full life (1 whole, 0
 /// destroyed), by part then node: the condition engines and running gear
 /// drive with. Every node starts whole; damage writes it.
-#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NodeLife(pub Vec<Vec<f32>>);
 
 impl NodeLife {

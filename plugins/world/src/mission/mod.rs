@@ -68,6 +68,7 @@ pub use sounds::{
     VOICE_OBJ_COMPLETE, VOICES, Volumes,
 };
 
+use crate::save::AppSaveExt;
 use crate::{ObjectRegistry, OriginalObjectId};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -293,7 +294,12 @@ impl Plugin for MissionPlugin {
             .register_type::<Drive>()
             .register_type::<NodeLife>()
             .add_state_hash("rng_streams", rng::hash_streams)
-            .add_state_hash("node_life", drive::hash_node_life);
+            .add_state_hash("node_life", drive::hash_node_life)
+            .save_resource::<RngStreams>("rng_streams")
+            .save_object_component::<NodeLife>("node_life")
+            .save_object_component::<ObjectClan>("object_clans")
+            .save_object_component::<PropertyBag>("object_properties")
+            .save_object_component::<Destroyed>("destroyed");
         match &self.request {
             Some(request) => {
                 app.insert_resource(MissionLoader(Loader::new(request.clone())))

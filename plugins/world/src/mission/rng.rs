@@ -8,7 +8,7 @@ use iron3d_schedules::StateHasher;
 use std::collections::BTreeMap;
 
 /// The game seed and every named stream created so far.
-#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RngStreams {
     seed: u64,
     streams: BTreeMap<String, u64>,

@@ -1,0 +1,242 @@
+//! Save sections for state kept per object or in one resource: the
+//! generic halves most subsystems register (`save_object_component`,
+//! `save_resource`), and the world's own: which objects live, where, and
+//! whose they are.
+
+use crate::ObjectRegistry;
+use crate::id::OriginalObjectId;
+use bevy::ecs::component::Mutable;
+use bevy::prelude::*;
+use iron3d_schedules::{AppStateSaveExt, RawValue, from_section, to_section};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Registration of the common save sections on an [`App`].
+pub trait AppSaveExt {
+    /// A section of every live object's `C`, by original id.
+    fn save_object_component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component<Mutability = Mutable> + Serialize + DeserializeOwned;
+
+    /// A section of resource `R` whole.
+    fn save_resource<R: Resource + Serialize + DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> &mut Self;
+}
+
+impl AppSaveExt for App {
+    fn save_object_component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component<Mutability = Mutable> + Serialize + DeserializeOwned,
+    {
+        self.add_state_save(name, save_objects::<C>, restore_objects::<C>)
+    }
+
+    fn save_resource<R: Resource + Serialize + DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> &mut Self {
+        self.add_state_save(name, save_resource::<R>, restore_resource::<R>)
+    }
+}
+
+/// Every live object's `C` in id order, as `(raw id, C)`.
+pub fn save_objects<C: Component + Serialize>(world: &World) -> Result<Box<RawValue>, String> {
+    let registry = world.resource::<ObjectRegistry>();
+    let held: Vec<(u32, &C)> = registry
+        .iter()
+        .filter_map(|(id, entity)| world.get::<C>(entity).map(|c| (id.raw(), c)))
+        .collect();
+    to_section(&held)
+}
+
+/// Gives each saved object its `C` back and takes it from every other
+/// live object (one that had none when saved has none now).
+pub fn restore_objects<C>(world: &mut World, state: &RawValue) -> Result<(), String>
+where
+    C: Component<Mutability = Mutable> + DeserializeOwned,
+{
+    let saved: Vec<(u32, C)> = from_section(state)?;
+    let entities = saved
+        .iter()
+        .map(|(id, _)| object(world, *id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let live: Vec<Entity> = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .map(|(_, e)| e)
+        .collect();
+    for entity in live {
+        world.entity_mut(entity).remove::<C>();
+    }
+    for (entity, (_, component)) in entities.into_iter().zip(saved) {
+        world.entity_mut(entity).insert(component);
+    }
+    Ok(())
+}
+
+/// The entity of the live object `raw`, or why a save cannot name it.
+pub fn object(world: &World, raw: u32) -> Result<Entity, String> {
+    world
+        .resource::<ObjectRegistry>()
+        .entity(OriginalObjectId(raw))
+        .map_err(|e| e.to_string())
+}
+
+/// Resource `R` whole.
+pub fn save_resource<R: Resource + Serialize>(world: &World) -> Result<Box<RawValue>, String> {
+    match world.get_resource::<R>() {
+        Some(resource) => to_section(resource),
+        None => Err("not in the world".to_string()),
+    }
+}
+
+/// Resource `R` put back whole.
+pub fn restore_resource<R: Resource + DeserializeOwned>(
+    world: &mut World,
+    state: &RawValue,
+) -> Result<(), String> {
+    world.insert_resource(from_section::<R>(state)?);
+    Ok(())
+}
+
+/// The world's own section: the live objects with their transforms, and
+/// the ids deleted in play.
+#[derive(Serialize, serde::Deserialize)]
+struct SavedObjects {
+    live: Vec<(u32, Transform)>,
+    deleted: Vec<u32>,
+}
+
+pub(crate) fn save_world_objects(world: &World) -> Result<Box<RawValue>, String> {
+    let registry = world.resource::<ObjectRegistry>();
+    let live = registry
+        .iter()
+        .map(|(id, entity)| {
+            let transform = world.get::<Transform>(entity).copied().unwrap_or_default();
+            (id.raw(), transform)
+        })
+        .collect();
+    let deleted = registry.deleted().map(OriginalObjectId::raw).collect();
+    to_section(&SavedObjects { live, deleted })
+}
+
+/// The mission as loaded anew has every object it placed: those deleted
+/// by the save's tick are deleted again (with their parts), the rest take
+/// their saved place. An object the save has and the mission does not
+/// (none is made in play) refuses the save.
+pub(crate) fn restore_world_objects(world: &mut World, state: &RawValue) -> Result<(), String> {
+    let saved: SavedObjects = from_section(state)?;
+    let placed = saved
+        .live
+        .iter()
+        .map(|(id, transform)| Ok((object(world, *id)?, *transform)))
+        .collect::<Result<Vec<_>, String>>()?;
+    for raw in saved.deleted {
+        let mut registry = world.resource_mut::<ObjectRegistry>();
+        if let Some(entity) = registry.unregister(OriginalObjectId(raw)) {
+            world.entity_mut(entity).despawn();
+        }
+    }
+    for (entity, transform) in placed {
+        world.entity_mut(entity).insert(transform);
+    }
+    Ok(())
+}
+
+/// `#[serde(with = "iron3d_world::save::shared")]`: a shared value
+/// (`Arc<T>`) written by value; read back, it is its own.
+pub mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        T::serialize(value, s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Component, Serialize, Deserialize, Debug, PartialEq)]
+    struct Heat(u32);
+
+    /// Three objects, 1 and 2 hot.
+    fn world() -> (World, [Entity; 3]) {
+        let mut world = World::new();
+        world.init_resource::<ObjectRegistry>();
+        let entities = [
+            world.spawn((Transform::default(), Heat(10))).id(),
+            world.spawn((Transform::default(), Heat(20))).id(),
+            world.spawn(Transform::default()).id(),
+        ];
+        let mut registry = world.resource_mut::<ObjectRegistry>();
+        for (i, &e) in entities.iter().enumerate() {
+            registry
+                .register(OriginalObjectId(i as u32 + 1), e)
+                .unwrap();
+        }
+        (world, entities)
+    }
+
+    /// A component goes back to the objects that had it, by id, and
+    /// leaves the ones that had none; an id the mission lacks refuses it.
+    #[test]
+    fn an_objects_component_goes_back_by_id_and_only_there() {
+        let (made, _) = world();
+        let saved = save_objects::<Heat>(&made).unwrap();
+        assert_eq!(saved.get_ron(), "[(1,(10)),(2,(20))]");
+
+        let (mut fresh, [one, two, three]) = world();
+        fresh.entity_mut(one).remove::<Heat>();
+        fresh.entity_mut(three).insert(Heat(5));
+        restore_objects::<Heat>(&mut fresh, &saved).unwrap();
+        assert_eq!(fresh.get::<Heat>(one), Some(&Heat(10)));
+        assert_eq!(fresh.get::<Heat>(two), Some(&Heat(20)));
+        assert_eq!(fresh.get::<Heat>(three), None);
+
+        let stranger = RawValue::from_rust(&vec![(9u32, Heat(1))]).unwrap();
+        let err = restore_objects::<Heat>(&mut fresh, &stranger).unwrap_err();
+        assert_eq!(
+            err,
+            "no such object: object 0x00000009 (it was never registered)"
+        );
+        assert_eq!(fresh.get::<Heat>(two), Some(&Heat(20)), "untouched");
+    }
+
+    /// The objects deleted by the save's tick go again, with their ids
+    /// remembered as deleted; the others take their saved place.
+    #[test]
+    fn objects_deleted_in_play_are_deleted_again_and_the_rest_placed() {
+        let (mut made, [_, two, _]) = world();
+        made.get_mut::<Transform>(two).unwrap().translation = Vec3::new(1.0, 2.0, 3.0);
+        let entity = made
+            .resource_mut::<ObjectRegistry>()
+            .unregister(OriginalObjectId(3));
+        made.despawn(entity.unwrap());
+        let saved = save_world_objects(&made).unwrap();
+
+        let (mut fresh, [_, two, three]) = world();
+        restore_world_objects(&mut fresh, &saved).unwrap();
+        let registry = fresh.resource::<ObjectRegistry>();
+        assert_eq!(registry.len(), 2);
+        assert_eq!(
+            registry.deleted().collect::<Vec<_>>(),
+            [OriginalObjectId(3)]
+        );
+        assert!(fresh.get_entity(three).is_err());
+        assert_eq!(
+            fresh.get::<Transform>(two).unwrap().translation,
+            Vec3::new(1.0, 2.0, 3.0)
+        );
+    }
+}
