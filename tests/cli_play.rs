@@ -1316,29 +1316,32 @@ fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
         "1",
     ]);
     assert_eq!(hashes(&loaded), after_tick(&whole, 2651));
-    // A run with no input, saved early, goes on the same way too.
-    let plain = hashes(&iron3d(&[
-        "play",
-        "--headless",
-        "--ticks",
-        "400",
-        "--hash-every",
-        "1",
-        "--save-at",
-        "150",
-        &at("plain.ron"),
-    ]));
-    let loaded = hashes(&iron3d(&[
-        "play",
-        "--headless",
-        "--load",
-        &at("plain.ron"),
-        "--ticks",
-        "400",
-        "--hash-every",
-        "1",
-    ]));
-    assert_eq!(loaded, after_tick(&plain, 151));
+    // The scripted mission with no input, saved early and while the
+    // enemy's problems are under way, goes on the same way too.
+    let (early, busy) = (at("script-150.ron"), at("script-1500.ron"));
+    let scripted = ["--mission", "Campaign.00/Mission.02", "--ticks", "1700"];
+    let plain = hashes(&iron3d(
+        &[
+            &["play", "--headless", "--hash-every", "1"][..],
+            &scripted,
+            &["--save-at", "150", &early, "--save-at", "1500", &busy],
+        ]
+        .concat(),
+    ));
+    assert!(saved_section(&busy, "script_brains").contains("),started:true"));
+    for (save, tick) in [(&early, 150), (&busy, 1500)] {
+        let loaded = hashes(&iron3d(&[
+            "play",
+            "--headless",
+            "--load",
+            save,
+            "--ticks",
+            "1700",
+            "--hash-every",
+            "1",
+        ]));
+        assert_eq!(loaded, after_tick(&plain, tick + 1), "{save}");
+    }
 }
 
 /// Each kept replay, saved on the way at ticks chosen in the thick of it
