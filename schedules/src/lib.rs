@@ -17,8 +17,8 @@ pub use hash::{AppStateHashExt, FieldDigest, StateHash, StateHasher, Subject};
 pub use phase::{Phase, deny_simulation_ambiguities, run_on_one_thread};
 pub use ron::value::RawValue;
 pub use save::{
-    AppStateSaveExt, RestoreFn, SaveFn, SavedSection, SectionError, StateSave, from_section,
-    to_section,
+    AppStateSaveExt, CheckFn, RestoreFn, SaveFn, SavedSection, SectionError, StateSave, check_as,
+    from_section, to_section,
 };
 
 use bevy::prelude::*;

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 /// Writes one subsystem's state.
 pub type SaveFn = fn(&World) -> Result<Box<RawValue>, String>;
 
+/// Reads one subsystem's saved state without putting it back: whether it
+/// is of the shape this build writes ([`check_as`]).
+pub type CheckFn = fn(&RawValue) -> Result<(), String>;
+
 /// Puts one subsystem's saved state back into the world.
 pub type RestoreFn = fn(&mut World, &RawValue) -> Result<(), String>;
 
@@ -30,10 +34,18 @@ pub struct SectionError {
     pub problem: String,
 }
 
+/// A registered section.
+struct Section {
+    name: &'static str,
+    save: SaveFn,
+    check: CheckFn,
+    restore: RestoreFn,
+}
+
 /// The registered sections, in registration order.
 #[derive(Resource, Default)]
 pub struct StateSave {
-    sections: Vec<(&'static str, SaveFn, RestoreFn)>,
+    sections: Vec<Section>,
 }
 
 impl StateSave {
@@ -45,58 +57,90 @@ impl StateSave {
         registry
             .sections
             .iter()
-            .map(|(name, save, _)| {
-                let state = save(world).map_err(|problem| SectionError {
-                    section: name.to_string(),
+            .map(|section| {
+                let state = (section.save)(world).map_err(|problem| SectionError {
+                    section: section.name.to_string(),
                     problem,
                 })?;
                 Ok(SavedSection {
-                    name: name.to_string(),
+                    name: section.name.to_string(),
                     state,
                 })
             })
             .collect()
     }
 
-    /// Puts `sections` back, in registration order. A section this build
-    /// does not have, or one it has and the save lacks, is refused before
-    /// anything is put back; a section that fails stops the restore there
-    /// (the world is then only partly restored: load a mission anew).
+    /// Whether `sections` would go back into a world of this build: each
+    /// registered section present, none unknown, each of its shape.
+    /// Nothing is changed (a load checks this before it leaves the running
+    /// mission).
+    pub fn check(world: &World, sections: &[SavedSection]) -> Result<(), SectionError> {
+        Self::in_order(world, sections).map(|_| ())
+    }
+
+    /// Puts `sections` back, in registration order, once
+    /// [`check`](Self::check) passes; a section that fails then (an
+    /// object the mission lacks) stops the restore there, the world only
+    /// partly restored (load a mission anew).
     pub fn restore(world: &mut World, sections: &[SavedSection]) -> Result<(), SectionError> {
-        let registered: Vec<(&'static str, RestoreFn)> = world
-            .get_resource::<StateSave>()
-            .map(|r| r.sections.iter().map(|(n, _, r)| (*n, *r)).collect())
-            .unwrap_or_default();
-        let refuse = |section: &str, problem: &str| SectionError {
-            section: section.to_string(),
-            problem: problem.to_string(),
-        };
-        if let Some(unknown) = sections
-            .iter()
-            .find(|s| !registered.iter().any(|(n, _)| *n == s.name))
-        {
-            return Err(refuse(&unknown.name, "not a section of this build"));
-        }
-        let mut found = Vec::with_capacity(registered.len());
-        for (name, restore) in &registered {
-            let saved = sections
-                .iter()
-                .find(|s| s.name == *name)
-                .ok_or_else(|| refuse(name, "missing from the save"))?;
-            found.push((*name, *restore, &saved.state));
-        }
-        for (name, restore, state) in found {
+        for (name, restore, state) in Self::in_order(world, sections)? {
             restore(world, state).map_err(|problem| refuse(name, &problem))?;
         }
         Ok(())
+    }
+
+    /// The saved state of each registered section with its restore, in
+    /// registration order, each checked.
+    fn in_order<'s>(
+        world: &World,
+        sections: &'s [SavedSection],
+    ) -> Result<Vec<(&'static str, RestoreFn, &'s RawValue)>, SectionError> {
+        let registered: Vec<(&'static str, CheckFn, RestoreFn)> = world
+            .get_resource::<StateSave>()
+            .map(|r| {
+                r.sections
+                    .iter()
+                    .map(|s| (s.name, s.check, s.restore))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(unknown) = sections
+            .iter()
+            .find(|s| !registered.iter().any(|(n, ..)| *n == s.name))
+        {
+            return Err(refuse(&unknown.name, "not a section of this build"));
+        }
+        registered
+            .into_iter()
+            .map(|(name, check, restore)| {
+                let saved = sections
+                    .iter()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| refuse(name, "missing from the save"))?;
+                check(&saved.state).map_err(|problem| refuse(name, &problem))?;
+                Ok((name, restore, &*saved.state))
+            })
+            .collect()
+    }
+}
+
+fn refuse(section: &str, problem: &str) -> SectionError {
+    SectionError {
+        section: section.to_string(),
+        problem: problem.to_string(),
     }
 }
 
 /// Registration of save sections on an [`App`].
 pub trait AppStateSaveExt {
     /// Adds a named section; names must be unique.
-    fn add_state_save(&mut self, name: &'static str, save: SaveFn, restore: RestoreFn)
-    -> &mut Self;
+    fn add_state_save(
+        &mut self,
+        name: &'static str,
+        save: SaveFn,
+        check: CheckFn,
+        restore: RestoreFn,
+    ) -> &mut Self;
 }
 
 impl AppStateSaveExt for App {
@@ -104,16 +148,27 @@ impl AppStateSaveExt for App {
         &mut self,
         name: &'static str,
         save: SaveFn,
+        check: CheckFn,
         restore: RestoreFn,
     ) -> &mut Self {
         let mut registry = self.world_mut().get_resource_or_init::<StateSave>();
         assert!(
-            registry.sections.iter().all(|(n, _, _)| *n != name),
+            registry.sections.iter().all(|s| s.name != name),
             "state save section {name} registered twice"
         );
-        registry.sections.push((name, save, restore));
+        registry.sections.push(Section {
+            name,
+            save,
+            check,
+            restore,
+        });
         self
     }
+}
+
+/// A [`CheckFn`]: the section reads as `T`.
+pub fn check_as<T: for<'de> Deserialize<'de>>(state: &RawValue) -> Result<(), String> {
+    from_section::<T>(state).map(|_| ())
 }
 
 /// `value` as a section's RON.
@@ -144,6 +199,7 @@ pub(crate) fn plugin(app: &mut App) {
                 step_ns: clock.timestep().as_nanos() as u64,
             })
         },
+        check_as::<SavedClock>,
         |world, state| {
             let saved: SavedClock = from_section(state)?;
             let mut clock = world.resource_mut::<crate::GameClock>();
@@ -173,6 +229,7 @@ mod tests {
         app.insert_resource(Count(0)).add_state_save(
             "count",
             |world| to_section(world.resource::<Count>()),
+            check_as::<Count>,
             |world, state| {
                 world.insert_resource(from_section::<Count>(state)?);
                 Ok(())
@@ -181,10 +238,11 @@ mod tests {
         app
     }
 
-    /// Sections go back in registration order; a save lacking one, or
-    /// naming one this build has not, is refused before anything changes.
+    /// Sections go back in registration order; a save lacking one, naming
+    /// one this build has not, or holding one of another shape is refused
+    /// before anything changes.
     #[test]
-    fn sections_round_trip_and_a_missing_or_unknown_one_is_refused() {
+    fn sections_round_trip_and_a_missing_unknown_or_reshaped_one_is_refused() {
         let mut made = app();
         made.world_mut().insert_resource(Count(7));
         made.world_mut()
@@ -210,7 +268,16 @@ mod tests {
         });
         let err = StateSave::restore(lacking.world_mut(), &extra).unwrap_err();
         assert_eq!(err.section, "weather");
+        // A section of another shape: found by the check, before the
+        // clock (restored first) is touched.
+        let mut reshaped = saved.clone();
+        reshaped[1].state = to_section(&"seven").unwrap();
+        let err = StateSave::check(lacking.world(), &reshaped).unwrap_err();
+        assert_eq!(err.section, "count");
+        assert!(err.problem.contains("Expected"), "{}", err.problem);
+        assert_eq!(StateSave::restore(lacking.world_mut(), &reshaped), Err(err));
         assert_eq!(lacking.world().resource::<Count>(), &Count(0), "untouched");
+        assert_eq!(lacking.world().resource::<crate::GameClock>().tick(), 0);
     }
 
     #[test]

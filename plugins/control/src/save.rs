@@ -9,7 +9,7 @@ use crate::contact::TouchingPairs;
 use crate::footing::Footing;
 use crate::gait::{Gait, GaitGraph};
 use bevy::prelude::*;
-use iron3d_schedules::{AppStateSaveExt, RawValue, from_section, to_section};
+use iron3d_schedules::{AppStateSaveExt, RawValue, check_as, from_section, to_section};
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::Controller;
 use iron3d_world::save::{AppSaveExt, object};
@@ -20,7 +20,12 @@ use std::sync::Arc;
 pub(crate) fn plugin(app: &mut App) {
     app.save_object_component::<PhysicalState>("control")
         .save_resource::<TouchingPairs>("control_contacts")
-        .add_state_save("control_gait", save_gaits, restore_gaits);
+        .add_state_save(
+            "control_gait",
+            save_gaits,
+            check_as::<Vec<(u32, SavedGait)>>,
+            restore_gaits,
+        );
 }
 
 /// A mover's gait without its graph (its controller's, built again).

@@ -32,7 +32,7 @@ pub use instance::{FxCursor, FxFaults, FxInstance, FxInstances, effect_time};
 use bevy::prelude::*;
 use iron3d_combat::{CombatStep, EffectCue};
 use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, check_as};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
 use iron3d_world::save::AppSaveExt;
@@ -98,6 +98,7 @@ impl Plugin for FxPlugin {
         .add_state_save(
             "fx_instances",
             instance::save_instances,
+            check_as::<Vec<instance::FxInstance>>,
             instance::restore_instances,
         )
         .save_resource::<instance::FxCursor>("fx_cursor")

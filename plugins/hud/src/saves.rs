@@ -1,15 +1,14 @@
 //! Quicksave and quickload: F5 (or the pause menu's Save) saves the
 //! running mission's session to the quick save file; F9 (or Load) loads
-//! it: the mission loads anew and the save's steps play again at
-//! [`FAST_FORWARD`](iron3d_replay::FAST_FORWARD) times real time, then the
-//! player has the hero where the save left it (the state is the saved
-//! one, tick for tick). A missing or broken save is reported and the
-//! running game goes on untouched. Needs the replay crate's
+//! it: the mission loads anew and takes the saved state, and the player
+//! has the hero where the save left it (the state is the saved one, tick
+//! for tick). A missing or broken save, or one whose state is not of this
+//! build's shape, is reported and the running game goes on untouched. Needs the replay crate's
 //! `RecordPlugin` (the session) and `LoadsPlugin`.
 
 use bevy::prelude::*;
 use iron3d_replay::{PendingLoad, Replay, save_now};
-use iron3d_schedules::GameClock;
+use iron3d_schedules::{GameClock, StateSave};
 use iron3d_world::mission::{LoadedMission, MissionChange, MissionCommand, MissionRequest};
 use std::path::PathBuf;
 
@@ -89,6 +88,10 @@ fn load(world: &mut World, path: &std::path::Path) -> Result<u64, String> {
             1.0 / step.as_secs_f64(),
             save.rate
         ));
+    }
+    // A state of another shape is refused while the game still runs.
+    if let Some(state) = &save.state {
+        StateSave::check(world, state).map_err(|e| e.to_string())?;
     }
     let loaded = world
         .get_resource::<LoadedMission>()

@@ -930,16 +930,16 @@ mod quick {
         assert_eq!(playback.checked, saved.checkpoints.len());
         let at_save = playback.reached.checkpoints.last().unwrap();
         assert_eq!((at_save.tick, at_save.hash), (saved.end_tick, saved_hash));
-        // A save whose state this build cannot put back (here a section
-        // edited by hand) loads by playing its steps again instead, fast,
+        // A save whose state names an object the mission lacks (here the
+        // hero's id edited by hand) is found out only once its mission is
+        // loaded anew: it loads by playing its steps again instead, fast,
         // to the same state.
         let mut edited = saved.clone();
         let state = edited.state.as_mut().unwrap();
-        let shields = state
-            .iter_mut()
-            .find(|s| s.name == "combat_shields")
-            .unwrap();
-        shields.state = iron3d_schedules::RawValue::from_rust(&"no shields").unwrap();
+        let pilots = state.iter_mut().find(|s| s.name == "player").unwrap();
+        let ron = pilots.state.get_ron();
+        let moved = format!("[(99999{}", &ron[ron.find(',').unwrap()..]);
+        pilots.state = iron3d_schedules::RawValue::from_boxed_ron(moved.into()).unwrap();
         edited.save(&path).unwrap();
         tap(&mut app, KeyCode::F9);
         update_until_loaded(&mut app).expect("the save's mission loads");
@@ -963,17 +963,27 @@ mod quick {
         assert_eq!(tick(&app), before + 1);
         assert_eq!(app.world().resource::<GameClock>().scale(), 1.0);
 
-        // A broken save, or one made at another rate, leaves the running
-        // game as it is.
+        // A broken save, one made at another rate, or one whose state is
+        // of another shape, leaves the running game as it is.
         let broken = tmp.path().join("broken.ron");
         std::fs::write(&broken, "(version: 1, broken").unwrap();
         let other_rate = tmp.path().join("rate.ron");
-        let mut faster = saved;
+        let mut faster = saved.clone();
         faster.rate = 60.0;
         faster.save(&other_rate).unwrap();
+        let reshaped = tmp.path().join("reshaped.ron");
+        let mut edited = saved;
+        let state = edited.state.as_mut().unwrap();
+        let shields = state
+            .iter_mut()
+            .find(|s| s.name == "combat_shields")
+            .unwrap();
+        shields.state = iron3d_schedules::RawValue::from_rust(&"no shields").unwrap();
+        edited.save(&reshaped).unwrap();
         for (file, said) in [
             (broken, "not a replay"),
             (other_rate, "made at 60 steps a second, the game runs at 30"),
+            (reshaped, "state section combat_shields: "),
         ] {
             std::fs::copy(&file, &path).unwrap();
             let before = tick(&app);

@@ -35,7 +35,7 @@ use iron3d_combat::CombatStep;
 use iron3d_control::ControlStep;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_formats::tma::ClanType;
-use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, GameClock, Phase, StateHasher};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, GameClock, Phase, StateHasher, check_as};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
@@ -130,7 +130,12 @@ impl Plugin for ScriptPlugin {
                 p.hash_into(h);
             }
         })
-        .add_state_save("script_brains", brain::save_brains, brain::restore_brains)
+        .add_state_save(
+            "script_brains",
+            brain::save_brains,
+            check_as::<Brains>,
+            brain::restore_brains,
+        )
         .save_resource::<Progress>("script_progress")
         .save_resource::<ScriptErrors>("script_errors")
         .save_resource::<VoicesSpoken>("script_voices_spoken");

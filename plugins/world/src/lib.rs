@@ -31,6 +31,7 @@ impl Plugin for WorldPlugin {
             .add_state_save(
                 "world_objects",
                 save::save_world_objects,
+                save::check_world_objects,
                 save::restore_world_objects,
             )
             .save_resource::<WorldOutbox>("world_outbox");

@@ -7,7 +7,7 @@ use crate::ObjectRegistry;
 use crate::id::OriginalObjectId;
 use bevy::ecs::component::Mutable;
 use bevy::prelude::*;
-use iron3d_schedules::{AppStateSaveExt, RawValue, from_section, to_section};
+use iron3d_schedules::{AppStateSaveExt, RawValue, check_as, from_section, to_section};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -30,14 +30,24 @@ impl AppSaveExt for App {
     where
         C: Component<Mutability = Mutable> + Serialize + DeserializeOwned,
     {
-        self.add_state_save(name, save_objects::<C>, restore_objects::<C>)
+        self.add_state_save(
+            name,
+            save_objects::<C>,
+            check_as::<Vec<(u32, C)>>,
+            restore_objects::<C>,
+        )
     }
 
     fn save_resource<R: Resource + Serialize + DeserializeOwned>(
         &mut self,
         name: &'static str,
     ) -> &mut Self {
-        self.add_state_save(name, save_resource::<R>, restore_resource::<R>)
+        self.add_state_save(
+            name,
+            save_resource::<R>,
+            check_as::<R>,
+            restore_resource::<R>,
+        )
     }
 }
 
@@ -107,6 +117,10 @@ pub fn restore_resource<R: Resource + DeserializeOwned>(
 struct SavedObjects {
     live: Vec<(u32, Transform)>,
     deleted: Vec<u32>,
+}
+
+pub(crate) fn check_world_objects(state: &RawValue) -> Result<(), String> {
+    check_as::<SavedObjects>(state)
 }
 
 pub(crate) fn save_world_objects(world: &World) -> Result<Box<RawValue>, String> {
