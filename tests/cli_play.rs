@@ -1484,6 +1484,27 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
         err.contains("the save's state does not load: state section player:"),
         "{err}"
     );
+    // One that reads but does not fit the mission: a unit saved with one
+    // gun less than its armament has (a save from before a mod).
+    let two_guns = "guns:[(rounds:60,charge:4.0,phase:Idle,barrel:0,lock:0.0),(rounds:40";
+    assert!(text.contains(two_guns));
+    let err = refused(&text.replacen(two_guns, "guns:[(rounds:40", 1));
+    assert!(
+        err.contains(
+            "state section combat_weapons: object 0x00000002: the guns saved are not its armament's"
+        ),
+        "{err}"
+    );
+    // One that reads and fits but is not what the save's own checkpoint
+    // says: no step runs on it.
+    let edited = text.replace("theme_started:true", "theme_started:false");
+    assert_ne!(edited, text);
+    let err = refused(&edited);
+    assert!(
+        err.contains("the state put back is not the one saved")
+            && err.contains("differing: ambient"),
+        "{err}"
+    );
     let unknown = text.replace(r#"(name: "ambient","#, r#"(name: "weather","#);
     let err = refused(&unknown);
     assert!(

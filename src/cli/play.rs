@@ -421,6 +421,9 @@ fn run_headless(
     if has_mission {
         print_load(&progress);
     }
+    if state_not_loaded(app.world()) {
+        return session_outcome(app.world());
+    }
     let mut outbox = app.world_mut().resource_mut::<WorldOutbox>();
     for (id, packet) in orders {
         outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
@@ -446,8 +449,11 @@ fn run_headless(
 /// A loaded save whose steps did not give its recorded state, or a save
 /// that was not written (or not reached), fails the run.
 fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
+    // A state that did not come back says so with its own error.
     let playback = world.get_resource::<Playback>();
-    let parted = playback.and_then(|p| p.divergence.as_ref());
+    let parted = playback
+        .filter(|p| p.restore_error.is_none())
+        .and_then(|p| p.divergence.as_ref());
     if let Some(parted) = parted {
         eprintln!("iron3d: the save does not load as it was made: {parted}");
     }
@@ -456,6 +462,14 @@ fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Whether a loaded save's state did not come back (the clock stopped on
+/// it: the run ends there).
+pub(super) fn state_not_loaded(world: &bevy::prelude::World) -> bool {
+    world
+        .get_resource::<Playback>()
+        .is_some_and(|p| p.restore_error.is_some())
 }
 
 /// Says why a save's state did not load, or a save was not written (or

@@ -157,6 +157,10 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         eprintln!("iron3d: {error}");
         return ExitCode::from(1);
     }
+    if super::play::state_not_loaded(app.world()) {
+        super::play::state_or_saves_failed(app.world());
+        return ExitCode::from(1);
+    }
     let here = app
         .world()
         .get_resource::<MissionDescription>()

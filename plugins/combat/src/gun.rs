@@ -35,10 +35,11 @@ use iron3d_behavior::{OrderKind, Orders, Target};
 use iron3d_control::{Body, GRAVITY, GroundFaces, PhysicalState};
 use iron3d_formats::proto::ctld::{ROUND_GUIDED, ROUND_SCORES_FLAT};
 use iron3d_formats::tma;
-use iron3d_schedules::{GameClock, StateHasher};
+use iron3d_schedules::{GameClock, RawValue, StateHasher};
 use iron3d_world::mission::{
     Armament, Destroyed, GunSpec, HitModel, LevelRatio, NodeLife, ObjectKind,
 };
+use iron3d_world::save::restore_objects;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::f32::consts::PI;
 
@@ -684,6 +685,26 @@ fn lobbed(d: Vec3, speed: f32) -> Option<Vec3> {
     (t.is_finite() && t > 0.0)
         .then(|| (d / t + Vec3::Y * (g * t / 2.0)).try_normalize())
         .flatten()
+}
+
+/// Save section: the saved guns back, each object's fitting its
+/// armament as the mission gave it (one aim per turret, one state per
+/// gun: a save made before a mod changed a unit's guns is refused).
+pub(crate) fn restore_weapons(world: &mut World, state: &RawValue) -> Result<(), String> {
+    restore_objects::<Weapons>(world, state)?;
+    let registry = world.resource::<ObjectRegistry>();
+    for (id, entity) in registry.iter() {
+        let Some(weapons) = world.get::<Weapons>(entity) else {
+            continue;
+        };
+        let fits = world.get::<Armament>(entity).is_some_and(|a| {
+            a.turrets.len() == weapons.turrets.len() && a.guns.len() == weapons.guns.len()
+        });
+        if !fits {
+            return Err(format!("{id}: the guns saved are not its armament's"));
+        }
+    }
+    Ok(())
 }
 
 /// State-hash contributor: every armed object's turrets and guns in id

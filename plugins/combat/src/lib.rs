@@ -43,11 +43,11 @@ pub use shield::Shield;
 use bevy::prelude::*;
 use iron3d_behavior::TakeOrders;
 use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, check_as};
 use iron3d_world::QueueStep;
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{HitModel, NodeLife, NodeStage, PartNodes, UnitPartInfo};
-use iron3d_world::save::AppSaveExt;
+use iron3d_world::save::{AppSaveExt, save_objects};
 
 /// Combat's step inside `Phase::UpdateWorld`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,7 +102,12 @@ impl Plugin for CombatPlugin {
         // rounds in flight with what they are, and the events so far
         // (effects read on from where they were). Hits are applied within
         // the step that makes them: none is pending between steps.
-        .save_object_component::<gun::Weapons>("combat_weapons")
+        .add_state_save(
+            "combat_weapons",
+            save_objects::<gun::Weapons>,
+            check_as::<Vec<(u32, gun::Weapons)>>,
+            gun::restore_weapons,
+        )
         .save_object_component::<gun::Manual>("combat_manual")
         .save_object_component::<shield::Shield>("combat_shields")
         .save_object_component::<damage::Burning>("combat_burning")

@@ -629,6 +629,15 @@ pub(crate) fn restore_instances(world: &mut World, state: &RawValue) -> Result<(
             .and_then(|e| e.effect(&instance.effect))
             .cloned()
             .ok_or_else(|| format!("effect {} is not among the mission's", instance.effect))?;
+        // One sound state per command of the effect as the mission has it.
+        if instance.sounds.len() != instance.template.commands.len() {
+            return Err(format!(
+                "effect {}: {} commands saved, the mission's has {}",
+                instance.effect,
+                instance.sounds.len(),
+                instance.template.commands.len()
+            ));
+        }
     }
     world.insert_resource(FxInstances(instances));
     Ok(())

@@ -342,7 +342,8 @@ pub struct Playback {
     pub restores_state: bool,
     /// The state is still to be put back.
     state_pending: bool,
-    /// Why a loaded save's state could not be put back.
+    /// Why a loaded save's state could not be put back, or was not the
+    /// one saved (the clock is stopped).
     pub restore_error: Option<String>,
     /// The clock's scale to go back to when a loaded save has played
     /// again or a seek arrived ([`FAST_FORWARD`]).
@@ -570,9 +571,11 @@ fn start_playback(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
 
 /// A replay with a state (a loaded save, a replay started from a save):
 /// the mission, loaded anew, takes the state ([`StateSave::restore`]) and
-/// its hash is checked against the checkpoint of its tick (a difference
-/// is the load's [`Divergence`]). A state this build cannot put back (a
-/// section it does not read) is the load's [`Playback::restore_error`].
+/// its hash is checked against the checkpoint of its tick. A state this
+/// build cannot put back (a section it does not read, an object the
+/// mission lacks) or one that differs from the checkpoint (its
+/// [`Divergence`]) is the load's [`Playback::restore_error`], and the
+/// clock stops there.
 fn restore_saved_state(world: &mut World) {
     let mut playback = world.resource_mut::<Playback>();
     if !std::mem::take(&mut playback.state_pending) {
@@ -581,16 +584,24 @@ fn restore_saved_state(world: &mut World) {
     let Some(state) = playback.replay.state.clone() else {
         return;
     };
-    match StateSave::restore(world, &state) {
+    let failed = match StateSave::restore(world, &state) {
         Ok(()) => {
             let tick = world.resource::<GameClock>().tick();
             info!("save: the state of tick {tick} is back");
             verify(world);
+            let playback = world.resource::<Playback>();
+            playback
+                .divergence
+                .as_ref()
+                .map(|parted| format!("the state put back is not the one saved: {parted}"))
         }
-        Err(e) => {
-            error!("save: the state does not load: {e}");
-            world.resource_mut::<Playback>().restore_error = Some(e.to_string());
-        }
+        Err(e) => Some(e.to_string()),
+    };
+    // No step runs on a state that did not come back as it was saved.
+    if let Some(error) = failed {
+        error!("save: the state does not load: {error}");
+        world.resource_mut::<Playback>().restore_error = Some(error);
+        world.resource_mut::<GameClock>().pause();
     }
 }
 

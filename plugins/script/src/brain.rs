@@ -175,11 +175,10 @@ pub(crate) fn restore_brains(world: &mut World, state: &RawValue) -> Result<(), 
             .find(|c| c.clan as u32 == brain.clan)
             .and_then(|c| c.bundle.as_ref().ok())
             .ok_or_else(|| format!("clan {} has no script in the mission", brain.clan))?;
-        if brain.vars.len() != bundle.vars.vars().len() {
+        if !brain.vars.fit(bundle) {
             return Err(format!(
-                "clan {}: {} variables saved, its script has {}",
+                "clan {}: the variables saved are not its script's {}",
                 brain.clan,
-                brain.vars.len(),
                 bundle.vars.vars().len()
             ));
         }

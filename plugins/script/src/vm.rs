@@ -76,6 +76,13 @@ impl Variables {
         self.bits.len()
     }
 
+    /// Whether these are `bundle`'s variables: one value each, of its
+    /// declared type (a loaded save's, before its brain runs them).
+    pub fn fit(&self, bundle: &Bundle) -> bool {
+        let types = bundle.vars.vars().iter().map(|v| v.ty);
+        self.bits.len() == self.types.len() && self.types.iter().copied().eq(types)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.bits.is_empty()
     }
