@@ -58,10 +58,8 @@ impl StateSave {
             .sections
             .iter()
             .map(|section| {
-                let state = (section.save)(world).map_err(|problem| SectionError {
-                    section: section.name.to_string(),
-                    problem,
-                })?;
+                let state =
+                    (section.save)(world).map_err(|problem| refuse(section.name, &problem))?;
                 Ok(SavedSection {
                     name: section.name.to_string(),
                     state,

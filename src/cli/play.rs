@@ -359,11 +359,11 @@ struct Outputs<'a> {
 }
 
 /// The session plugins of a headless run: its trace, its recording for
-/// saves, the save it loaded.
-struct Session {
-    trace: Option<TracePlugin>,
-    record: Option<RecordPlugin>,
-    playback: Option<PlaybackPlugin>,
+/// saves, the save or replay it plays.
+pub(super) struct Session {
+    pub(super) trace: Option<TracePlugin>,
+    pub(super) record: Option<RecordPlugin>,
+    pub(super) playback: Option<PlaybackPlugin>,
 }
 
 impl Plugin for Session {

@@ -138,21 +138,17 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     let traced = args.trace.is_some();
     // The replay's input, and its start orders (LoadsPlugin); the session
     // recorded again when saves are asked for.
-    let record = (!saves.is_empty()).then(|| RecordPlugin {
-        path: None,
-        rate: replay.rate,
-        saves,
-        orders: replay.orders.clone(),
-    });
-    let playback = (
-        PlaybackPlugin::replay_from(replay.clone()),
-        LoadsPlugin,
-        Recorded(record),
-    );
-    let mut app = match args.trace {
-        Some(path) => app::headless(rate, mission, (playback, TracePlugin { path: Some(path) })),
-        None => app::headless(rate, mission, playback),
+    let session = super::play::Session {
+        trace: args.trace.map(|path| TracePlugin { path: Some(path) }),
+        record: (!saves.is_empty()).then(|| RecordPlugin {
+            path: None,
+            rate: replay.rate,
+            saves,
+            orders: replay.orders.clone(),
+        }),
+        playback: Some(PlaybackPlugin::replay_from(replay.clone())),
     };
+    let mut app = app::headless(rate, mission, (session, LoadsPlugin));
     if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {
         eprintln!("iron3d: {error}");
         return ExitCode::from(1);
@@ -230,15 +226,4 @@ fn rerecord(
         .map_err(|e| format!("{}: {e}", out.display()))?;
     println!("replay: rerecorded into {}", out.display());
     Ok(())
-}
-
-/// The played-back session recorded, when saves are asked for.
-struct Recorded(Option<RecordPlugin>);
-
-impl bevy::app::Plugin for Recorded {
-    fn build(&self, app: &mut bevy::app::App) {
-        if let Some(record) = &self.0 {
-            app.add_plugins(record.clone());
-        }
-    }
 }

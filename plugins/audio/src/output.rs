@@ -218,13 +218,13 @@ impl<B: Backend> SoundOutput<B> {
         })
     }
 
-    /// Takes the new events.
     /// Plays the events not taken yet that are still due at tick
     /// `fresh_from` or later: one-shots and voices of their tick, loops
     /// not stopped by then.
     fn take(
         &mut self,
-        (events, fresh_from): (&[SoundEvent], u64),
+        events: &[SoundEvent],
+        fresh_from: u64,
         sounds: &MissionSounds,
         listener: &Listener,
         frame_of: impl Fn(Option<u32>) -> Option<GlobalTransform>,
@@ -479,7 +479,7 @@ fn present<B: Backend + 'static>(
     output.switch(volumes, clock.is_paused(), control.muted);
     let stale = (STALE_S / clock.timestep().as_secs_f64()) as u64;
     let fresh_from = clock.tick().saturating_sub(stale);
-    output.take((&events.0, fresh_from), &sounds, &listener, frame_of);
+    output.take(&events.0, fresh_from, &sounds, &listener, frame_of);
     output.speak(&sounds);
     if let Some(mut briefing) = briefing {
         output.brief(&sounds, &mut briefing);

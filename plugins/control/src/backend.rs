@@ -220,7 +220,9 @@ pub struct Contact {
 /// bounds overlap; each pair's contact is computed here again with the
 /// bodies in the caller's order, so that it does not depend on which body
 /// the backend took first when the pair appeared (a matter of history: a
-/// run resumed from a save would see other firsts).
+/// run resumed from a save would see other firsts). The backend's own
+/// manifolds go unread; its narrow phase still keeps the list of pairs
+/// (it drops the ones whose bounds parted).
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Contacts<'w, 's> {
     collisions: Collisions<'w>,

@@ -30,7 +30,7 @@ use iron3d_combat::{CombatEvents, EffectCue, EventKind, Weapons};
 use iron3d_control::{Gait, PhysicalState};
 use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
-use iron3d_schedules::{GameClock, RawValue, StateHasher, from_section, to_section};
+use iron3d_schedules::{GameClock, RawValue, StateHasher, from_section};
 use iron3d_world::mission::{
     Armament, Controller, EffectPrograms, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
 };
@@ -132,7 +132,7 @@ impl FxInstance {
 }
 
 /// Every running instance, in serial order.
-#[derive(Resource, Debug, Default, Clone)]
+#[derive(Resource, Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct FxInstances(pub Vec<FxInstance>);
 
 /// The next instance serial and how many combat events were read.
@@ -615,14 +615,10 @@ pub(crate) fn hash_instances(world: &World, hasher: &mut StateHasher) {
     }
 }
 
-/// Save section: every running instance (its template by key).
-pub(crate) fn save_instances(world: &World) -> Result<Box<RawValue>, String> {
-    to_section(&world.resource::<FxInstances>().0)
-}
-
-/// The saved instances, each on its template in the mission's effects.
+/// Save section (every running instance, its template by key): the saved
+/// instances, each on its template in the mission's effects.
 pub(crate) fn restore_instances(world: &mut World, state: &RawValue) -> Result<(), String> {
-    let mut instances: Vec<FxInstance> = from_section(state)?;
+    let FxInstances(mut instances) = from_section(state)?;
     let effects = world.get_resource::<MissionEffects>();
     for instance in &mut instances {
         instance.template = effects

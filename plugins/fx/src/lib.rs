@@ -35,7 +35,7 @@ use iron3d_control::ControlStep;
 use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, check_as};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
-use iron3d_world::save::AppSaveExt;
+use iron3d_world::save::{AppSaveExt, save_resource};
 
 /// The effect library effects are named in.
 pub const EFFECT_LIBRARY: &str = "effects.rlb";
@@ -97,8 +97,8 @@ impl Plugin for FxPlugin {
         .add_state_hash("fx_instances", instance::hash_instances)
         .add_state_save(
             "fx_instances",
-            instance::save_instances,
-            check_as::<Vec<instance::FxInstance>>,
+            save_resource::<FxInstances>,
+            check_as::<FxInstances>,
             instance::restore_instances,
         )
         .save_resource::<instance::FxCursor>("fx_cursor")

@@ -3,8 +3,9 @@
 //! it: the mission loads anew and takes the saved state, and the player
 //! has the hero where the save left it (the state is the saved one, tick
 //! for tick). A missing or broken save, or one whose state is not of this
-//! build's shape, is reported and the running game goes on untouched. Needs the replay crate's
-//! `RecordPlugin` (the session) and `LoadsPlugin`.
+//! build's shape, is reported and the running game goes on untouched.
+//! Needs the replay crate's `RecordPlugin` (the session) and
+//! `LoadsPlugin`.
 
 use bevy::prelude::*;
 use iron3d_replay::{PendingLoad, Replay, save_now};

@@ -7,7 +7,7 @@ use crate::Brains;
 use crate::vm::Variables;
 use bevy::prelude::World;
 use iron3d_formats::script::Bundle;
-use iron3d_schedules::{RawValue, StateHasher, from_section, to_section};
+use iron3d_schedules::{RawValue, StateHasher, from_section};
 use iron3d_world::mission::MissionScripts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -157,12 +157,8 @@ impl Problem {
     }
 }
 
-/// Save section: every clan's SuperAI (its script by clan).
-pub(crate) fn save_brains(world: &World) -> Result<Box<RawValue>, String> {
-    to_section(world.resource::<Brains>())
-}
-
-/// The saved brains, each on its clan's script as the mission read it.
+/// Save section (every clan's SuperAI, its script by clan): the saved
+/// brains, each on its clan's script as the mission read it.
 pub(crate) fn restore_brains(world: &mut World, state: &RawValue) -> Result<(), String> {
     let mut brains: Brains = from_section(state)?;
     let scripts = world
@@ -177,7 +173,7 @@ pub(crate) fn restore_brains(world: &mut World, state: &RawValue) -> Result<(), 
             .ok_or_else(|| format!("clan {} has no script in the mission", brain.clan))?;
         if !brain.vars.fit(bundle) {
             return Err(format!(
-                "clan {}: the variables saved are not its script's {}",
+                "clan {}: the variables saved are not its script's ({} declared)",
                 brain.clan,
                 bundle.vars.vars().len()
             ));

@@ -42,7 +42,7 @@ use iron3d_world::mission::{
     MissionSounds, ObjectClan, ObjectKind, Relation, RngStreams, VOICE_BUILD_CAPTURE,
     VOICE_EBUILD_CAPTURE, VOICE_NBUILD_CAPTURE, VOICES, effect_key,
 };
-use iron3d_world::save::AppSaveExt;
+use iron3d_world::save::{AppSaveExt, save_resource};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::collections::{BTreeMap, BTreeSet};
 use view::View;
@@ -132,7 +132,7 @@ impl Plugin for ScriptPlugin {
         })
         .add_state_save(
             "script_brains",
-            brain::save_brains,
+            save_resource::<Brains>,
             check_as::<Brains>,
             brain::restore_brains,
         )
