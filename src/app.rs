@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use iron3d_assets::IronAssetsPlugin;
-use iron3d_audio::{AudioOutputPlugin, SoundPlugin};
+use iron3d_audio::AudioOutputPlugin;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
@@ -23,6 +23,7 @@ use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_schedules::{GameClock, Phase, SimulationRate, SpinePlugin, StateHash};
 use iron3d_script::ScriptPlugin;
+use iron3d_sound::SoundPlugin;
 use iron3d_world::WorldPlugin;
 use iron3d_world::mission::{LoadProgress, MissionPhase, MissionPlugin, MissionRequest};
 
@@ -134,7 +135,6 @@ pub fn windowed(
             mod_dirs: menu.mod_dirs.clone(),
         })
     });
-    let game_dir = request.as_ref().map(|r| r.game_dir.clone());
     let debug_view = view.camera.is_some() || view.capture.is_some() || view.bench.is_some();
     let inspector = InspectorPlugin {
         open: view.inspector,
@@ -160,7 +160,7 @@ pub fn windowed(
     }));
     add_engine(&mut app, rate, mission);
     app.add_plugins(IronRenderPlugin {
-        game_dir,
+        scene: request.is_some(),
         camera: view.camera,
         screenshot: view.screenshot,
         capture: view.capture,

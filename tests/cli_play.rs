@@ -812,8 +812,9 @@ fn the_report_lists_the_ambience_and_sounds_that_played_nothing() {
 
 /// The replays kept as regression tests (`tests/replays/`): each plays
 /// back on the demo install to every checkpoint it recorded. A change to
-/// the simulation shows here; re-record the replay (README, "Replays")
-/// when the change is meant, and say why in the commit.
+/// the simulation shows here; re-record the replay
+/// (docs/book/src/replays-and-saves.md, "The kept replays") when the
+/// change is meant, and say why in the commit.
 #[test]
 fn the_kept_replays_verify_on_the_demo_install() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
@@ -1428,7 +1429,8 @@ fn the_kept_replays_go_on_from_saves_made_on_the_way() {
             ),
             // The won mission's end (tick 7861) is among the checkpoints
             // after its last save: its progress is in the state hash. Its
-            // save at 5,000 is the README's figure of a save's size.
+            // save at 5,000 is the figure of a save's size in
+            // docs/book/src/replays-and-saves.md, "The layout".
             _ => {
                 let size = std::fs::metadata(&saves[0]).unwrap().len();
                 assert!(size < 3_000_000, "{size} bytes");

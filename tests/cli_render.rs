@@ -489,7 +489,7 @@ type BatchKey = (
     Option<usize>,
 );
 
-fn batch_key(source: &iron3d_render::capture::DrawItemSource) -> BatchKey {
+fn batch_key(source: &iron3d_render::draw::DrawItemSource) -> BatchKey {
     (
         source.insertion,
         source.object,
@@ -506,7 +506,7 @@ fn batch_key(source: &iron3d_render::capture::DrawItemSource) -> BatchKey {
 fn drawn_bounds(game_dir: &Path, pose: CameraPose) -> Vec<(BatchKey, [bevy::math::Vec3; 2])> {
     use bevy::camera::primitives::MeshAabb;
     use bevy::prelude::*;
-    use iron3d_render::capture::DrawItemSource;
+    use iron3d_render::draw::DrawItemSource;
     use iron3d_render::scene::SceneBuilt;
     use iron3d_world::mission::{MissionPlugin, MissionRequest};
     let mut app = App::new();
@@ -524,7 +524,7 @@ fn drawn_bounds(game_dir: &Path, pose: CameraPose) -> Vec<(BatchKey, [bevy::math
                 seed: 0,
             },
             iron3d_render::IronRenderPlugin {
-                game_dir: Some(game_dir.to_path_buf()),
+                scene: true,
                 camera: Some(pose),
                 ..default()
             },

@@ -9,8 +9,8 @@
 mod autopilot;
 
 use bevy::prelude::*;
-use iron3d_replay::{RecordPlugin, ReplayInput};
-use iron3d_schedules::{GameClock, Phase, SimulationRate};
+use iron3d_replay::RecordPlugin;
+use iron3d_schedules::{GameClock, Phase, SimStep, SimulationRate};
 use iron3d_script::{OutcomeResult, Progress};
 use iron3d_world::mission::{MissionPlugin, MissionRequest, update_until_loaded};
 use std::path::Path;
@@ -25,9 +25,8 @@ impl Plugin for Autopiloted {
             FixedUpdate,
             autopilot::steer
                 .in_set(Phase::AdvanceGameClock)
-                .after(iron3d_player::TakeInput)
-                .after(iron3d_schedules::AdvanceClock)
-                .before(ReplayInput),
+                .after(SimStep::TakeInput)
+                .before(SimStep::ReplayInput),
         );
     }
 }

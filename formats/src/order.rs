@@ -72,6 +72,10 @@ pub struct OrderPacket {
 
 impl OrderPacket {
     /// The payload bytes.
+    // STAND-IN: three u32 LE words, the i32 parameter, then the target
+    // (no source gives the packet's bytes, and tome VI names no world
+    // message for orders); settled by capturing an order packet in a
+    // retail session (openparkan docs/31).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out: Vec<u8> = [self.code, self.target.kind(), self.mode as u32]
             .iter()

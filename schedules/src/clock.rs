@@ -9,7 +9,7 @@
 //! step), so a pause made during a frame stops that frame's steps too. Game
 //! time itself is `ticks x timestep`, so it is exact and reproducible.
 
-use crate::phase::Phase;
+use crate::step::SimStep;
 use bevy::prelude::*;
 use bevy::time::TimeSystems;
 use std::time::Duration;
@@ -24,12 +24,6 @@ impl Default for SimulationRate {
         Self(30.0)
     }
 }
-
-/// The system that counts the step's tick, inside
-/// `Phase::AdvanceGameClock`: what runs after it there sees the tick of the
-/// step under way.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct AdvanceClock;
 
 /// Game time, pause, scale and single-step requests.
 #[derive(Resource, Debug, Clone, PartialEq)]
@@ -155,9 +149,8 @@ pub(crate) fn plugin(app: &mut App, rate: crate::SimulationRate) {
         .add_systems(First, apply_clock_to_time.before(TimeSystems))
         .add_systems(
             FixedUpdate,
-            advance_game_clock
-                .in_set(AdvanceClock)
-                .in_set(Phase::AdvanceGameClock),
+            // What runs after it sees the tick of the step under way.
+            advance_game_clock.in_set(SimStep::Clock),
         );
 }
 

@@ -4,15 +4,17 @@
 //! [`StateHash`] every subsystem contributes to, and the [`StateSave`] each
 //! writes its state into.
 //!
-//! Every plugin of the engine puts its systems in one of the [`Phase`] sets;
+//! Every plugin of the engine puts its systems in one of the [`Phase`] sets,
+//! and its simulation systems in one of the [`SimStep`]s of the tick table;
 //! nothing else decides when a system runs relative to other subsystems.
 
 mod clock;
 mod hash;
 mod phase;
 mod save;
+mod step;
 
-pub use clock::{AdvanceClock, GameClock, SimulationRate};
+pub use clock::{GameClock, SimulationRate};
 pub use hash::{AppStateHashExt, FieldDigest, StateHash, StateHasher, Subject};
 pub use phase::{Phase, deny_simulation_ambiguities, run_on_one_thread};
 pub use ron::value::RawValue;
@@ -20,6 +22,7 @@ pub use save::{
     AppStateSaveExt, CheckFn, RestoreFn, SaveFn, SavedSection, SectionError, StateSave, check_as,
     from_section, to_section,
 };
+pub use step::SimStep;
 
 use bevy::prelude::*;
 
@@ -34,6 +37,7 @@ pub struct SpinePlugin {
 impl Plugin for SpinePlugin {
     fn build(&self, app: &mut App) {
         phase::plugin(app);
+        step::plugin(app);
         clock::plugin(app, self.rate);
         hash::plugin(app);
         save::plugin(app);

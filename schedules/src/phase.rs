@@ -114,9 +114,9 @@ pub fn deny_simulation_ambiguities(app: &mut App) {
 /// headless run's frames are small (one fixed step each): on a machine
 /// with few cores, waking the task pool's threads for each schedule costs
 /// far more than running its systems one after another (about 12 times
-/// the whole frame on a 2-core machine: docs/benchmarks.md, "Headless
-/// runs on one thread"). System order is explicit where it matters, so
-/// the state is the same on either executor.
+/// the whole frame on a 2-core machine: docs/book/src/benchmarks.md,
+/// "Headless runs on one thread"). System order is explicit where it
+/// matters, so the state is the same on either executor.
 pub fn run_on_one_thread(app: &mut App) {
     let mut schedules = app.world_mut().resource_mut::<Schedules>();
     for (_, schedule) in schedules.iter_mut() {

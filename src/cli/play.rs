@@ -65,8 +65,9 @@ pub struct PlayArgs {
     /// With --headless, also print the state hash every K ticks.
     #[arg(long, value_name = "K", requires = "headless")]
     hash_every: Option<u64>,
-    /// Write the end state as one JSON object to FILE (see the README,
-    /// "The headless report"): headless, or windowed with --ticks.
+    /// Write the end state as one JSON object to FILE (see
+    /// docs/book/src/cli.md, "The headless report"): headless, or windowed
+    /// with --ticks.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// With --headless, give a unit an order at tick 0: "ID GO X Y" (a
@@ -155,7 +156,7 @@ pub struct PlayArgs {
     load: Option<PathBuf>,
     /// Write the trace of the session (one JSON object a line: input,
     /// queue, control, contact, behavior, sound and camera channels, each
-    /// with its tick; see the README, "The trace").
+    /// with its tick; see docs/book/src/replays-and-saves.md, "The trace").
     #[arg(long, value_name = "FILE.jsonl")]
     trace: Option<PathBuf>,
 }

@@ -1,10 +1,9 @@
 //! `iron3d play --headless --ticks N --report FILE.json`: the state a
 //! headless run ends in, as one JSON object other tools read (documented
-//! field by field in the README, "The headless report"; fields are added,
-//! never renamed).
+//! field by field in docs/book/src/cli.md, "The headless report"; fields
+//! are added, never renamed).
 
 use bevy::prelude::*;
-use iron3d_audio::{SoundFaults, Sounds};
 use iron3d_behavior::{BehaviorDiagnostics, Orders, Route, RouteReport, Target};
 use iron3d_combat::{CombatEvents, Rounds, Shield};
 use iron3d_control::{Body, Gait, MotionFlags, PhysicalState};
@@ -14,6 +13,7 @@ use iron3d_schedules::GameClock;
 use iron3d_script::{
     MessageEntry, ObjectiveStatus, OutcomeResult, Progress, ScriptError, ScriptErrors,
 };
+use iron3d_sound::{SoundFaults, Sounds};
 use iron3d_world::mission::{
     Controller, Destroyed, Drive, LevelRatio, MissionClans, MissionEffects, NodeLife, ObjectClan,
     PropertyBag, PrototypeKey, SHIELD_SECTORS,

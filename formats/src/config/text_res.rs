@@ -77,6 +77,9 @@ impl TextRes {
 
     /// The text `name` names, else `name` as written.
     pub fn resolve<'a>(&'a self, name: &'a str) -> &'a str {
+        // STAND-IN: a name not bound, or whose id the DLL lacks, is shown
+        // as written (docs/20 and docs/21 leave open what the original
+        // shows); settled by a retail message naming an unbound text.
         self.text(name).unwrap_or(name)
     }
 }

@@ -225,6 +225,9 @@ impl Command {
     }
 
     /// A burst's particle count: `+36 × +40` (as stored).
+    // STAND-IN: `+36` and `+40` read as integer counts (docs/11 "Emitter
+    // types" names the product, not the words' type); settled by reading
+    // the burst's spawn loop in the effect manager.
     pub fn burst_count(&self) -> Option<(u32, u32)> {
         matches!(self.opcode(), 7 | 10).then(|| (self.u32_at(36), self.u32_at(40)))
     }

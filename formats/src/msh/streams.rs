@@ -61,6 +61,10 @@ impl Node38 {
     /// How many damage states the node has (openparkan
     /// `docs/26-damage.md`, "Damage stages"): the last native state past
     /// state 0 it has geometry in at any LOD, 0 when only state 0 has.
+    // STAND-IN: N read from the native states' slots, a state that repeats
+    // state 0's slots still counting (docs/26 "Damage stages" gives N, not
+    // where the engine reads it); settled by reading N's source in the
+    // damage code against a retail node with repeated slots.
     pub fn damage_states(&self) -> u8 {
         (1..3u8)
             .rev()

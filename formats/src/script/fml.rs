@@ -27,6 +27,8 @@ pub const FORMAT: &str = "FML";
 pub const HEADER: &str = "//FormulaSet export file";
 
 /// Deepest nesting of brackets and operators an expression may have.
+// STAND-IN: 64 levels, a guard for the parser (docs/15 gives the evaluator
+// no limit); settled by the deepest retail formula.
 pub const MAX_DEPTH: usize = 64;
 
 /// A one-operand operator.
@@ -86,6 +88,10 @@ pub enum Binary {
 }
 
 impl Binary {
+    // STAND-IN: the spellings `/ ^ & |` (and, in the parser, unary `-`, `!`,
+    // `N() S() B() A()`) and their precedence (docs/15 names the 13
+    // operators; retail files spell only `+ - * ( )`); settled by a formula
+    // compiled by the original editor with the other operators.
     fn symbol(self) -> char {
         match self {
             Binary::Add => '+',

@@ -278,10 +278,12 @@ impl<'m> Navigator<'m> {
     /// (docs/24-motion "Waypoints"): one on each crossed edge, where the
     /// straight line from the previous point to the goal crosses it, else
     /// at the end of the edge moved [`EDGE_END_INSET`] along it that makes
-    /// previous point -> point -> goal shortest; then the goal. Ours: a
-    /// crossing nearer an end of the edge than the inset is moved to the
-    /// inset too (a walker's body would otherwise cut the corner over the
-    /// next areal, which may not be walkable).
+    /// previous point -> point -> goal shortest; then the goal.
+    // STAND-IN: a crossing nearer an end of the edge than the inset is moved
+    // to the inset too (a walker's body would otherwise cut the corner over
+    // the next areal, which may not be walkable; docs/24 "Waypoints" insets
+    // only the ends it falls back to); settled by a retail route that
+    // crosses an edge near its end.
     pub fn waypoints(&self, route: &Route, from: [f32; 2], to: [f32; 2]) -> Vec<[f64; 2]> {
         let areals = &self.locator.map.areals;
         let goal = widen2(to);

@@ -113,6 +113,9 @@ impl PaletteSlot {
 /// The palette slot a texture name selects: the text after its last `.`.
 /// A name without a dot selects none (the texture's own palette is used);
 /// a suffix that is not a letter plus an optional digit is an error.
+// STAND-IN: the suffix after the last `.` picks the slot, inferred from
+// the lightmap `NAME.A1` pattern (unverified on retail); settled by a
+// retail texture whose suffix names a palette it is drawn with.
 pub fn palette_slot(texture_name: &[u8]) -> Result<Option<PaletteSlot>> {
     match texture_name.iter().rposition(|&b| b == b'.') {
         None => Ok(None),

@@ -129,6 +129,10 @@ pub struct WaterSurface {
 
 impl WaterSurface {
     /// The water faces of `land` (LOD 0), `None` without any.
+    // STAND-IN: one box and level for every lake, the highest water vertex
+    // (retail lakes share one level, docs/03 "The water box"; the
+    // original's box per lake is not read); settled by a retail map with
+    // two lakes at different levels, if one exists.
     pub fn of(land: &LandMsh) -> Option<Self> {
         let mut points = land
             .lod_faces(0)

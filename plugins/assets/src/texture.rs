@@ -98,6 +98,9 @@ pub fn texm_to_image(texm: &Texm, settings: &TexmSettings) -> Result<Image, Form
 /// (`D3DTADDRESS_WRAP`, bilinear with mips): coordinates past 0..1 repeat
 /// the texture, as the terrain's (a tile every 50 units) and the clouds'
 /// (three across the sky) need.
+// STAND-IN: every Texm image wraps with bilinear mips, the fixed-function
+// default (no source gives the engine's sampler states); settled by
+// reading `SetTextureStageState` calls in `Ngi32.dll` (tome V "Ngi32").
 pub fn wrapping_sampler() -> ImageSamplerDescriptor {
     ImageSamplerDescriptor {
         address_mode_u: ImageAddressMode::Repeat,

@@ -3,37 +3,12 @@
 //! DirectSound's 3D path with rolloff 1): full volume within `near`, then
 //! `near ÷ distance`, no further falloff past `far`; a one-shot past `far`
 //! is not played (and stops when it goes there), a loop plays on.
-//! Panning is our rule: the share of the direction to the source along
+//! Panning is a stand-in (below): the share of the direction to the source along
 //! the listener's right (-1 left, +1 right), the quantity the game's
 //! software path pans by.
 
 use bevy::prelude::*;
-
-/// Where the sound is heard from: the camera's frame of the frame being
-/// drawn.
-#[derive(Resource, Debug, Clone, Copy, PartialEq)]
-pub struct Listener {
-    pub position: Vec3,
-    /// Unit vector to the listener's right.
-    pub right: Vec3,
-}
-
-impl Default for Listener {
-    fn default() -> Self {
-        Self::from_transform(&GlobalTransform::IDENTITY)
-    }
-}
-
-impl Listener {
-    /// The listener of a camera (Bevy's camera looks down its -Z, right is
-    /// +X).
-    pub fn from_transform(frame: &GlobalTransform) -> Self {
-        Self {
-            position: frame.translation(),
-            right: frame.right().as_vec3(),
-        }
-    }
-}
+use iron3d_sound::Listener;
 
 /// The gain of a source `distance` away: 1 within `near`, else
 /// `near ÷ distance`.
@@ -53,6 +28,10 @@ pub fn heard(listener: &Listener, position: Option<Vec3>, near: f32) -> (f32, f3
     };
     let offset = position - listener.position;
     let distance = offset.length();
+    // STAND-IN: the pan is the share of the direction to the source along
+    // the listener's right, -1..1 (the game leaves panning to DirectSound
+    // 3D; its unused software path pans by −4000 × the same product);
+    // settled by recording a retail source's left/right levels.
     let pan = if distance > 0.0 {
         offset.dot(listener.right) / distance
     } else {
@@ -62,6 +41,9 @@ pub fn heard(listener: &Listener, position: Option<Vec3>, near: f32) -> (f32, f3
 }
 
 /// Whether a one-shot at `position` is out of hearing: past `far`.
+// STAND-IN: a one-shot past its far distance is not started, and stops
+// when it goes there (docs/11 "How a sound is heard": the game stops
+// it); settled by a retail one-shot started beyond its far distance.
 pub fn beyond_far(listener: &Listener, position: Option<Vec3>, far: f32) -> bool {
     position.is_some_and(|p| p.distance(listener.position) > far)
 }

@@ -18,11 +18,11 @@
 //! device is an explicit state ([`AudioDevice::Missing`]): the mixer is
 //! absent and the simulation is unchanged.
 
-use crate::event::{Bus, SoundEvent, SoundKind, Sounds};
-use crate::mix::{Listener, beyond_far, decibels, heard};
+use crate::mix::{beyond_far, decibels, heard};
 use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, Phase};
+use iron3d_sound::{Bus, Listener, SoundEvent, SoundKind, Sounds};
 use iron3d_world::mission::{MissionScopeExt, MissionSounds, Volumes};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use kira::backend::Backend;
@@ -80,8 +80,10 @@ pub struct PlayingSource {
 pub struct BriefingVoices {
     /// Sample keys to start now.
     pub start: Vec<String>,
-    /// Stop the ones still speaking (ours: Esc skipped the briefing; the
-    /// page does not say what an ended briefing does to its voice).
+    /// Stop the ones still speaking (Esc skipped the briefing).
+    // STAND-IN: Esc stops the briefing voices still speaking (docs/21 does
+    // not say what an ended briefing does to its voice); settled by
+    // skipping a retail briefing mid-line.
     pub hush: bool,
 }
 
@@ -358,6 +360,10 @@ impl<B: Backend> SoundOutput<B> {
             self.briefing
                 .set_volume(decibels(volumes.sfx), Tween::default());
         }
+        // STAND-IN: game pause pauses every bus (loops resume where they
+        // were) and mute silences the main track with every source running
+        // (no doc covers them); settled by pausing and muting the retail
+        // game mid-loop.
         if self.paused != paused {
             self.paused = paused;
             for track in &mut self.tracks {

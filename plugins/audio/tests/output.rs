@@ -8,6 +8,7 @@ use iron3d_audio::capture::{CAPTURE_RATE, CaptureBackend, rms};
 use iron3d_audio::*;
 use iron3d_formats::sound::DecodedSound;
 use iron3d_schedules::GameClock;
+use iron3d_sound::*;
 use iron3d_world::mission::{MissionSounds, Sample, Volumes};
 use std::sync::Arc;
 use std::time::Duration;

@@ -13,15 +13,16 @@
 //!   picks again every 8 + rand × 8 s. Under [`FIGHT_DISTANCE`] it fights
 //!   at 0.7 + rand × 0.3 of its speed, farther it nears at full speed. A
 //!   place off walkable ground is drawn again (25 tries, the original's
-//!   unstuck count), else the unit stands. Ours: a building target's place
-//!   is on the way to it, 5 to 20 m outside its box (the page reads points
-//!   between r − 20 and r − 5 of a sphere whose r is not measured). The
+//!   unstuck count), else the unit stands. A building target's place is
+//!   on the way to it, 5 to 20 m outside its box (a stand-in: the page
+//!   reads points between r − 20 and r − 5 of a sphere whose r is not
+//!   measured; docs/facts.md "Stand-ins"). The
 //!   attack is over when the target is gone.
 //! - **The target** is state: the attacked object, else the hostile contact
 //!   the fire control picks while the unit goes about its order (mode 2,
 //!   the nearest within 500), else none. Combat aims and fires at it.
 //! - **A building that carries guns** (a tower, a bunker) has a radar
-//!   picture and a target too (ours: its fire control alone): the nearest
+//!   picture and a target too (a stand-in: its fire control alone): the nearest
 //!   hostile its radar sees within 500; none for a neutral clan's or a
 //!   destroyed one.
 
@@ -84,6 +85,9 @@ pub(crate) fn pick(
     let dir = (target - here).normalize_or(Vec2::X);
     let place = (0..PLACE_TRIES)
         .map(|_| match building {
+            // STAND-IN: 5 to 20 m outside the box, on the way to it (docs/31
+            // reads r − 20 to r − 5 of a sphere whose r is not measured);
+            // settled by measuring that sphere's radius on a retail building.
             Some(half) => target - dir * (half + 5.0 + unit_draw(rng) * 15.0),
             None => {
                 let back = 50.0 + unit_draw(rng) * 50.0;
@@ -107,6 +111,10 @@ pub(crate) fn pick(
 }
 
 /// Whether a unit doing `order` takes an engagement.
+// STAND-IN: a unit engages with no order, or a stop, stay-ground or patrol
+// at its head (docs/31 "Between orders" names stopping, guarding and
+// attacking tasks, not orders); settled by reading each task's engagement
+// priority in `Behavior.dll`'s task factory.
 fn engages_during(order: Option<&Order>) -> bool {
     order.is_none_or(|o| {
         matches!(
@@ -194,6 +202,10 @@ type ArmedBuilding = (With<Armament>, Without<Controller>, Without<PendingDelete
 /// Every armed building's fire control picks the nearest hostile its radar
 /// sees within [`ENGAGE_RANGE`], in id order; a neutral clan's, or a
 /// destroyed one, picks none.
+// STAND-IN: an armed building's fire control alone picks its target, the
+// nearest hostile within 500 m (docs/30 reads that the turret decides what
+// a unit is; the building profiles of `Behavior.dll` were not traced);
+// settled by tracing those profiles.
 pub(crate) fn aim_buildings(
     registry: Res<ObjectRegistry>,
     relations: Res<ClanRelations>,

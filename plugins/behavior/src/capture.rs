@@ -33,6 +33,9 @@ use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::collections::BTreeMap;
 
 /// The pod's rate a second (the building's pod item; see the module).
+// STAND-IN: 0.5 for every building, the mines', stores' and towers' (docs/27
+// measures 0.2 to 0.7 by model, on the pod item our data lack); settled by
+// reading each building model's pod item.
 pub const POD_RATE: f32 = 0.5;
 /// m/s: the fastest a unit may be going to count as standing at the door.
 pub const STANDING_SPEED: f32 = 2.0;
@@ -124,6 +127,10 @@ pub(crate) fn watch_pods(
         // Inside the footprint, or within reach of its outline (no grown
         // polygon built per unit and step).
         let outline = &building.outline;
+        // STAND-IN: the pod's zone is the footprint grown by the unit's
+        // radius, 1.5 and the corridor radius (the original's pod is a
+        // hall-way vertex indoors, docs/27 "Capture"); settled by reading
+        // hall ways and the pod's box.
         let in_zone = |&&(id, at, radius, _): &&Standing| {
             let reach = radius + MARGIN + view.params.corridor_radius;
             id != building.id
@@ -150,6 +157,10 @@ pub(crate) fn watch_pods(
             (Some(_), Some(_)) => {}
             // Gone: the pod closes.
             (Some(_), None) => {
+                // STAND-IN: the 5 s wait follows only a pod that fired; one
+                // left before firing opens again at once (docs/27 gives the
+                // wait after a capture only); settled by leaving a retail pod
+                // before it fires and coming back.
                 let ready_at = if pod.fired {
                     tick + reopen
                 } else {
@@ -160,6 +171,9 @@ pub(crate) fn watch_pods(
                     ..Pod::default()
                 };
             }
+            // STAND-IN: of several units in a zone the lowest id comes in
+            // first (docs/27 reads the pod's look for "an object", not which
+            // of several); settled by two retail units reaching a pod at once.
             (None, _) if tick >= pod.ready_at => {
                 pod.occupant = inside.next().map(|s| (s.0, tick));
             }
@@ -224,7 +238,10 @@ pub(crate) fn seize(
 
 /// The unit whose capture order took `building` is given its escape
 /// (docs/31 "The escape": the unit's takt gives an idle capturer standing
-/// in the building one, targetless, replacing; ours at once).
+/// in the building one, targetless, replacing).
+// STAND-IN: the escape is given in the step the capture fires, not on the
+// unit's takt (docs/31 "The escape"); settled by timing a retail capturer's
+// escape after the capture.
 fn give_escape(
     building: OriginalObjectId,
     pods: &Pods,

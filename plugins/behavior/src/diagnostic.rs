@@ -17,13 +17,22 @@ pub enum ErrorState {
     NoTerrain,
     /// An active behaviour has no areal map: the unit belongs to no clan
     /// of the mission, whose areal map it would plan over.
+    // STAND-IN: raised for a unit of no clan of the mission (tome VI has
+    // Behavior get the map through the clan's context, and names the state
+    // only); settled by reading where `Behavior.dll` raises state 3.
     NoArealMap,
     /// The unit stands off the areal map, or its goal cannot be reached.
+    // STAND-IN: raised for a unit or goal off the areal map, in a
+    // non-walkable areal or cut off (tome VI names the state only); settled
+    // by reading where `Behavior.dll` raises state 4.
     NonReachable,
     /// The unit stands in a non-walkable areal and found no way out.
     LeavingNonWalkable,
     /// The path search gave up (its node limit: what keeps it from
     /// cycling).
+    // STAND-IN: raised when the search hits its 2048-node limit (tome VI
+    // names the state only; the limit is what stops a search running on);
+    // settled by reading where `Behavior.dll` raises state 6.
     PathCycling,
 }
 

@@ -33,6 +33,10 @@ pub(crate) fn way_out(
     match building {
         Some(outline) => {
             let middle = outline.0.iter().sum::<Vec2>() / outline.0.len().max(1) as f32;
+            // STAND-IN: the bounding sphere is the circle round the
+            // footprint's middle through its farthest corner (docs/31 "The
+            // escape" names the building's bounding sphere, which our
+            // footprints do not carry); settled by the model's own sphere.
             let reach = outline
                 .0
                 .iter()

@@ -5,15 +5,15 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
-//! | take | `Phase::CalculateWorldQueue`, [`QueueStep::Traverse`] | delivered order packets join their units' lists ([`order`]) |
-//! | footprints | `Phase::UpdateWorld`, [`BehaviorStep`] | trees', stones' and buildings' footprints when a static body comes or goes ([`wizard`]) |
-//! | locate | `Phase::UpdateWorld`, [`BehaviorStep`] | each unit's areal ([`route`]) |
-//! | report | `Phase::UpdateWorld`, [`BehaviorStep`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
-//! | scan | `Phase::UpdateWorld`, [`BehaviorStep`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
-//! | seize | `Phase::UpdateWorld`, [`BehaviorStep`], after steer | captured buildings change owner ([`capture`]) |
-//! | engage | `Phase::UpdateWorld`, [`BehaviorStep`] | a unit between orders attacks the nearest hostile within 500 (a patrolling one only inside its circle); an armed building targets it ([`attack`]) |
-//! | leash | `Phase::UpdateWorld`, [`BehaviorStep`] | an attack that took a patrolling unit beyond its circle's reach is dropped ([`patrol`]) |
-//! | steer | `Phase::UpdateWorld`, [`BehaviorStep`], after Control's attach and before its integrator | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
+//! | take | [`SimStep::Receive`] | delivered order packets join their units' lists ([`order`]) |
+//! | footprints | [`SimStep::Behavior`] | trees', stones' and buildings' footprints when a static body comes or goes ([`wizard`]) |
+//! | locate | [`SimStep::Behavior`] | each unit's areal ([`route`]) |
+//! | report | [`SimStep::Behavior`] | units on their takt report the mission paths (tactical areals) they stand in ([`tactical`]) |
+//! | scan | [`SimStep::Behavior`] | radars whose scan is due look; contacts sorted by clan ([`sensor`], [`clan`]) |
+//! | seize | [`SimStep::Behavior`], after steer | captured buildings change owner ([`capture`]) |
+//! | engage | [`SimStep::Behavior`] | a unit between orders attacks the nearest hostile within 500 (a patrolling one only inside its circle); an armed building targets it ([`attack`]) |
+//! | leash | [`SimStep::Behavior`] | an attack that took a patrolling unit beyond its circle's reach is dropped ([`patrol`]) |
+//! | steer | [`SimStep::Behavior`] | the head order plans and follows a route, and becomes the step's request ([`steer`]) |
 //!
 //! Orders carried out: `ORDER_ROBOT_STOP`, `ORDER_ROBOT_GO` to a place (and
 //! `ORDER_ROBOT_ATTACK` at a place, which the original turns into a go),
@@ -24,7 +24,6 @@
 //! [`Diagnostic`] of tome VI's error states ([`diagnostic`]).
 //!
 //! [`PhysicalState`]: iron3d_control::PhysicalState
-//! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
 
 pub mod attack;
 pub mod capture;
@@ -54,20 +53,9 @@ pub use tactical::{RouteReport, TacticalAreals};
 pub use wizard::Footprints;
 
 use bevy::prelude::*;
-use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, Phase};
-use iron3d_world::QueueStep;
+use iron3d_schedules::{AppStateHashExt, SimStep};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::save::AppSaveExt;
-
-/// Behavior's step inside `Phase::UpdateWorld`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct BehaviorStep;
-
-/// Where delivered order packets join their units' lists, inside
-/// [`QueueStep::Traverse`].
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TakeOrders;
 
 /// The Behavior plugin. Needs the spine, the World3D, mission and Control
 /// plugins.
@@ -75,60 +63,52 @@ pub struct BehaviorPlugin;
 
 impl Plugin for BehaviorPlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            FixedUpdate,
-            BehaviorStep
-                .in_set(Phase::UpdateWorld)
-                .after(ControlStep::Attach)
-                .before(ControlStep::Integrate),
-        )
-        .init_mission_resource::<BehaviorParams>()
-        .init_mission_resource::<BehaviorDiagnostics>()
-        .init_mission_resource::<Footprints>()
-        .init_mission_resource::<ClanRelations>()
-        .init_mission_resource::<TacticalAreals>()
-        .init_mission_resource::<Seizures>()
-        .init_mission_resource::<Pods>()
-        .add_observer(order::give_order_list)
-        .add_observer(attack::give_fire_control)
-        .configure_sets(FixedUpdate, TakeOrders.in_set(QueueStep::Traverse))
-        .add_systems(FixedUpdate, order::take_orders.in_set(TakeOrders))
-        .add_systems(
-            FixedUpdate,
-            (
-                (steer::read_params, clan::read_clans),
-                wizard::gather_footprints,
-                route::locate,
-                tactical::report_routes,
-                sensor::scan,
-                attack::engage,
-                patrol::leash,
-                attack::aim_buildings,
-                steer::steer,
-                capture::watch_pods,
-                capture::seize,
+        app.init_mission_resource::<BehaviorParams>()
+            .init_mission_resource::<BehaviorDiagnostics>()
+            .init_mission_resource::<Footprints>()
+            .init_mission_resource::<ClanRelations>()
+            .init_mission_resource::<TacticalAreals>()
+            .init_mission_resource::<Seizures>()
+            .init_mission_resource::<Pods>()
+            .add_observer(order::give_order_list)
+            .add_observer(attack::give_fire_control)
+            .add_systems(FixedUpdate, order::take_orders.in_set(SimStep::Receive))
+            .add_systems(
+                FixedUpdate,
+                (
+                    (steer::read_params, clan::read_clans),
+                    wizard::gather_footprints,
+                    route::locate,
+                    tactical::report_routes,
+                    sensor::scan,
+                    attack::engage,
+                    patrol::leash,
+                    attack::aim_buildings,
+                    steer::steer,
+                    capture::watch_pods,
+                    capture::seize,
+                )
+                    .chain()
+                    .in_set(SimStep::Behavior),
             )
-                .chain()
-                .in_set(BehaviorStep),
-        )
-        .add_state_hash("behavior_orders", order::hash_orders)
-        .add_state_hash("behavior_routes", route::hash_routes)
-        .add_state_hash("behavior_sensors", sensor::hash_sensors)
-        .add_state_hash("behavior_targets", attack::hash_targets)
-        .add_state_hash("behavior_route_reports", tactical::hash_reports)
-        .add_state_hash("behavior_pods", capture::hash_pods)
-        // Saved: the units' orders, routes, sensors, targets and route
-        // reports, the lists of units on each path, the capture pods, and
-        // the diagnostics so far. What Behavior derives from the mission
-        // (footprints, clan relations, its parameters) is derived again
-        // on the first step after a load.
-        .save_object_component::<order::Orders>("behavior_orders")
-        .save_object_component::<route::Route>("behavior_routes")
-        .save_object_component::<sensor::Sensor>("behavior_sensors")
-        .save_object_component::<attack::Target>("behavior_targets")
-        .save_object_component::<tactical::RouteReport>("behavior_route_reports")
-        .save_resource::<tactical::TacticalAreals>("behavior_path_units")
-        .save_resource::<capture::Pods>("behavior_pods")
-        .save_resource::<diagnostic::BehaviorDiagnostics>("behavior_diagnostics");
+            .add_state_hash("behavior_orders", order::hash_orders)
+            .add_state_hash("behavior_routes", route::hash_routes)
+            .add_state_hash("behavior_sensors", sensor::hash_sensors)
+            .add_state_hash("behavior_targets", attack::hash_targets)
+            .add_state_hash("behavior_route_reports", tactical::hash_reports)
+            .add_state_hash("behavior_pods", capture::hash_pods)
+            // Saved: the units' orders, routes, sensors, targets and route
+            // reports, the lists of units on each path, the capture pods, and
+            // the diagnostics so far. What Behavior derives from the mission
+            // (footprints, clan relations, its parameters) is derived again
+            // on the first step after a load.
+            .save_object_component::<order::Orders>("behavior_orders")
+            .save_object_component::<route::Route>("behavior_routes")
+            .save_object_component::<sensor::Sensor>("behavior_sensors")
+            .save_object_component::<attack::Target>("behavior_targets")
+            .save_object_component::<tactical::RouteReport>("behavior_route_reports")
+            .save_resource::<tactical::TacticalAreals>("behavior_path_units")
+            .save_resource::<capture::Pods>("behavior_pods")
+            .save_resource::<diagnostic::BehaviorDiagnostics>("behavior_diagnostics");
     }
 }

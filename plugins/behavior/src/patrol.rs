@@ -135,6 +135,10 @@ impl Circle {
 
     /// Whether a unit at `p` is still within the reach of an attack under
     /// the patrol (measured across the ground).
+    // STAND-IN: the leash is measured across the ground (docs/31 "A task's
+    // limits" reads the original's distance in 3-D); kept flat because
+    // every other patrol distance here is; settled by a retail flyer's
+    // patrol leash.
     pub fn holds(&self, p: Vec2) -> bool {
         self.centre.distance(p) <= self.radius + self.ground.leash()
     }
@@ -175,6 +179,10 @@ pub(crate) fn point(
     fits: impl Fn(Vec2) -> bool,
 ) -> Vec2 {
     let index = index % length(circle, seed, outline);
+    // STAND-IN: a building's contour is its footprint's four corners (the
+    // original walks the building's own contour, docs/31 "The patrol, tick
+    // by tick", which our data lack); settled by reading the contour a
+    // retail building model carries.
     if let (Ground::Building, Some(o)) = (circle.ground, outline)
         && let Some(&corner) = o.0.get(index as usize)
     {

@@ -42,6 +42,9 @@ const ESCAPE_GROWTH: f32 = 3.0;
 const ESCAPE_LIMIT: f32 = 500.0;
 /// How many corridor radii off its leg a unit may be before its path is
 /// broken.
+// STAND-IN: twice the corridor radius (the walker's timed trajectory
+// points are not measured); settled by reading when the walker replans in
+// `Behavior.dll` (openparkan docs/24).
 const CORRIDOR_WIDTHS: f32 = 2.0;
 
 /// A unit's way to where its order sends it, in the map frame (x, y).
@@ -305,6 +308,9 @@ pub(crate) fn off_corridor(route: &Route, here: [f32; 2], corridor: f32) -> bool
 }
 
 /// Drops the points the unit at `here` has passed (all but the goal).
+// STAND-IN: a point is passed within the corridor radius (the walker's
+// timed trajectory points are not measured); settled as
+// `CORRIDOR_WIDTHS`.
 pub(crate) fn pass_points(route: &mut Route, here: [f32; 2], corridor: f32) {
     while route.points.len() > 1
         && route

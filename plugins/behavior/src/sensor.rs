@@ -141,6 +141,10 @@ pub(crate) fn scan(
             continue;
         };
         let period = ((radar.period_ms / tick_ms).round() as u64).max(1);
+        // STAND-IN: scans staggered over the period by the object's id
+        // (docs/25 gives the period, not when a radar's first scan falls);
+        // settled by reading where the radar's timer starts in the control
+        // system.
         sensor.next_scan = if sensor.next_scan == 0 {
             // The first scan: at once, the next ones staggered by id.
             tick + 1 + u64::from(id.raw()) % period
@@ -152,6 +156,10 @@ pub(crate) fn scan(
         let (mut hostile, mut friendly) = (Vec::new(), Vec::new());
         for seen in targets.iter().filter(|s| s.id != id) {
             let d = transform.translation.distance(seen.at);
+            // STAND-IN: power level 1, electronics and drive signatures 0
+            // (they are power draws, docs/25 "What a target gives away", and
+            // no power system is simulated); settled by simulating the power
+            // system (openparkan docs/25).
             if !detects(&radar, life, 1.0, [seen.mass, 0.0, 0.0], d) {
                 continue;
             }

@@ -37,8 +37,14 @@ use std::f32::consts::FRAC_PI_4;
 
 /// m: the corridor radius when `Behavior.ini` has none (the engine's own
 /// choice: the original's compiled default is not known).
+// STAND-IN: 5 m (tome VIII: the demo `Behavior.ini` has no `PathFind_*`
+// key, so the compiled default is unknown); settled by reading the
+// default in `Behavior.dll`'s parameter table.
 pub const DEFAULT_CORRIDOR_RADIUS: f32 = 5.0;
 /// m/s: a stopping unit is at a stand below this speed.
+// STAND-IN: 0.05 m/s (Behavior's own stop test is not measured); settled
+// by reading the stop task's done test in `Behavior.dll` (openparkan
+// docs/31).
 const AT_REST: f32 = 0.05;
 
 /// Behavior's run-time parameters (tome VI "Параметры Behavior.ini").
@@ -129,6 +135,11 @@ fn go_toward(
         0.0
     };
     let top = limits.top_speed.y.abs();
+    // STAND-IN: walk only while the place is within 45° of the nose, at no
+    // more than the speed it can brake from over the whole path left (the
+    // Wizard's and Behavior's own steering are not measured); settled by
+    // reading the walker's steering in `Behavior.dll` or timing a retail
+    // unit's go order.
     let forward = if error.abs() > FRAC_PI_4 || top <= 0.0 {
         0.0
     } else {
@@ -359,6 +370,11 @@ pub(crate) fn steer(
                     head.repick = next.repick;
                 }
                 OrderKind::Capture if head.place.is_none() => {
+                    // STAND-IN: the capturer's place is the building's door,
+                    // the point of its footprint grown by the unit's radius
+                    // and 1.5 nearest to it (the pod is a hall-way vertex
+                    // the engine does not read yet, docs/27 "Capture");
+                    // settled by reading hall ways (mesh stream 17).
                     let door = order
                         .target_object()
                         .and_then(|b| view.footprints.buildings.iter().find(|f| f.id == b))
@@ -449,6 +465,9 @@ pub(crate) fn steer(
                         })
                     }
                     // Whom it followed is gone: the order is over.
+                    // STAND-IN: a follow whose object is gone ends (docs/31
+                    // does not say); settled by reading the follow task's
+                    // end in `Behavior.dll`.
                     None => DROP,
                 }
             }
@@ -456,6 +475,10 @@ pub(crate) fn steer(
                 match (circle, orders.0.front_mut()) {
                     (Some(circle), Some(head)) => {
                         let goal = head.place.unwrap_or(here);
+                        // STAND-IN: a loop point is reached as a go is, within
+                        // the corridor radius (the original waits for its
+                        // walker to be idle, docs/31 "The patrol, tick by
+                        // tick"); settled by reading the walker's idle test.
                         match go(&mut route, goal, (params.corridor_radius, 0.0)) {
                             Some(step) => {
                                 if step.done {
@@ -487,6 +510,10 @@ pub(crate) fn steer(
                 None => DROP,
             },
             (OrderKind::Patrol, _) => {
+                // STAND-IN: a patrol with no target walks the mission path
+                // whose stored id is the parameter (docs/31 measures the
+                // menu's Guard on an object or place, not how a script names
+                // a path); settled by a retail script's PATROL along a path.
                 let path = view
                     .paths
                     .as_ref()

@@ -7,7 +7,7 @@
 //!   as placed (not a circle); an areal wholly inside one is no longer
 //!   walkable, and the local path goes round the footprints in its way.
 //!   Buildings do not cut areals.
-//! - **The Wizard path** is ours (the Wizard's own avoidance is not
+//! - **The Wizard path** is a stand-in (the Wizard's own avoidance is not
 //!   measured: in the original, collisions alone keep units off buildings
 //!   and each other): every step a ground unit looks along its way to the
 //!   next local point, up to [`LOOK_AHEAD`]; the first building, footprint
@@ -27,6 +27,10 @@ use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::collections::{BTreeSet, HashMap};
 
 /// m: how far ahead a unit looks for what is in its way.
+// STAND-IN: 30 m (the Wizard's own avoidance is not measured; in the
+// original collisions alone keep units apart, docs/24 "Obstacle
+// avoidance"); settled by reading the Wizard's look-ahead in
+// `Behavior.dll`.
 pub const LOOK_AHEAD: f32 = 30.0;
 /// m: the room a unit keeps from what it goes round, besides its radius
 /// (the original keeps a footprint contour grown by 1.5 to classify
@@ -241,6 +245,12 @@ pub(crate) struct Surroundings<'a> {
 impl Surroundings<'_> {
     /// The Wizard's step for unit `id` of `radius` at `here` going for
     /// `next`: sets or clears the route's Wizard point.
+    // STAND-IN: the corner of the first building, tree or stone footprint or
+    // ground unit (an octagon round its sphere) in the way, grown by the
+    // radius and 1.5, on the side taken last, else the shorter (the
+    // Wizard's own avoidance is not measured); settled by reading the
+    // Wizard in `Behavior.dll`, or watching retail units pass a row of
+    // buildings.
     pub fn steer_round(
         &self,
         route: &mut Route,

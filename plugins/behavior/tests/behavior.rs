@@ -8,17 +8,11 @@ use iron3d_behavior::capture::{REOPEN_SECONDS, capture_seconds};
 use iron3d_behavior::wizard::Footprints;
 use iron3d_behavior::*;
 use iron3d_control::{Body, ControlPlugin, PhysicalState};
-use iron3d_demo::{self as demo, Scale};
 use iron3d_schedules::StateHash;
 use iron3d_world::mission::*;
+use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOps, WorldOutbox};
 use std::path::Path;
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 /// The first demo mission running with Control and Behavior, every
 /// simulation system explicitly ordered.

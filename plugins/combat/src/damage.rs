@@ -29,8 +29,8 @@
 //!   when their life fractions sum to `n / 2 − 1` or less (event
 //!   `critical`);
 //!   it then loses a tenth of the life it had at that moment a second,
-//!   spread over its live nodes (ours, docs/facts.md "Critical damage and burning"), until it
-//!   dies or recovers (event `recovered`).
+//!   spread over its live nodes (a stand-in, docs/facts.md "Stand-ins"),
+//!   until it dies or recovers (event `recovered`).
 
 use crate::event::{CombatEvents, EffectCue, EventKind};
 use crate::shield::{Shield, blast_sector};
@@ -237,6 +237,10 @@ impl Ledger<'_, '_, '_> {
             if j != index && hangs_on(model, j, index) && life.of(other.node) > 0.0 {
                 set(life, other.node, 0.0);
                 self.node_event(destroyed_node, transform, other, by);
+                // STAND-IN: a vital node that goes with the node it hangs on
+                // destroys the object too (docs/26's "destroys its child
+                // nodes" read as the same destruction); settled by shooting
+                // off the node a retail vital node hangs on.
                 fatal |= other.fatal();
             }
         }
@@ -416,6 +420,9 @@ pub(crate) fn burn(
                 .push(tick, EventKind::Critical, id.raw(), None, None, mark);
         }
         // The loss spread over the live nodes by their share of life.
+        // STAND-IN: spread over the live nodes by their full life (GAMEPLAY
+        // §3 and docs/13 give the rate, not which nodes lose it); settled by
+        // a retail burning machine's node lives over a few seconds.
         let loss = BURN_RATE * mark * dt;
         for (index, node) in model.nodes.iter().enumerate() {
             if victim.2.of(node.node) > 0.0 && live_whole > 0.0 {

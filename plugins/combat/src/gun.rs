@@ -428,6 +428,10 @@ pub(crate) fn fire(
         for (g, spec) in armament.guns.iter().enumerate() {
             let aim = spec.turret.map(|t| weapons.turrets[t]);
             let state = &mut weapons.guns[g];
+            // STAND-IN: always at full power, whole again at once (docs/29:
+            // the power tick refills by what the power system gives; the
+            // ±31 ms jitter is not modelled); settled by simulating the power
+            // system (openparkan docs/29 "A gun is a capacitor").
             if power_tick {
                 state.charge = spec.values.capacitor;
             }
@@ -465,6 +469,10 @@ pub(crate) fn fire(
                 continue;
             };
             // The barrel turned with its turret about the turret's centre.
+            // STAND-IN: turned about `TurretCenter` (docs/30 draws the aim by
+            // channels, not about a point), so a round leaves where the
+            // barrel is drawn; settled by a retail turret's muzzle flash
+            // position at full pitch.
             let (muzzle, along) = match aim {
                 Some((t, a)) => {
                     let centre = armament.turrets[t].centre;
@@ -556,6 +564,9 @@ fn ready_to_shoot(
         state.lock -= dt;
         return false;
     }
+    // STAND-IN: θ is the turret's angle off its aim point and the gun's own
+    // factor is 1 (docs/29 "How the AI fires" names both, not how they are
+    // got); settled by reading the AI fire score in the control DLL.
     let error = aim.map_or(0.0, |a| a.error);
     let aim_factor = 1.0 - error * d / seen.radius;
     let height = seen.centre.y - from.y;

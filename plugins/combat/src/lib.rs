@@ -6,24 +6,22 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
-//! | reap | `Phase::CalculateWorldQueue`, [`QueueStep::Traverse`], after Behavior takes its orders | destroyed machines whose delete time has come are deleted (deferred to the apply phase) ([`damage`]) |
-//! | arm | `Phase::UpdateWorld`, [`CombatStep`] | armed objects get their weapons' state ([`gun`]) |
-//! | aim | [`CombatStep`] | turrets turn toward their unit's target ([`gun`]) |
-//! | fire | [`CombatStep`] | guns run their takt and launch rounds ([`gun`]) |
-//! | shield | [`CombatStep`] | shielded objects get their sectors; on the power tick they recharge ([`shield`]) |
-//! | fly | [`CombatStep`] | rounds move, meet shields, strike and end ([`round`]) |
-//! | damage | [`CombatStep`] | the tick's explosions are applied in order, shields first; machines under 20 % burn ([`damage`]) |
+//! | reap | [`SimStep::Reap`] | destroyed machines whose delete time has come are deleted (deferred to the apply phase) ([`damage`]) |
+//! | arm | [`SimStep::Combat`] | armed objects get their weapons' state ([`gun`]) |
+//! | aim | [`SimStep::Combat`] | turrets turn toward their unit's target ([`gun`]) |
+//! | fire | [`SimStep::Combat`] | guns run their takt and launch rounds ([`gun`]) |
+//! | shield | [`SimStep::Combat`] | shielded objects get their sectors; on the power tick they recharge ([`shield`]) |
+//! | fly | [`SimStep::Combat`] | rounds move, meet shields, strike and end ([`round`]) |
+//! | damage | [`SimStep::Combat`] | the tick's explosions are applied in order, shields first; machines under 20 % burn ([`damage`]) |
 //! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | destroyed nodes are hidden, the others drawn in their damage stage; turrets are drawn turned to their aim, their guns following ([`pose`]) |
 //!
-//! [`CombatStep`] runs after Control has moved and resolved every body
+//! [`SimStep::Combat`] runs after Control has moved and resolved every body
 //! (rounds meet this tick's positions) and before it publishes them.
 //! Everything here is simulation state in the state hash: the weapons, the
 //! rounds and their serial counter, shields' sectors, destroyed objects
 //! and burning marks
 //! (node life is hashed by the mission plugin). What happened is the
 //! [`CombatEvents`] list.
-//!
-//! [`QueueStep::Traverse`]: iron3d_world::QueueStep::Traverse
 
 pub mod damage;
 pub mod event;
@@ -41,17 +39,10 @@ pub use round::{Round, RoundSerial, RoundState, Rounds};
 pub use shield::Shield;
 
 use bevy::prelude::*;
-use iron3d_behavior::TakeOrders;
-use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, check_as};
-use iron3d_world::QueueStep;
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, SimStep, check_as};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{HitModel, NodeLife, NodeStage, PartNodes, UnitPartInfo};
 use iron3d_world::save::{AppSaveExt, save_objects};
-
-/// Combat's step inside `Phase::UpdateWorld`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CombatStep;
 
 /// The Combat plugin. Needs the spine, the World3D, mission, Control and
 /// Behavior plugins.
@@ -59,61 +50,51 @@ pub struct CombatPlugin;
 
 impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            FixedUpdate,
-            CombatStep
-                .in_set(Phase::UpdateWorld)
-                .after(ControlStep::Resolve)
-                .before(ControlStep::Publish),
-        )
-        .init_mission_resource::<CombatEvents>()
-        .init_mission_resource::<HitQueue>()
-        .init_mission_resource::<Rounds>()
-        .init_mission_resource::<RoundSerial>()
-        .add_systems(
-            FixedUpdate,
-            damage::reap.in_set(QueueStep::Traverse).after(TakeOrders),
-        )
-        .add_systems(
-            FixedUpdate,
-            (
-                gun::arm,
-                gun::aim,
-                gun::fire,
-                shield::raise,
-                shield::recharge,
-                round::fly,
-                damage::apply_hits,
-                damage::burn,
+        app.init_mission_resource::<CombatEvents>()
+            .init_mission_resource::<HitQueue>()
+            .init_mission_resource::<Rounds>()
+            .init_mission_resource::<RoundSerial>()
+            .add_systems(FixedUpdate, damage::reap.in_set(SimStep::Reap))
+            .add_systems(
+                FixedUpdate,
+                (
+                    gun::arm,
+                    gun::aim,
+                    gun::fire,
+                    shield::raise,
+                    shield::recharge,
+                    round::fly,
+                    damage::apply_hits,
+                    damage::burn,
+                )
+                    .chain()
+                    .in_set(SimStep::Combat),
             )
-                .chain()
-                .in_set(CombatStep),
-        )
-        .add_systems(
-            PostUpdate,
-            show_node_damage.in_set(Phase::PublishRenderSnapshot),
-        )
-        .add_plugins(pose::plugin)
-        .add_state_hash("combat_weapons", gun::hash_weapons)
-        .add_state_hash("combat_rounds", round::hash_rounds)
-        .add_state_hash("combat_shields", shield::hash_shields)
-        .add_state_hash("combat_damage", damage::hash_damage)
-        // Saved: the guns, the aim the pilot gave, shields, fires, the
-        // rounds in flight with what they are, and the events so far
-        // (effects read on from where they were). Hits are applied within
-        // the step that makes them: none is pending between steps.
-        .add_state_save(
-            "combat_weapons",
-            save_objects::<gun::Weapons>,
-            check_as::<Vec<(u32, gun::Weapons)>>,
-            gun::restore_weapons,
-        )
-        .save_object_component::<gun::Manual>("combat_manual")
-        .save_object_component::<shield::Shield>("combat_shields")
-        .save_object_component::<damage::Burning>("combat_burning")
-        .save_resource::<round::RoundSerial>("combat_round_serial")
-        .save_resource::<round::Rounds>("combat_rounds")
-        .save_resource::<event::CombatEvents>("combat_events");
+            .add_systems(
+                PostUpdate,
+                show_node_damage.in_set(Phase::PublishRenderSnapshot),
+            )
+            .add_plugins(pose::plugin)
+            .add_state_hash("combat_weapons", gun::hash_weapons)
+            .add_state_hash("combat_rounds", round::hash_rounds)
+            .add_state_hash("combat_shields", shield::hash_shields)
+            .add_state_hash("combat_damage", damage::hash_damage)
+            // Saved: the guns, the aim the pilot gave, shields, fires, the
+            // rounds in flight with what they are, and the events so far
+            // (effects read on from where they were). Hits are applied within
+            // the step that makes them: none is pending between steps.
+            .add_state_save(
+                "combat_weapons",
+                save_objects::<gun::Weapons>,
+                check_as::<Vec<(u32, gun::Weapons)>>,
+                gun::restore_weapons,
+            )
+            .save_object_component::<gun::Manual>("combat_manual")
+            .save_object_component::<shield::Shield>("combat_shields")
+            .save_object_component::<damage::Burning>("combat_burning")
+            .save_resource::<round::RoundSerial>("combat_round_serial")
+            .save_resource::<round::Rounds>("combat_rounds")
+            .save_resource::<event::CombatEvents>("combat_events");
     }
 }
 

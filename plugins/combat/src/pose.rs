@@ -5,12 +5,12 @@
 //! turns by the pitch, then the yaw), and the parts mounted on the turret's
 //! nodes, its guns, follow.
 //!
-//! Ours: the original plays the node's own animation frames at the
-//! channel's value; here the node's rest pose is turned by the angle, in
-//! its part's frame. A turret on an animated part (a chassis's own) is left
-//! to the part's animation. It runs when the frame's snapshot is published,
-//! after the movers are posed, reads the aim (simulation state) and feeds
-//! nothing back.
+//! A stand-in (docs/facts.md "Stand-ins"): the original plays the node's
+//! own animation frames at the channel's value; here the node's rest pose
+//! is turned by the angle, in its part's frame. A turret on an animated
+//! part (a chassis's own) is left to the part's animation. It runs when
+//! the frame's snapshot is published, after the movers are posed, reads
+//! the aim (simulation state) and feeds nothing back.
 
 use crate::gun::Weapons;
 use bevy::prelude::*;
@@ -78,6 +78,9 @@ type PartView<'a> = (&'a UnitPartInfo, &'a PartNodes, Has<AnimatedModel>);
 
 /// Turns every turret whose aim changed since it was last drawn, and
 /// carries its guns along.
+// STAND-IN: the node's rest pose turned by the aim's angle (the original
+// plays the node's frames `first + v × (last − first)`, docs/30 "Aiming and
+// the camera"); settled by playing the channel's frames and comparing.
 fn pose_turrets(
     mut armed: Query<Armed>,
     parts: Query<PartView>,

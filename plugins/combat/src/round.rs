@@ -232,6 +232,11 @@ pub(crate) fn fly(
             }
         };
         if let RoundEnd::Explode(blast) = end {
+            // STAND-IN: a round going off plays its explosion's slot for
+            // surface class 5 (slot 6) on a node, slot 0 on the ground or at
+            // the end of its range (the ground's surface class is not
+            // tracked; GAMEPLAY §7 gives per-surface slots); settled by
+            // tracking the surface class a round strikes.
             let surface = struck.map(|_| SURFACE_MACHINE);
             let explosion = events.push(
                 tick,

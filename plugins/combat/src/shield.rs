@@ -9,8 +9,8 @@
 //!   The sector is the dominant axis of the hit's direction from the
 //!   bubble's centre ([`ShieldSpec::sector`]).
 //! - **What it stops**: a sector stops up to `coefficient × the
-//!   deflector's condition × its points` (at full power: ours has no power
-//!   grid), and loses what it stopped ÷ the coefficient. What a blast has
+//!   deflector's condition × its points` (at full power: a stand-in, with no
+//!   power grid), and loses what it stopped ÷ the coefficient. What a blast has
 //!   left goes on to the nodes; a round that had more than the sector
 //!   passes through with the rest (GAMEPLAY §3), one that had less is
 //!   spent on the bubble.
@@ -52,6 +52,9 @@ impl Shield {
         if coefficient <= 0.0 || amount <= 0.0 || !stands(spec, life) {
             return 0.0;
         }
+        // STAND-IN: at full power, the power term 1 (no power grid is
+        // simulated; docs/26 "Shields" multiplies by it); settled by
+        // simulating the power system.
         let stopped = amount.min(coefficient * deflecting(spec, life) * *points);
         *points = (*points - stopped / coefficient).max(0.0);
         stopped
@@ -157,6 +160,8 @@ pub(crate) fn raise(
     mut commands: Commands,
 ) {
     for (entity, spec) in &shielded {
+        // STAND-IN: a sector starts full (docs/26 does not say); settled by
+        // hitting a retail unit's shield on the mission's first tick.
         commands.entity(entity).insert(Shield {
             sectors: [spec.sector_max; SHIELD_SECTORS],
         });
@@ -173,6 +178,9 @@ pub(crate) fn recharge(
     }
     let span = crate::gun::POWER_TICK_S as f32;
     for (spec, life, mut shield) in &mut shields {
+        // STAND-IN: at full power, so the charge a point costs and the drain
+        // short of power are not applied (docs/26 "Shields"); settled by
+        // simulating the power system.
         let points = spec.recharge * ShieldSpec::condition(life, spec.node) * span;
         shield.recharge(spec.sector_max, points);
     }

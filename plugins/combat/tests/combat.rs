@@ -6,17 +6,11 @@ use bevy::prelude::*;
 use iron3d_behavior::{BehaviorPlugin, Target};
 use iron3d_combat::*;
 use iron3d_control::{Body, ControlPlugin, MotionFlags, PhysicalState};
-use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::unitdat::PartClass;
 use iron3d_world::mission::*;
+use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use std::path::Path;
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 /// The first demo mission with Control, Behavior and Combat, every
 /// simulation system explicitly ordered.

@@ -1,5 +1,5 @@
 //! The one boundary to the collision backend, avian3d 0.7: its plugins run
-//! in [`BackendSchedule`], which [`ControlStep::Backend`](crate::ControlStep)
+//! in [`BackendSchedule`], which [`SimStep::Collide`](iron3d_schedules::SimStep::Collide)
 //! runs once per simulation tick (so avian never steps on its own clock),
 //! with its transform sync turned off: Control writes each body's
 //! `Position`/`Rotation` from the object's `Transform` itself, and avian
@@ -55,7 +55,7 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         (unscale_new_colliders, step_backend)
             .chain()
-            .in_set(crate::ControlStep::Backend),
+            .in_set(iron3d_schedules::SimStep::Collide),
     );
 }
 

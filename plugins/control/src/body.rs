@@ -143,12 +143,17 @@ pub struct Body {
 pub struct StaticBody(pub Option<BodyBounds>);
 
 /// The radius of a mover whose model has no geometry.
+// STAND-IN: 0.5 m, any small sphere (no source: every retail mover has
+// geometry); settled by a retail controller on a geometry-less model.
 const BARE_RADIUS: f32 = 0.5;
 /// Radii under [`RADIUS_KEPT`] are held to at most this.
 const RADIUS_HELD: f32 = 7.5;
 const RADIUS_KEPT: f32 = 20.0;
 /// The least mass a body shares push-outs by: a machine whose nodes carry
 /// no density still pushes like a kilogram, not like nothing.
+// STAND-IN: 1 kg, so that two massless bodies still share a push-out
+// (docs/24 "Collision between objects" divides by the masses); settled by
+// a retail pair of bodies without density colliding.
 const LEAST_MASS: f32 = 1.0;
 
 impl LiveLimits {
@@ -171,6 +176,10 @@ impl Body {
         let (centre, radius) = match bounds {
             Some(b) => {
                 let size = b.max - b.min;
+                // STAND-IN: one sphere round the box of every level-0 slot
+                // box (docs/24 "Finding the ground" joins one sphere per
+                // node box); settled by comparing our radii with the
+                // page's measured ones (hero 2.18).
                 let r = size.length() / 2.0;
                 let r = if r < RADIUS_KEPT {
                     r.min(RADIUS_HELD)
@@ -208,7 +217,7 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         (attach_bodies, refresh_limits)
             .chain()
-            .in_set(crate::ControlStep::Attach),
+            .in_set(iron3d_schedules::SimStep::Attach),
     );
 }
 

@@ -9,8 +9,8 @@
 //!
 //! A destroyed node's faces (life 0, unless the model keeps it as a shell)
 //! neither stop movers nor are stood on: the physical model is the visible
-//! one, and a destroyed node is no longer drawn (ours; docs/facts.md
-//! "Static bodies").
+//! one, and a destroyed node is no longer drawn (a stand-in, docs/facts.md
+//! "Stand-ins").
 //!
 //! A face stops a segment that crosses its plane from the side its normal
 //! faces to the other (`dot(n, start − a) > 0`, `dot(n, end − a) ≤ 0`) at a
@@ -102,6 +102,10 @@ pub struct BuildingFaces {
 /// neither stop movers nor are stood on. Only a node with life can go.
 ///
 /// [`HitNode::gone`]: iron3d_world::mission::HitNode::gone
+// STAND-IN: a destroyed node's faces stop no mover and are not stood on,
+// the physical model being the visible one (no layout of the original's
+// own physical model is proven, tome VI `LoadPhysicalModel`); settled by
+// driving a retail unit through a shot-off building part.
 fn gone_nodes(life: Option<&NodeLife>, hits: Option<&HitModel>) -> BTreeSet<NodeRef> {
     let (Some(life), Some(hits)) = (life, hits) else {
         return BTreeSet::new();
@@ -177,14 +181,14 @@ pub(crate) fn plugin(app: &mut App) {
             FixedUpdate,
             gather_buildings
                 .after(crate::terrain::build_terrain)
-                .in_set(crate::ControlStep::Attach),
+                .in_set(iron3d_schedules::SimStep::Attach),
         )
         .add_systems(
             FixedUpdate,
             stop_at_buildings
                 .after(crate::contact::push_apart)
                 .before(crate::motion::keep_inside_map)
-                .in_set(crate::ControlStep::Resolve),
+                .in_set(iron3d_schedules::SimStep::Resolve),
         );
 }
 
@@ -262,8 +266,7 @@ fn gather_buildings(
 /// Step 6, buildings: a mover whose centre segment this step crosses a
 /// building's face goes back to where the step began, loses its velocity
 /// along the step it could not take (it does not move, so it does not run
-/// on at top speed against the wall; ours, docs/facts.md "Static bodies")
-/// and touches that building.
+/// on at top speed against the wall) and touches that building.
 fn stop_at_buildings(
     registry: Res<ObjectRegistry>,
     buildings: Res<BuildingFaces>,
@@ -287,6 +290,10 @@ fn stop_at_buildings(
         }
         if let Some(owner) = buildings.stop(from, to, body.holds_ground) {
             transform.translation = start.0;
+            // STAND-IN: the velocity into the wall is lost (reference
+            // msh.md says nothing of velocity; kept whole, a walker against
+            // a wall read its top speed); settled by a retail unit's speed
+            // readout while it pushes into a building.
             let along = (to - from).normalize_or_zero();
             let into = state.linear_velocity.dot(along).max(0.0);
             state.linear_velocity -= along * into;

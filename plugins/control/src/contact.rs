@@ -39,7 +39,7 @@ const PUSH_RADII: f32 = 4.0;
 pub(crate) fn plugin(app: &mut App) {
     app.init_mission_resource::<TouchingPairs>().add_systems(
         FixedUpdate,
-        post_new_pairs.in_set(crate::ControlStep::Publish),
+        post_new_pairs.in_set(iron3d_schedules::SimStep::Publish),
     );
 }
 
@@ -121,6 +121,10 @@ fn taken(p: Vec3, body: &Body) -> Vec3 {
 fn post_new_pairs(mut touching: ResMut<TouchingPairs>, mut outbox: ResMut<WorldOutbox>) {
     let touching = &mut *touching;
     for &(a, b) in touching.now.difference(&touching.before) {
+        // STAND-IN: addressed to the lower id, the other's raw id as a u32
+        // LE payload (tome VI step 8: the call site "requires dynamic
+        // tracing"); settled by tracing `GMSG_COLLISION_DETECTED` in a
+        // retail session.
         outbox.post(
             GmsgKind::CollisionDetected,
             Some(a),

@@ -41,6 +41,9 @@ pub struct Landing {
 impl Footing {
     /// A mover's feet as it is placed: every contact down in its first
     /// state is planted already (it stands; no step sounds as it loads).
+    // STAND-IN: the first state's down contacts start planted (docs/13 "A
+    // footstep, end to end" does not say what a mission's first tick
+    // hears); settled by listening to a retail mission's first second.
     pub fn standing(gait: &Gait) -> Self {
         let planted = gait.graph.feet[gait.current]
             .iter()
@@ -54,6 +57,10 @@ impl Footing {
 }
 
 /// Whether `foot` ends its state down at blend weight `q`.
+// STAND-IN: a state's height is the blend by q of the heights at the last
+// frames of pair A and pair B, measured at load (the game poses the mesh
+// at the state's last pose); settled by comparing with the live record's
+// heights in a retail session (openparkan docs/13).
 fn down(foot: &StateFoot, q: f32) -> bool {
     foot.lift
         .is_some_and(|[a, b]| ((1.0 - q) * a + q * b).abs() <= DOWN_WITHIN)
@@ -68,7 +75,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         FixedUpdate,
         place_feet
-            .in_set(crate::ControlStep::Animate)
+            .in_set(iron3d_schedules::SimStep::Animate)
             .after(crate::gait::advance_gaits),
     );
 }

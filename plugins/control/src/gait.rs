@@ -104,6 +104,10 @@ impl GaitGraph {
             let mut found = Vec::new();
             for next in 0..n {
                 let edge = self.cost(next, at);
+                // STAND-IN: no-edge is tested on the live (scaled) cost,
+                // not the file's (docs/24 "Which state comes next" leaves
+                // it open); settled by reading the planner's test in the
+                // control DLL at `0x10001790`'s caller.
                 if (0.0..NO_EDGE).contains(&edge) && cost + edge < best[next] {
                     best[next] = cost + edge;
                     back[next] = at;
@@ -333,6 +337,10 @@ impl Gait {
             axes.iter()
                 .fold(0.0f32, |m, &k| m.max(s.velocity[side][k].abs()))
         };
+        // STAND-IN: lo the smaller of the largest |min| and the largest
+        // |max| over the switched-on axes, D (`span`) their largest span
+        // (docs/24 "Playing a state" leaves lo open and calls the span a
+        // guess); settled by reading the blend in the control DLL.
         let lo = largest(0).min(largest(1));
         let span = axes
             .iter()
@@ -397,8 +405,8 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         FixedUpdate,
         (
-            attach_gaits.in_set(crate::ControlStep::Attach),
-            advance_gaits.in_set(crate::ControlStep::Animate),
+            attach_gaits.in_set(iron3d_schedules::SimStep::Attach),
+            advance_gaits.in_set(iron3d_schedules::SimStep::Animate),
         ),
     );
 }

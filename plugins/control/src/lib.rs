@@ -3,23 +3,23 @@
 //! [`PhysicalState`] on the terrain, the rest are static bodies that still
 //! collide.
 //!
-//! One fixed step, inside `Phase::UpdateWorld`, follows the collision
-//! pipeline of tome VI:
+//! One fixed step follows the collision pipeline of tome VI, in the steps
+//! of the tick table ([`SimStep`]):
 //!
 //! | step | what |
 //! |---|---|
-//! | [`ControlStep::Attach`] | new objects get bodies; changed geometry rebuilds them |
-//! | [`ControlStep::Integrate`] | 1–2: requested speed and turn give a candidate transform |
-//! | [`ControlStep::Backend`] | 3–5: the collision backend (avian3d) updates bounds, pairs and contacts |
-//! | [`ControlStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, buildings' faces, map edge |
-//! | [`ControlStep::Publish`] | 7–8: World3D gets the final transforms; new contact pairs post `GMSG_COLLISION_DETECTED` |
-//! | [`ControlStep::Animate`] | the controller's state graph steps on; then the feet that land ([`footing`]) |
+//! | [`SimStep::Attach`] | new objects get bodies; changed geometry rebuilds them |
+//! | [`SimStep::Integrate`] | 1–2: requested speed and turn give a candidate transform |
+//! | [`SimStep::Collide`] | 3–5: the collision backend (avian3d) updates bounds, pairs and contacts |
+//! | [`SimStep::Resolve`] | 6: terrain (cliffs, ground contact, falls), push-out between bodies, buildings' faces, map edge |
+//! | [`SimStep::Publish`] | 7–8: World3D gets the final transforms; new contact pairs post `GMSG_COLLISION_DETECTED` |
+//! | [`SimStep::Animate`] | the controller's state graph steps on; then the feet that land ([`footing`]) |
 //!
 //! When the frame is published, each mover's chassis model shows the step
 //! it plays and mounted parts follow their sockets ([`pose`]).
 //!
 //! Every object is processed in original-id order, contact pairs sorted by
-//! their two ids; avian3d runs its own schedule from [`ControlStep::Backend`]
+//! their two ids; avian3d runs its own schedule from [`SimStep::Collide`]
 //! only, never on its own clock. Everything avian-specific is behind
 //! [`backend`], so another backend (rapier) can follow.
 
@@ -45,18 +45,9 @@ pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
 
 use bevy::prelude::*;
-use iron3d_schedules::{AppStateHashExt, Phase};
-
-/// The steps of one Control tick inside `Phase::UpdateWorld`, in order.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ControlStep {
-    Attach,
-    Integrate,
-    Backend,
-    Resolve,
-    Publish,
-    Animate,
-}
+use iron3d_schedules::AppStateHashExt;
+#[cfg(doc)]
+use iron3d_schedules::SimStep;
 
 /// The Control plugin. Needs the spine, the World3D plugin and the
 /// mission plugin.
@@ -64,19 +55,6 @@ pub struct ControlPlugin;
 
 impl Plugin for ControlPlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            FixedUpdate,
-            (
-                ControlStep::Attach,
-                ControlStep::Integrate,
-                ControlStep::Backend,
-                ControlStep::Resolve,
-                ControlStep::Publish,
-                ControlStep::Animate,
-            )
-                .chain()
-                .in_set(Phase::UpdateWorld),
-        );
         backend::plugin(app);
         terrain::plugin(app);
         body::plugin(app);

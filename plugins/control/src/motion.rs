@@ -30,10 +30,15 @@ pub const WALKABLE_NORMAL_Z: f32 = 0.173_648_18;
 /// The soft band along each side of the map, m.
 const EDGE_BAND: f32 = 80.0;
 /// Soft edge push per m of depth into the band, m/s (3 × 0.0125).
+// STAND-IN: the push taken as a speed, m/s (docs/24 "The map edge" gives
+// the factors, not the unit); settled by timing a retail unit pushed
+// back from the edge.
 const EDGE_PUSH: f32 = 3.0 * 0.0125;
 /// Above the highest ground: a soft push down per m (3 × 0.05, m/s), and
 /// the hard ceiling this far above it, m.
 const CEILING: f32 = 20.0;
+// STAND-IN: the push down taken as a speed, m/s, as `EDGE_PUSH`; settled
+// the same way above the highest ground.
 const CEILING_PUSH: f32 = 3.0 * 0.05;
 /// How far a ground probe reaches down, m.
 const PROBE_REACH: f32 = 100_000.0;
@@ -43,17 +48,20 @@ const PROBE_REACH: f32 = 100_000.0;
 pub(crate) struct StepStart(pub Vec3);
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(FixedUpdate, integrate.in_set(crate::ControlStep::Integrate))
-        .add_systems(
-            FixedUpdate,
-            (follow_ground, crate::contact::push_apart, keep_inside_map)
-                .chain()
-                .in_set(crate::ControlStep::Resolve),
-        )
-        .add_systems(
-            FixedUpdate,
-            publish_poses.in_set(crate::ControlStep::Publish),
-        );
+    app.add_systems(
+        FixedUpdate,
+        integrate.in_set(iron3d_schedules::SimStep::Integrate),
+    )
+    .add_systems(
+        FixedUpdate,
+        (follow_ground, crate::contact::push_apart, keep_inside_map)
+            .chain()
+            .in_set(iron3d_schedules::SimStep::Resolve),
+    )
+    .add_systems(
+        FixedUpdate,
+        publish_poses.in_set(iron3d_schedules::SimStep::Publish),
+    );
 }
 
 /// `value` moved toward `target` by at most `step`.
@@ -211,6 +219,10 @@ fn stand(
         return;
     };
     let y = transform.translation.y;
+    // STAND-IN: a body on the ground keeps to a face less than its radius
+    // below, else falls (the contact points, whose 16-byte records are not
+    // decoded, hold the original's); settled by decoding the contact
+    // records (openparkan docs/24 "Holding the body on the ground").
     let lands = if was_on_ground {
         hit.height >= y - body.radius
     } else {

@@ -31,7 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         FixedUpdate,
         build_terrain
             .run_if(resource_exists::<MissionLand>)
-            .in_set(crate::ControlStep::Attach),
+            .in_set(iron3d_schedules::SimStep::Attach),
     )
     .remove_on_unload::<GroundFaces>()
     .remove_on_unload::<MapBounds>();

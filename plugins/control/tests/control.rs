@@ -4,23 +4,17 @@
 
 use bevy::prelude::*;
 use iron3d_control::*;
-use iron3d_demo::{self as demo, Scale};
 use iron3d_formats::terrain::land_msh::LandMsh;
-use iron3d_schedules::GameClock;
+use iron3d_schedules::{GameClock, SimStep};
 use iron3d_world::mission::*;
+use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
 use iron3d_world::{
-    DeleteOutcome, GmsgKind, ObjectRegistry, OriginalObjectId, QueueStep, WorldMessage, WorldOps,
+    DeleteOutcome, GmsgKind, ObjectRegistry, OriginalObjectId, WorldMessage, WorldOps,
 };
 use std::path::Path;
 use std::sync::Arc;
 
 const DT: f32 = 1.0 / 30.0;
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 /// The first demo mission running with Control, every simulation system
 /// explicitly ordered.
@@ -548,7 +542,7 @@ fn head_on(
 ) {
     let mut app = app(tmp);
     app.init_resource::<Heard>()
-        .add_systems(FixedUpdate, listen.in_set(QueueStep::Traverse));
+        .add_systems(FixedUpdate, listen.in_set(SimStep::Receive));
     let (a, b, middle) = walking_pair(&mut app, left_is_first);
     for _ in 0..120 {
         app.update();
@@ -627,7 +621,7 @@ fn deleting_an_object_from_its_collision_handler_is_deferred_and_safe() {
     let tmp = demo_install();
     let mut app = app(tmp.path());
     app.init_resource::<Deleted>()
-        .add_systems(FixedUpdate, delete_on_contact.in_set(QueueStep::Traverse));
+        .add_systems(FixedUpdate, delete_on_contact.in_set(SimStep::Receive));
     let (a, b, middle) = walking_pair(&mut app, true);
     for _ in 0..180 {
         app.update();

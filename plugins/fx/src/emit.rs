@@ -12,7 +12,7 @@
 //!   window; each particle's high ends jittered by its own draws.
 //! - A **stream** (8) emits one particle every interval (`+24 → +28` s)
 //!   into a ring of `+36`; each lives `+36` intervals, at the effect's
-//!   place (ours: the engine spaces them along the path it moved).
+//!   place (a stand-in: the engine spaces them along the path it moved).
 //! - A **bolt** (5) lays `length / +36` sprites (1 to `+20`) from its start
 //!   point (where the effect was at its first update) to where it is.
 //! - A **light** (1) is listed with its colour and range; lights are not
@@ -29,6 +29,8 @@ use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_world::mission::{effect_key, node_to_bevy};
 
 /// The most particles one burst or stream draws.
+// STAND-IN: 64, a draw budget (docs/11 "Emitter types" gives no cap);
+// settled by counting a large retail burst's particles in a frame.
 pub const MAX_PARTICLES: u32 = 64;
 
 /// What a primitive is.
@@ -210,6 +212,9 @@ fn burst(inst: &FxInstance, c: &Command, x: f32, base: &Primitive, out: &mut Vec
         return;
     };
     let count = a.saturating_mul(b).min(MAX_PARTICLES);
+    // STAND-IN: every particle leaves at the window's start (docs/11
+    // "Bolts, streams and fades" gives a life, not a spawn schedule);
+    // settled by reading the burst's spawn in the effect manager.
     let age = if life > 0.0 { x / life } else { 1.0 };
     if age > 1.0 {
         return;
@@ -234,6 +239,9 @@ fn stream(inst: &FxInstance, c: &Command, x: f32, base: &Primitive, out: &mut Ve
     let since = ((inst.t - low) * duration).max(0.0);
     let last = (since / every).floor() as u64;
     let life = every * ring as f32;
+    // STAND-IN: every particle stands at the effect's current place (the
+    // engine spaces them along the path it moved, docs/11 "Bolts, streams
+    // and fades"); settled by keeping each particle's spawn place.
     for number in last.saturating_sub(u64::from(ring) - 1)..=last {
         let age = (since - number as f32 * every) / life;
         let mut rng = particle_rng(inst, base.command, number);
@@ -249,6 +257,9 @@ fn bolt(inst: &FxInstance, c: &Command, x: f32, base: &Primitive, out: &mut Vec<
     if alpha <= 0.0 {
         return;
     }
+    // STAND-IN: a bolt starts where its effect was at its first update (the
+    // engine's target point of flag `0x1000` is not handed over yet, docs/11
+    // "Bolts, streams and fades"); settled by handing over that point.
     let (from, to) = (inst.origin, inst.frame.translation);
     let length = from.distance(to);
     let count = if segment > 0.0 {

@@ -14,6 +14,10 @@ use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, EngineEffect};
 
 /// m/s: a machine slower than this and asked for nothing stands.
+// STAND-IN: 0.5 m/s, and the engine effect is the controller part's first
+// `FXID` while the machine is asked to move or moves faster (the game
+// starts its engine loops from section-5 action groups, docs/13, no doc
+// says which control state); settled by running those groups.
 pub const RUNNING_SPEED: f32 = 0.5;
 
 /// Whether a machine's engine runs.

@@ -9,8 +9,8 @@
 //! Time modes: 0 external (0 until set: nothing sets it yet), 1 once, 2
 //! loop, 3 once backwards, 5 speed ÷ top speed, 14 one minus life, 15
 //! the larger of speed and spin ratios, 4 the animation value of the
-//! cue's node of its object (a gun's barrel stroke; ours: else its gait
-//! step), 16 that value kept only as it rises (or at 0), 17 only as it
+//! cue's node of its object (a gun's barrel stroke; else its gait step,
+//! a stand-in), 16 that value kept only as it rises (or at 0), 17 only as it
 //! falls (or at 1); 6–13 are shipped by no effect and read 0. Then flag `0x200` multiplies by the
 //! once-through progress, `0x20` folds (ping-pong) and `0x1` jitters `t`
 //! by ± half the header's spread, before the clamp to 0..1.
@@ -25,12 +25,12 @@ use crate::rand::HouseRng;
 use crate::sound::SoundPlay;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use iron3d_audio::{Bus, SoundEvent, SoundKind, SoundSink};
 use iron3d_combat::{CombatEvents, EffectCue, EventKind, Weapons};
 use iron3d_control::{Gait, PhysicalState};
 use iron3d_formats::fxid::Fxid;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_schedules::{GameClock, RawValue, StateHasher, from_section};
+use iron3d_sound::{Bus, SoundEvent, SoundKind, SoundSink};
 use iron3d_world::mission::{
     Armament, Controller, EffectPrograms, HitModel, MissionEffects, NodeLife, NodeRef, RngStreams,
 };
@@ -50,6 +50,10 @@ pub const STARTS_OFF: u32 = 0x40;
 pub const UPDATE_MS: u64 = 100;
 /// An instance this young updates every tick (the engine updates one
 /// within 50 ms of a command to it).
+// STAND-IN: on every tick of the 50 ms after its start, a controller's
+// start or restart, or its switching on (docs/11 "How an effect runs"
+// says "within 50 ms of a command"); settled by reading the effect
+// manager's fresh-command test.
 pub const FRESH_MS: u64 = 50;
 
 /// Where an instance hangs: its object and its frame in the object's.
@@ -305,9 +309,8 @@ pub(crate) type NodeAnimation<'a> = (Option<&'a Armament>, Option<&'a Weapons>, 
 
 /// The animation value (0..1) of `node` of an object at `now` ms (time
 /// mode 4, openparkan `docs/11-effects.md`, "Time mode 4 is a node's
-/// animation value"): a gun's node reads its barrel's stroke; ours: any
-/// other node reads how far its object's gait step has gone, 0 without
-/// one.
+/// animation value"): a gun's node reads its barrel's stroke; any other
+/// node reads how far its object's gait step has gone, 0 without one.
 fn node_value(
     node: Option<NodeRef>,
     (armament, weapons, gait): &NodeAnimation<'_>,
@@ -324,6 +327,10 @@ fn node_value(
                 .stroke_phase(&a.guns[i], now_s),
         )
     });
+    // STAND-IN: a node that is no gun's reads its object's gait step
+    // progress, 0 without one (docs/11 "Time mode 4 is a node's animation
+    // value" reads a channel the controller names); settled by reading
+    // which channel a non-gun node's effect follows.
     gun.or_else(|| {
         let gait = gait.as_ref()?;
         (gait.step_length > 0.0)
@@ -510,7 +517,10 @@ pub(crate) fn update(
 /// one-shot as `t` passes its trigger (a time of exactly 1 counts as 0), a
 /// loop while `t` is in its window; everything stops with the instance.
 /// Each plays at the emitter's rate factor (`+72 → +76`) lerped across its
-/// window at `t` (ours: a loop keeps the rate it started with).
+/// window at `t` (a loop keeps the rate it started with).
+// STAND-IN: a loop keeps the rate factor it started with (docs/11 "How
+// a sound is heard" lerps it across the window); settled by listening to
+// a retail loop whose rate changes across its window.
 fn play_sounds(inst: &mut FxInstance, tick: u64, alive: bool, sounds: &mut SoundSink) {
     let t = inst.t;
     for (index, command) in inst.template.commands.iter().enumerate() {

@@ -1,24 +1,21 @@
 //! Effects at run time (tome V "FXID: система эффектов", tome VII "Этап
 //! 4"; GAMEPLAY §7; openparkan `docs/11-effects.md`): what combat sets off
 //! (muzzles, explosions, dying nodes) runs as `FXID` instances in the
-//! simulation, plays its sounds as events, and is drawn as billboards with
-//! its materials.
+//! simulation and plays its sounds as events; the renderer draws what the
+//! instances emit ([`emit::emit`]) as billboards with their materials.
 //!
 //! | step | where | what |
 //! |---|---|---|
 //! | load | `OnEnter(MissionPhase::Running)` | every object's controllers' load groups (block entry 0) make their effects ([`program`]) |
-//! | spawn | `Phase::UpdateWorld`, [`FxStep`], after combat | an instance for every effect cue of the tick's combat events ([`instance`]); a `critical` / `recovered` event runs the machine's controllers' groups 6 / 7 ([`program`]) |
-//! | engines | [`FxStep`] | a machine's engine effect starts as it moves and ends as it stands ([`engine`]) |
-//! | states | `Phase::UpdateWorld`, after `ControlStep::Animate` | a state taken runs its group, a foot that landed its contact's ([`program`]) |
-//! | update | [`FxStep`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
-//! | draw | `PostUpdate`, `Phase::PublishRenderSnapshot` | windowed apps draw the primitives [`emit::emit`] lists ([`draw`]) |
+//! | spawn | [`SimStep::Effects`] | an instance for every effect cue of the tick's combat events ([`instance`]); a `critical` / `recovered` event runs the machine's controllers' groups 6 / 7 ([`program`]) |
+//! | engines | [`SimStep::Effects`] | a machine's engine effect starts as it moves and ends as it stands ([`engine`]) |
+//! | states | [`SimStep::React`] | a state taken runs its group, a foot that landed its contact's ([`program`]) |
+//! | update | [`SimStep::Effects`] | due instances (every 100 ms) follow their object, take their time, play their sounds, end ([`instance`], [`sound`]) |
 //!
 //! Instances, the cursor over combat events and their generators are in
 //! the state hash (`fx_instances`); the sound events they play
-//! (`iron3d_audio::Sounds`) are simulation output like combat's events.
-//! The draw only reads.
+//! (`iron3d_sound::Sounds`) are simulation output like combat's events.
 
-pub mod draw;
 pub mod emit;
 pub mod engine;
 pub mod instance;
@@ -30,9 +27,9 @@ pub use emit::{Primitive, PrimitiveKind, emit};
 pub use instance::{FxCursor, FxFaults, FxInstance, FxInstances, effect_time};
 
 use bevy::prelude::*;
-use iron3d_combat::{CombatStep, EffectCue};
-use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, Phase, check_as};
+use iron3d_combat::EffectCue;
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, SimStep, check_as};
+use iron3d_sound::SoundPlugin;
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{MissionPhase, effect_key, node_to_bevy};
 use iron3d_world::save::{AppSaveExt, save_resource};
@@ -47,65 +44,41 @@ pub const EFFECT_LIBRARY: &str = "effects.rlb";
 #[derive(Resource, Debug, Default, Clone)]
 pub struct StartEffects(pub Vec<(String, [f32; 3])>);
 
-/// The effects' step inside `Phase::UpdateWorld`, after combat's.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FxStep;
-
 /// The effects plugin. Needs the spine, the World3D, mission and combat
-/// plugins; draws when the app renders (the PBR plugin is present).
+/// plugins.
 pub struct FxPlugin;
 
 impl Plugin for FxPlugin {
     fn build(&self, app: &mut App) {
-        if !app.is_plugin_added::<iron3d_audio::SoundPlugin>() {
-            app.add_plugins(iron3d_audio::SoundPlugin);
+        if !app.is_plugin_added::<SoundPlugin>() {
+            app.add_plugins(SoundPlugin);
         }
-        app.configure_sets(
-            FixedUpdate,
-            FxStep
-                .in_set(Phase::UpdateWorld)
-                .after(CombatStep)
-                .before(ControlStep::Publish),
-        )
-        // The ambience's events follow the effects'; both draw before
-        // Control publishes and animates.
-        .configure_sets(
-            FixedUpdate,
-            iron3d_audio::AmbientStep
-                .after(FxStep)
-                .before(ControlStep::Publish),
-        )
-        .init_mission_resource::<FxInstances>()
-        .init_mission_resource::<FxCursor>()
-        .init_mission_resource::<FxFaults>()
-        .add_systems(
-            FixedUpdate,
-            (instance::spawn, engine::run_engines, instance::update)
-                .chain()
-                .in_set(FxStep),
-        )
-        .add_systems(
-            FixedUpdate,
-            program::run_state_groups
-                .in_set(Phase::UpdateWorld)
-                .after(ControlStep::Animate),
-        )
-        .add_systems(
-            OnEnter(MissionPhase::Running),
-            (start_effects, program::run_at_load).chain(),
-        )
-        .add_state_hash("fx_instances", instance::hash_instances)
-        .add_state_save(
-            "fx_instances",
-            save_resource::<FxInstances>,
-            check_as::<FxInstances>,
-            instance::restore_instances,
-        )
-        .save_resource::<instance::FxCursor>("fx_cursor")
-        .save_resource::<instance::FxFaults>("fx_faults");
-        if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
-            draw::plugin(app);
-        }
+        app.init_mission_resource::<FxInstances>()
+            .init_mission_resource::<FxCursor>()
+            .init_mission_resource::<FxFaults>()
+            .add_systems(
+                FixedUpdate,
+                (instance::spawn, engine::run_engines, instance::update)
+                    .chain()
+                    .in_set(SimStep::Effects),
+            )
+            .add_systems(
+                FixedUpdate,
+                program::run_state_groups.in_set(SimStep::React),
+            )
+            .add_systems(
+                OnEnter(MissionPhase::Running),
+                (start_effects, program::run_at_load).chain(),
+            )
+            .add_state_hash("fx_instances", instance::hash_instances)
+            .add_state_save(
+                "fx_instances",
+                save_resource::<FxInstances>,
+                check_as::<FxInstances>,
+                instance::restore_instances,
+            )
+            .save_resource::<instance::FxCursor>("fx_cursor")
+            .save_resource::<instance::FxFaults>("fx_faults");
     }
 }
 

@@ -10,9 +10,9 @@
 //! ([`iron3d_formats::proto::ctld::running`]).
 //!
 //! The condition bits: byte 14 is the machine's critical damage (set
-//! before entry 6 runs, cleared before entry 7); ours (docs/facts.md
-//! "Effects at run time"): the ground-surface bytes 0-10 and byte 15 are
-//! not tracked and read clear.
+//! before entry 6 runs, cleared before entry 7); a stand-in (docs/facts.md
+//! "Stand-ins"): the ground-surface bytes 0-10 and byte 15 are not tracked
+//! and read clear.
 
 use crate::instance::{FxInstance, Spawner};
 use bevy::prelude::*;
@@ -25,6 +25,10 @@ use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Controller, EffectDoes, EffectGroup, EffectPrograms};
 
 /// The condition bits of an object: byte 14 while it is critical.
+// STAND-IN: the ground-surface bytes 0–10 and byte 15 read clear (the
+// material class under the body, docs/24 "Ground and slope", is not
+// tracked), so a retail step group plays its no-match step; settled by
+// tracking the surface class under each mover.
 pub fn conditions(critical: bool) -> u16 {
     u16::from(critical) << CONDITION_CRITICAL
 }
@@ -50,7 +54,10 @@ pub(crate) fn run_group(
             at,
         } = &action.does
         {
-            // Ours: a key the object already holds keeps its instance.
+            // STAND-IN: a make under a key the object already holds keeps
+            // the instance it has (docs/11 "Starting, ending, switching"
+            // does not say); settled by reading action 3 in the effect
+            // manager.
             if spawner.instances().iter().any(held) {
                 continue;
             }
@@ -106,6 +113,9 @@ pub(crate) fn on_event(
 
 /// Runs every object's block entry 0 as the mission starts running, in
 /// original-id order.
+// STAND-IN: entry 0 runs for every object as the mission starts running,
+// in id order (docs/13 runs it "at load", before the clock); settled by
+// reading when the loader runs block entry 0.
 pub(crate) fn run_at_load(
     objects: Query<(&OriginalObjectId, &EffectPrograms, &Transform, Has<Burning>)>,
     mut spawner: Spawner,

@@ -1,5 +1,5 @@
 //! The sound emitters' state in an effect instance; their events are the
-//! audio crate's ([`iron3d_audio::SoundEvent`]).
+//! sound crate's ([`iron3d_sound::SoundEvent`]).
 
 /// A sound emitter's state in its instance.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]

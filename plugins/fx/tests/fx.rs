@@ -4,22 +4,21 @@
 //! rounds go off.
 
 use bevy::prelude::*;
-use iron3d_audio::{Bus, SoundEvent, SoundKind, Sounds};
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::{CombatEvents, CombatPlugin, EffectCue, EventKind};
 use iron3d_control::{ControlPlugin, PhysicalState};
 use iron3d_demo::{self as demo, Scale};
 use iron3d_fx::*;
 use iron3d_schedules::GameClock;
+use iron3d_sound::{Bus, SoundEvent, SoundKind, Sounds};
 use iron3d_world::mission::*;
+use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
 fn app() -> (tempfile::TempDir, App) {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = tmp.path().join("game");
-    demo::build(&game, demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let tmp = demo_install();
     let app = running_test_app(
-        game,
+        tmp.path().join("game"),
         (ControlPlugin, BehaviorPlugin, CombatPlugin, FxPlugin),
     );
     (tmp, app)

@@ -14,6 +14,10 @@ use std::sync::Arc;
 
 /// The sheets' sprites the HUD draws.
 pub mod piece {
+    // STAND-IN: every compound piece looked up as `ccres_<name>` and the
+    // lamps as `ccres_<colour>_lamp` (docs/35 names the pieces without
+    // their prefix except `ccres_long_button_*`); settled by listing the
+    // retail `ui/compaund.cfg`'s object names.
     pub const LAMPS: [&str; 5] = [
         "ccres_red_lamp",
         "ccres_yellow1_lamp",

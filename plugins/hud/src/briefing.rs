@@ -4,7 +4,7 @@
 //! letterbox bars (y 0–75 and 405–480 of the 640×480 layout), the
 //! mission's name as the title and each waypoint's text as the subtitle,
 //! through its fades; the game clock stands meanwhile (every object
-//! waits; ours: the hero too, it is not the player's yet). Esc or the
+//! waits; a stand-in: the hero too, it is not the player's yet). Esc or the
 //! flight's end hands the hero to the player, and the objectives screen
 //! shows for its first 7 s of game time. As the flight arrives at a
 //! waypoint (the first at once), its `SoundResID`'s voice starts, at once
@@ -124,6 +124,8 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
     let mut i = 0;
     let mut from = (v(waypoints.first()?.camera), v(waypoints.first()?.target));
     // The eye's velocity as the last phase left it (at rest at the start).
+    // STAND-IN: the flight starts at rest (docs/21 does not give the first
+    // phase's velocity); settled by a retail briefing opening on a spline.
     let mut velocity = Vec3::ZERO;
     for arrival in 1..=MOST_STOPS {
         let w = waypoints.get(i)?;
@@ -164,8 +166,11 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
         } else {
             from
         };
-        // A dwell leaves the orbit's velocity, or (ours) none when the
-        // camera held still.
+        // A dwell leaves the orbit's velocity, or none when the camera held
+        // still.
+        // STAND-IN: a still dwell leaves no velocity (docs/21 "Every frame
+        // of the path, exactly" gives the orbit's only); settled by a retail
+        // briefing whose spline leaves a still dwell.
         if dwell > 0.0 {
             velocity = if flying {
                 orbit_velocity(w, leave.0)
@@ -220,6 +225,9 @@ pub fn shot(waypoints: &[Waypoint], mut t: f32) -> Option<Shot> {
         // docs/21 reads it), a spline its arrival velocity, a jump none.
         velocity = match w.edge {
             EdgeType::Linear if time > 0.0 => Vec3::splat(leave.0.distance(to.0) / time),
+            // STAND-IN: a spline leaves its V₁ (the page writes T·V₁, read
+            // as the tangent, docs/21 "Every frame of the path, exactly");
+            // settled by a retail briefing's spline followed by another.
             EdgeType::Spline => end_velocity,
             _ => Vec3::ZERO,
         };
@@ -289,6 +297,9 @@ pub(crate) fn start(
         resume_clock: !clock.is_paused(),
         ..default()
     };
+    // STAND-IN: the whole clock stands, the hero too (GAMEPLAY §1: every
+    // object but the hero is paused; the hero is not the player's until the
+    // flight ends); settled by watching the retail hero during a briefing.
     clock.pause();
     captured.0 = true;
 }

@@ -39,7 +39,7 @@ pub use texts::{InstallTexts, Word};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
-use iron3d_player::view::ViewSystems;
+use iron3d_input::ViewSystems;
 use iron3d_player::{PlayerAction, PlayerInput, SampleInput};
 use iron3d_schedules::Phase;
 use iron3d_world::mission::MissionPhase;
@@ -82,6 +82,8 @@ impl Plugin for HudModelPlugin {
             .add_systems(Startup, (fonts::read, texts::read, art::read))
             .init_mission_resource::<PauseMenu>()
             .init_mission_resource::<Briefing>()
+            // The voices the briefing asks the audio output for.
+            .init_mission_resource::<iron3d_audio::BriefingVoices>()
             .add_systems(OnEnter(MissionPhase::Running), briefing::start)
             .add_systems(
                 PostUpdate,

@@ -22,8 +22,11 @@ use iron3d_world::mission::{
 /// time) (GAMEPLAY §8; openparkan docs/35 "The message box").
 pub const MESSAGE_LINES: usize = 6;
 pub const MESSAGE_S: f64 = 20.0;
-/// How far the radar sees, m (ours: the engage range of GAMEPLAY §4; the
+/// How far the radar sees, m (the engage range of GAMEPLAY §4; the
 /// shipped radars reach 250–700).
+// STAND-IN: 500 m for every hero, not its own radar's range (the HUD does
+// not read the hero's radar yet); settled by reading the radar range
+// figure of the retail HUD (openparkan docs/35 "The radar").
 pub const RADAR_RANGE: f32 = 500.0;
 /// s of game time the objectives show at the start of a mission.
 pub const OBJECTIVES_AT_START_S: f64 = 7.0;

@@ -9,19 +9,13 @@ use bevy::prelude::*;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
-use iron3d_demo::{self as demo, Scale};
 use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_box, radar_point};
 use iron3d_hud::*;
 use iron3d_player::{PlayerInputPlugin, PlayerPlugin};
 use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, ScriptPlugin};
-use iron3d_world::mission::{NodeLife, ShieldSpec, running_test_app};
+use iron3d_world::mission::{NodeLife, ShieldSpec};
+use iron3d_world::test_support::{demo_install, running_test_app};
 use leafwing_input_manager::prelude::*;
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 /// The simulation the HUD reads, simulated devices and the HUD's model.
 struct Stack;

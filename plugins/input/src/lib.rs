@@ -1,5 +1,6 @@
 //! Input through leafwing-input-manager: camera actions bound to
-//! keyboard and mouse, and the two cameras that drive the render plugin's
+//! keyboard and mouse, the player's view ([`view`]: the cockpit and outer
+//! places), and the two debug cameras that drive the render plugin's
 //! [`MissionCamera`](iron3d_render::camera::MissionCamera):
 //!
 //! - a free camera that flies along its view, and
@@ -26,8 +27,10 @@
 
 pub mod camera;
 pub mod controller;
+pub mod view;
 
 pub use camera::{CameraAction, CameraMode, CameraRig, CameraSettings, CameraSystems, DebugCamera};
+pub use view::{PlayerViewPlugin, ViewSystems};
 
 use bevy::prelude::*;
 use iron3d_world::OriginalObjectId;
@@ -44,7 +47,8 @@ pub struct IronInputPlugin;
 
 impl Plugin for IronInputPlugin {
     fn build(&self, app: &mut App) {
-        app.init_mission_resource::<SelectedObject>();
+        app.init_mission_resource::<SelectedObject>()
+            .add_plugins(PlayerViewPlugin);
         camera::plugin(app);
     }
 }

@@ -13,7 +13,8 @@ use iron3d_formats::archive::Mode;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_formats::tma;
 use iron3d_inspector::model::{object_details, object_rows};
-use iron3d_render::scene::{DrawnBatch, SceneBuilt};
+use iron3d_render::draw::DrawnBatch;
+use iron3d_render::scene::SceneBuilt;
 use iron3d_world::mission::{
     InstanceName, MissionDescription, MissionObject, MissionPhase, MissionRequest, ModelNode,
     PartResources, PrototypeChain, ResourceChain, UnitPartInfo, headless_app,

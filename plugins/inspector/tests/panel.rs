@@ -801,7 +801,7 @@ fn the_selection_shows_its_playing_sounds_and_the_panel_mutes() {
         iron3d_audio::PlayingSource {
             key: "SOUNDS.LIB::ENGINE.WAV".into(),
             owner: Some(id.raw()),
-            bus: iron3d_audio::Bus::Effects,
+            bus: iron3d_sound::Bus::Effects,
             looped: true,
             position: Some(Vec3::ZERO),
             gain: 0.5,

@@ -85,7 +85,11 @@ pub struct Bindings(pub Vec<(PlayerAction, Vec<Input>)>);
 
 impl Default for Bindings {
     /// The hero's defaults (GAMEPLAY §2 "Input": W/S walk, A/D strafe, the
-    /// keypad cruise; the rest ours).
+    /// keypad cruise).
+    // STAND-IN: the other keys (mouse buttons fire, 0–4 and Q the weapons,
+    // Z/X zoom, C and F4 the cameras, F12 objectives, Esc the menu) are
+    // ours, GAMEPLAY §2 naming only those; settled by the retail
+    // `hero.tbl` and `*.man` rows, which are laid over these at load.
     fn default() -> Self {
         use KeyCode::*;
         use PlayerAction as A;
@@ -225,9 +229,11 @@ fn table_action(row: &InputRow) -> Option<PlayerAction> {
 /// The input of a `SCAN_*` name (`ScanCode.dsc`'s identifiers, IBM PC set-1
 /// keys). Attested names (openparkan `docs/14-controls.md`, `docs/26`):
 /// `SCAN_A`, `SCAN_G`, `SCAN_W_1`, `SCAN_ESC`, `SCAN_LSHIFT`, `SCAN_F1`,
-/// `SCAN_G_PLUS`, `SCAN_LMOUSE`; the rest follow their families' spelling
-/// (ours): letters, `SCAN_W_0`..`9` the number row, `SCAN_F1`..`F12`,
-/// `SCAN_G_*` the keypad.
+/// `SCAN_G_PLUS`, `SCAN_LMOUSE`; the rest follow their families' spelling:
+/// letters, `SCAN_W_0`..`9` the number row, `SCAN_F1`..`F12`, `SCAN_G_*`
+/// the keypad.
+// STAND-IN: the names docs/14 and docs/26 do not attest are spelt by their
+// families; settled by the retail `ScanCode.dsc`'s identifiers.
 pub fn scan_input(name: &str) -> Option<Input> {
     use KeyCode::*;
     let rest = name.strip_prefix("SCAN_")?;
@@ -406,7 +412,10 @@ struct Laid<'a> {
 /// The action a key map's command binds (openparkan `docs/40-command-mode.md`,
 /// "Input"): the objectives screen, and the game menu (our pause menu),
 /// which Esc's `CMD_ROLLBACK_STATE` (leave the machine or the mode) opens
-/// and closes too (ours: the game has no other mode to leave).
+/// and closes too.
+// STAND-IN: `CMD_ROLLBACK_STATE` opens and closes our pause menu, the game
+// having no other mode to leave here (docs/40 "Input"); settled when the
+// machine and the modes it would leave exist.
 fn command_action(command: &str) -> Option<PlayerAction> {
     match command {
         "CMD_JAMES_MISSION_OBJ" => Some(PlayerAction::Objectives),

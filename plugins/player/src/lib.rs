@@ -6,10 +6,10 @@
 //! |---|---|---|
 //! | bindings | `PreUpdate`, `Phase::CollectPlatformEvents` | the bindings file written on the first run, re-read when it changes ([`bindings`]) |
 //! | sample | `PreUpdate`, `Phase::BuildInputSnapshot`, after leafwing's update | the frame's action state joins the pending snapshot ([`snapshot`]) |
-//! | take | `FixedUpdate`, `Phase::AdvanceGameClock` | the step takes its input; presses and mouse counts are spent |
+//! | take | [`SimStep::TakeInput`] | the step takes its input; presses and mouse counts are spent |
 //! | adopt | `OnEnter(MissionPhase::Running)` (a paused game too) | the mission's hero becomes the player's (piloted: Behavior leaves it) |
-//! | drive | `FixedUpdate`, `Phase::UpdateWorld`, after Behavior's step, before Control's integrator | the hero's request, turn, turret aim and trigger ([`pilot`]) |
-//! | view | `PostUpdate`, `Phase::PublishRenderSnapshot`, after the debug cameras | the cockpit or outer camera placed from the published hero ([`view`]) |
+//! | drive | [`SimStep::Pilot`] | the hero's request, turn, turret aim and trigger ([`pilot`]) |
+//! | view | (the input crate places the camera) | the view's mode, zoom and easing, the cockpit and outer places from the published hero ([`view`]) |
 //!
 //! [`PlayerPlugin`] is the simulation half and runs headless too (with no
 //! devices the hero stands); [`PlayerInputPlugin`] adds the devices.
@@ -27,9 +27,7 @@ pub use snapshot::{MenuOpen, PendingInput, PlayerInput, StepInput};
 pub use view::{PlayerView, ViewMode};
 
 use bevy::prelude::*;
-use iron3d_behavior::BehaviorStep;
-use iron3d_control::ControlStep;
-use iron3d_schedules::{AppStateHashExt, Phase};
+use iron3d_schedules::{AppStateHashExt, Phase, SimStep};
 use iron3d_world::mission::MissionPhase;
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::save::AppSaveExt;
@@ -39,15 +37,6 @@ use leafwing_input_manager::plugin::{InputManagerPlugin, InputManagerSystem};
 /// `Phase::BuildInputSnapshot` (whatever gates the input runs before).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SampleInput;
-
-/// Where each fixed step takes its input from the snapshot, inside
-/// `Phase::AdvanceGameClock` (a replay's playback overrides it after).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TakeInput;
-
-/// Where the hero is driven inside `Phase::UpdateWorld`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PilotStep;
 
 /// The simulation half: the step's input, the hero adopted and driven.
 /// Needs the spine, the World3D, mission, Control and Combat plugins.
@@ -59,21 +48,11 @@ impl Plugin for PlayerPlugin {
             .init_mission_resource::<StepInput>()
             .init_resource::<MouseSensitivity>()
             .register_type::<Pilot>()
-            .configure_sets(
-                FixedUpdate,
-                PilotStep
-                    .in_set(Phase::UpdateWorld)
-                    .after(BehaviorStep)
-                    .before(ControlStep::Integrate),
-            )
-            .add_systems(
-                FixedUpdate,
-                snapshot::take
-                    .in_set(TakeInput)
-                    .in_set(Phase::AdvanceGameClock),
-            )
+            // Each fixed step takes its input from the snapshot (a
+            // replay's playback overrides it in the next step).
+            .add_systems(FixedUpdate, snapshot::take.in_set(SimStep::TakeInput))
             .add_systems(OnEnter(MissionPhase::Running), pilot::adopt_hero)
-            .add_systems(FixedUpdate, pilot::drive.in_set(PilotStep))
+            .add_systems(FixedUpdate, pilot::drive.in_set(SimStep::Pilot))
             .add_state_hash("player", pilot::hash_pilots)
             .save_object_component::<pilot::Pilot>("player");
     }
@@ -82,8 +61,8 @@ impl Plugin for PlayerPlugin {
 /// The device half: leafwing's action state for [`PlayerAction`] on one
 /// [`PlayerInput`] entity, its bindings (the file's when a
 /// [`BindingsFile`] resource names one), the frame's sample, and the
-/// player's view ([`view`]). Needs Bevy's input plugin and the input
-/// plugin's debug cameras.
+/// player's view state ([`view`]; the input crate's `PlayerViewPlugin`
+/// puts the camera there). Needs Bevy's input plugin.
 pub struct PlayerInputPlugin;
 
 impl Plugin for PlayerInputPlugin {
@@ -96,7 +75,8 @@ impl Plugin for PlayerInputPlugin {
             .init_resource::<Bindings>()
             .init_mission_resource::<MenuOpen>()
             .add_systems(Startup, spawn_input)
-            .add_plugins(view::plugin)
+            .init_resource::<PlayerView>()
+            .register_type::<PlayerView>()
             .add_systems(
                 PreUpdate,
                 bindings::watch_file.in_set(Phase::CollectPlatformEvents),

@@ -38,6 +38,9 @@ pub const MOUSE_STEP: f32 = 0.006;
 /// The filter's memory.
 pub const MOUSE_MEMORY: f32 = 0.05;
 /// Cruise change a second while `+` or `−` is held.
+// STAND-IN: 0.05 a second, the rows' ramp 0.05 over 1000 ms read as a rate
+// (docs/24 measures the rows, not their effect); settled by timing a
+// retail hero's cruise with `+` held.
 pub const CRUISE_RAMP: f32 = 0.05;
 
 /// The player's sensitivity (a factor on the mouse rows; 1 by default).
@@ -46,6 +49,8 @@ pub struct MouseSensitivity(pub f32);
 
 impl Default for MouseSensitivity {
     fn default() -> Self {
+        // STAND-IN: a sensitivity factor of 1 (GAMEPLAY §2 names the
+        // setting, not its default); settled by the retail options' default.
         Self(1.0)
     }
 }
@@ -98,6 +103,9 @@ impl Pilot {
 
     /// The mouse counts of one step through the filter: the fractions of
     /// a turn (x) and of the pitch span (y, + up) they are worth.
+    // STAND-IN: the filter runs once per fixed step on that step's counts
+    // (docs/24 gives the filter, the original runs it per input event);
+    // settled by reading when the input handler runs the filter.
     fn mouse(&mut self, counts: Vec2, sensitivity: f32) -> Vec2 {
         self.filter =
             counts * MOUSE_ROW * sensitivity * (1.0 - MOUSE_MEMORY) + self.filter * MOUSE_MEMORY;
@@ -112,6 +120,9 @@ impl Pilot {
         let mouse = self.mouse(input.mouse, input.sensitivity);
         // Mouse right turns the nose right (−); mouse up pitches up.
         self.pending_turn = wrap(self.pending_turn - mouse.x * TAU);
+        // STAND-IN: mouse up (negative screen y) pitches up (docs/30 "How
+        // the aim moves" gives the factor, not the sign); settled on the
+        // retail game with its default options.
         self.pitch = (self.pitch - mouse.y).clamp(0.0, 1.0);
 
         let walk =
@@ -138,6 +149,10 @@ impl Pilot {
 
         // The hull pays out the queued turn and the strafe's change
         // together, each its share.
+        // STAND-IN: the turret turns back by what the hull turned of the
+        // strafe, and the hull pays both turns by share (docs/24 "From input
+        // to motion" calls the turret's half a guess); settled by strafing
+        // the retail hero and watching the sight's heading.
         let owed_strafe = self.strafe - self.strafe_turned;
         let owed = self.pending_turn + owed_strafe;
         let paid = owed.clamp(-turn_step, turn_step);
@@ -170,6 +185,9 @@ impl Pilot {
     }
 
     /// The trigger mask for `guns` guns.
+    // STAND-IN: primary fire works the selection while held, secondary
+    // every gun (docs/14 names `CMD_FIRE_SELECTED_CONT` and `CMD_FIRE_ALL`,
+    // not their buttons); settled by the retail `hero.tbl`'s fire rows.
     pub fn trigger(&self, input: &StepInput, guns: usize) -> u64 {
         let all = if guns >= 64 {
             u64::MAX

@@ -5,29 +5,22 @@
 //!   `TurretCenter`), turned with the turret's yaw, looking along its aim
 //!   (`TargetDirect`); horizontal field of view 1.3 rad, each zoom step
 //!   0.1 less, down to 0.2. The hero's own model is not drawn.
-//! - **Outer**: four places round the hero (ours: 0.4 rad up at 2.5 body
-//!   radii and 0.2 rad up at 4.5 radii, behind it, then the same two
-//!   ahead of it looking back), eased over 0.4 s of real time when the
-//!   place changes.
+//! - **Outer**: four places round the hero (0.4 rad up at 2.5 body radii
+//!   and 0.2 rad up at 4.5 radii, behind it, then the same two ahead of it
+//!   looking back), eased over 0.4 s of real time when the place changes
+//!   (both stand-ins, below).
 //! - **Debug**: the free and orbit cameras of the input plugin (also when
 //!   there is no hero, and from the start when `--camera` placed the view).
 //!
 //! The view is presentation: it reads the published hero and never
-//! feeds the simulation. It is set in `Phase::PublishRenderSnapshot`, so
-//! the frame's render and the audio listener (in `Last`) see the same
-//! camera.
+//! feeds the simulation. This module holds the view's state and its
+//! geometry; the input crate's camera module puts the mission camera
+//! where it says, in `Phase::PublishRenderSnapshot`, so the frame's render
+//! and the audio listener (in `Last`) see the same camera.
 
-use crate::action::PlayerAction;
-use crate::pilot::Pilot;
-use crate::snapshot::PlayerInput;
 use bevy::prelude::*;
 use iron3d_combat::{TurretAim, Weapons};
-use iron3d_control::Body;
-use iron3d_input::{CameraSystems, DebugCamera};
-use iron3d_render::camera::MissionCamera;
-use iron3d_schedules::Phase;
 use iron3d_world::mission::Armament;
-use leafwing_input_manager::prelude::*;
 
 /// The cockpit's horizontal field of view, rad.
 pub const COCKPIT_FOV: f32 = 1.3;
@@ -35,23 +28,21 @@ pub const COCKPIT_FOV: f32 = 1.3;
 pub const ZOOM_STEP: f32 = 0.1;
 pub const NARROWEST_FOV: f32 = 0.2;
 /// s of real time an outer camera eases to its new place.
+// STAND-IN: 0.4 s of real time (no source gives the outer camera's
+// ease); settled by timing a retail outer-view switch.
 pub const EASE_S: f32 = 0.4;
-/// The body radius the outer camera takes before Control has given the
-/// hero a body (a game started paused), m.
-const DEFAULT_RADIUS: f32 = 2.0;
 /// The outer places: how far up (rad), how many body radii away, and
 /// whether ahead of the hero (looking back).
+// STAND-IN: 0.4 rad up at 2.5 body radii and 0.2 rad up at 4.5, behind
+// the hero, then the same two ahead looking back (GAMEPLAY §2 names
+// outer views, not their places); settled by measuring the retail outer
+// cameras.
 pub const OUTER_PLACES: [(f32, f32, bool); 4] = [
     (0.4, 2.5, false),
     (0.2, 4.5, false),
     (0.4, 2.5, true),
     (0.2, 4.5, true),
 ];
-
-/// The player view's systems in `Phase::PublishRenderSnapshot` (a view
-/// that overrides them, the briefing's, runs after).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ViewSystems;
 
 /// Which camera shows the world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
@@ -102,6 +93,23 @@ impl PlayerView {
             ViewMode::Debug => ViewMode::Debug,
         };
         self.ease = matches!(self.mode, ViewMode::Outer(_)).then_some((from, 0.0));
+    }
+
+    /// Where the camera goes this frame for a view `target`: the target,
+    /// or on the way to it while an outer place eases in (`dt` s of real
+    /// time later).
+    pub fn eased(&mut self, target: Transform, dt: f32) -> Transform {
+        let Some((from, t)) = self.ease else {
+            return target;
+        };
+        let t = (t + dt).min(EASE_S);
+        self.ease = (t < EASE_S).then_some((from, t));
+        let s = t / EASE_S;
+        Transform {
+            translation: from.translation.lerp(target.translation, s),
+            rotation: from.rotation.slerp(target.rotation, s),
+            scale: target.scale,
+        }
     }
 
     /// One zoom step in (narrower, down to [`NARROWEST_FOV`]) or out.
@@ -158,115 +166,4 @@ pub fn outer(hero: &Transform, radius: f32, place: u8) -> Transform {
 /// The vertical field of view of a horizontal one at `aspect` (w ÷ h).
 pub fn vertical_fov(horizontal: f32, aspect: f32) -> f32 {
     2.0 * ((horizontal / 2.0).tan() / aspect.max(1e-3)).atan()
-}
-
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<PlayerView>()
-        .register_type::<PlayerView>()
-        .add_systems(
-            PostUpdate,
-            (switch_view, place_camera)
-                .chain()
-                .in_set(ViewSystems)
-                .in_set(Phase::PublishRenderSnapshot)
-                .after(CameraSystems),
-        );
-}
-
-/// The mission camera's place and projection.
-type MissionView<'a> = (&'a mut Transform, &'a mut Projection);
-
-type HeroView<'a> = (
-    Entity,
-    &'a Transform,
-    Option<&'a Body>,
-    Option<&'a Armament>,
-    Option<&'a Weapons>,
-);
-
-/// The frame's view keys; the debug cameras run while the view is theirs
-/// or there is no hero.
-fn switch_view(
-    actions: Query<&ActionState<PlayerAction>, With<PlayerInput>>,
-    mut view: ResMut<PlayerView>,
-    debug: Option<ResMut<DebugCamera>>,
-    heroes: Query<(), With<Pilot>>,
-    cameras: Query<&Transform, With<MissionCamera>>,
-) {
-    let from = cameras.iter().next().copied().unwrap_or_default();
-    for a in &actions {
-        let pressed = |action| a.just_pressed(&action);
-        if pressed(PlayerAction::DebugCamera) {
-            view.toggle_debug();
-        }
-        if pressed(PlayerAction::CycleCamera) {
-            view.cycle(from);
-        }
-        if pressed(PlayerAction::ZoomIn) {
-            view.zoom(true);
-        }
-        if pressed(PlayerAction::ZoomOut) {
-            view.zoom(false);
-        }
-    }
-    let free = view.mode == ViewMode::Debug || heroes.is_empty();
-    if let Some(mut debug) = debug
-        && debug.0 != free
-    {
-        debug.0 = free;
-    }
-}
-
-/// Puts the mission camera where the view says and hides the hero from
-/// its own cockpit.
-fn place_camera(
-    time: Res<Time<Real>>,
-    mut view: ResMut<PlayerView>,
-    heroes: Query<HeroView, With<Pilot>>,
-    mut shown: Query<&mut Visibility, With<Pilot>>,
-    mut cameras: Query<MissionView, (With<MissionCamera>, Without<Pilot>)>,
-) {
-    let Some((entity, hero, body, armament, weapons)) = heroes.iter().next() else {
-        return;
-    };
-    let hidden = view.mode == ViewMode::Cockpit;
-    if let Ok(mut v) = shown.get_mut(entity) {
-        let want = if hidden {
-            Visibility::Hidden
-        } else {
-            Visibility::Inherited
-        };
-        v.set_if_neq(want);
-    }
-    let target = match view.mode {
-        ViewMode::Debug => return,
-        ViewMode::Cockpit => cockpit(hero, armament, weapons),
-        ViewMode::Outer(n) => outer(hero, body.map_or(DEFAULT_RADIUS, |b| b.radius), n),
-    };
-    let placed = match view.ease {
-        Some((from, t)) => {
-            let t = (t + time.delta_secs()).min(EASE_S);
-            view.ease = (t < EASE_S).then_some((from, t));
-            let s = t / EASE_S;
-            Transform {
-                translation: from.translation.lerp(target.translation, s),
-                rotation: from.rotation.slerp(target.rotation, s),
-                scale: target.scale,
-            }
-        }
-        None => target,
-    };
-    let fov = match view.mode {
-        ViewMode::Cockpit => view.fov(),
-        _ => COCKPIT_FOV,
-    };
-    for (mut transform, mut projection) in &mut cameras {
-        transform.set_if_neq(placed);
-        if let Projection::Perspective(p) = projection.as_mut() {
-            let vertical = vertical_fov(fov, p.aspect_ratio);
-            if (p.fov - vertical).abs() > 1e-6 {
-                p.fov = vertical;
-            }
-        }
-    }
 }

@@ -10,7 +10,7 @@
 //! seed is derived from the material entry name, so every instance of a
 //! material shares one phase.
 
-use crate::capture::DrawItemSource;
+use crate::draw::DrawItemSource;
 use crate::legacy::MaterialInputs;
 use crate::material::{FLAG_POINT_DISC, FLAG_POINT_LIT, LegacyMaterial};
 use bevy::prelude::*;
@@ -71,6 +71,8 @@ pub fn material_phase(mat0: &Mat0, name: &str, millis: u32) -> usize {
 }
 
 /// Material time of the game clock.
+// STAND-IN: one MAT0 key tick per ms of game time (tome V gives no unit);
+// settled by timing a retail animated material's period.
 pub fn material_time(clock: &GameClock) -> u32 {
     (clock.elapsed().as_millis() % (u32::MAX as u128 + 1)) as u32
 }

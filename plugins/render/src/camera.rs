@@ -97,39 +97,6 @@ pub fn default_target(clans: &[Clan], bounds: Option<([f32; 3], [f32; 3])>) -> [
 #[derive(Component, Debug)]
 pub struct MissionCamera;
 
-/// A sun from the south-east, high, without shadows until the shadow plan
-/// turns them on, a dark counter light and a soft ambient term.
-pub fn spawn_light(commands: &mut Commands) {
-    // The legacy shader reads the light's colour × illuminance and the
-    // ambient colour × brightness as they are: a white sun and a 0.45
-    // floor until a mission's sky sets them.
-    commands.insert_resource(GlobalAmbientLight {
-        color: Color::linear_rgb(0.45, 0.45, 0.45),
-        brightness: 1.0,
-        affects_lightmapped_meshes: true,
-    });
-    commands.spawn((
-        crate::sky::SceneLight,
-        DirectionalLight {
-            illuminance: 1.0,
-            shadow_maps_enabled: false,
-            ..default()
-        },
-        Transform::from_xyz(200.0, 400.0, 150.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    // Dark until a mission's sky gives it slot 21's colour.
-    commands.spawn((
-        crate::sky::CounterLight,
-        DirectionalLight {
-            color: Color::BLACK,
-            illuminance: 1.0,
-            shadow_maps_enabled: false,
-            ..default()
-        },
-        Transform::from_xyz(-200.0, -400.0, -150.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

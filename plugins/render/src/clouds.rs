@@ -14,9 +14,9 @@
 //! back-to-front sort draws it before them.
 
 use crate::camera::MissionCamera;
-use crate::capture::{DrawItemSource, RenderPhase};
+use crate::draw::{DrawItemSource, RenderPhase};
 use crate::material::{FLAG_VERTEX_COLOURS, LegacyMaterial};
-use crate::sky::{Atmosphere, CLOUD_ITEM, SkyNow, cap_points, cap_triangles, dome_radius};
+use crate::sky::{Atmosphere, CLOUD_ITEM, SkyDraw, SkyNow, cap_points, cap_triangles, dome_radius};
 use bevy::prelude::*;
 use iron3d_assets::material::EntryMaterial;
 use iron3d_world::mission::{MissionSky, ShadeSettings};
@@ -24,7 +24,12 @@ use iron3d_world::mission::{MissionSky, ShadeSettings};
 /// The `sky.wea` role of the clouds' material.
 pub const CLOUD_ROLE: u32 = 2;
 /// The cap's cuts.
+// STAND-IN: 16 rings, finer than the dome's 5 so the texture and the fog
+// follow the cap (docs/10 gives the original's cap, not how finely it is
+// cut); settled by reading the clouds' vertex count in `Terrain.dll`.
 const RINGS: usize = 16;
+// STAND-IN: 32 segments round, for the same reason as `RINGS`; settled
+// the same way.
 const SEGMENTS: usize = 32;
 /// The cap's origin below the camera.
 const DROP: f32 = 5000.0;
@@ -124,7 +129,13 @@ pub(crate) struct CloudDraw<'w, 's> {
 /// Each frame: the clouds over the camera in the keyframe's colour, or
 /// hidden (no sky, no role-2 material, `AtmCloudsOn=0`, the atmosphere
 /// off).
-pub(crate) fn draw_clouds(mut draw: CloudDraw) {
+pub(crate) fn plugin(app: &mut App) {
+    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+        app.add_systems(PostUpdate, draw_clouds.in_set(SkyDraw::Clouds));
+    }
+}
+
+fn draw_clouds(mut draw: CloudDraw) {
     let shown = draw.show();
     if !shown {
         for (_, mut visibility) in &mut draw.clouds {

@@ -18,7 +18,7 @@
 //!
 //! [`pipeline_key`]: LegacyRenderState::pipeline_key
 
-use crate::capture::RenderPhase;
+use crate::draw::RenderPhase;
 use iron3d_formats::mat0::Mat0;
 
 /// A `D3DBLEND` factor (values 1..=11 of the MAT0 blend bytes).
@@ -143,10 +143,17 @@ pub struct LegacyRenderState {
 
 /// The alpha reference of alpha-tested materials (half of the 8-bit
 /// range; our choice, docs/facts.md).
+// STAND-IN: 0x80 (tome V names the alpha test but no reference value);
+// settled by reading `D3DRENDERSTATE_ALPHAREF` in `Ngi32.dll`.
 pub const ALPHA_REF: u8 = 0x80;
 
 /// The MAT0 render types (directory `attr1` bits 2..5) as read here.
 pub mod render_type {
+    // STAND-IN: `attr1` bits 2..5 read as 0 opaque, 1 blended, 2
+    // alpha-tested, 3 additive (tome V maps a MAT0 phase to a state without
+    // saying how; unverified on retail); settled by matching the retail
+    // materials' render types to how their frames draw.
+
     /// Solid surface.
     pub const OPAQUE: u32 = 0;
     /// Blended with the MAT0 blend bytes.

@@ -6,7 +6,7 @@
 //! its WEAR→MAT0 material with the phase active on game time ([`animate`])
 //! and its lightmap on stage 1 through UV1; the terrain's layers animate
 //! their MAT0 phases too and follow hot reloads ([`terrain`]). Each draw has a fixed-function
-//! [`legacy::LegacyRenderState`] drawn by the one custom
+//! legacy render state (`LegacyRenderState`) drawn by the one custom
 //! [`material::LegacyMaterial`] (WGSL in `assets/shaders/legacy.wgsl`).
 //! A sun lights it, a camera looks at the player's base (or a given pose);
 //! an optional screenshot of the window ends the app.
@@ -18,24 +18,26 @@ pub mod animate;
 pub mod bench;
 pub mod camera;
 pub mod capture;
-pub mod clouds;
-pub mod legacy;
-pub mod lights;
+mod clouds;
+pub mod draw;
+mod effects;
+mod legacy;
+mod lights;
 pub mod lod;
 pub mod material;
-pub mod output;
+mod output;
 pub mod paths;
 pub mod scene;
 pub mod screenshot;
-pub mod shadow;
+mod shadow;
 pub mod sky;
 pub mod terrain;
-pub mod water;
-pub mod weather;
+mod water;
+mod weather;
 
 use bench::{BenchRequest, add_bench};
 use bevy::prelude::*;
-use camera::{CameraPose, MissionCamera, spawn_light};
+use camera::{CameraPose, MissionCamera};
 use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
 use iron3d_schedules::Phase;
 use iron3d_world::mission::MissionPhase;
@@ -43,17 +45,20 @@ use iron3d_world::mission::MissionScopeExt;
 use material::{LegacyMaterial, embed_shader};
 use scene::{SceneSource, await_scene_assets, build_scene, drop_scene_requests, request_scene};
 use screenshot::{ScreenshotRequest, add_screenshot};
+use sky::spawn_light;
 use std::path::PathBuf;
 
 /// Sky colour behind the scene.
 pub const CLEAR_COLOUR: Color = Color::srgb(0.45, 0.62, 0.80);
 
-/// Draws the mission of the install at `game_dir` (add it after the
-/// mission plugin and `DefaultPlugins`). Without an install (no mission)
-/// only the camera and light exist and no screenshot is taken.
+/// Draws the running mission (add it after the mission plugin and
+/// `DefaultPlugins`). Without an install (`scene` false) only the camera
+/// and light exist and no screenshot is taken.
 #[derive(Debug, Clone, Default)]
 pub struct IronRenderPlugin {
-    pub game_dir: Option<PathBuf>,
+    /// Whether there is an install whose missions' scenes are built (the
+    /// `iron://` asset source serves it).
+    pub scene: bool,
     /// Camera pose override (map frame); default: above the player base.
     pub camera: Option<CameraPose>,
     /// Capture the window and exit.
@@ -70,7 +75,7 @@ pub struct IronRenderPlugin {
 
 impl Plugin for IronRenderPlugin {
     fn build(&self, app: &mut App) {
-        if self.game_dir.is_some() {
+        if self.scene {
             app.insert_resource(SceneSource {
                 camera: self.camera,
             });
@@ -107,8 +112,11 @@ impl Plugin for IronRenderPlugin {
             );
         add_legacy_material(app);
         sky::plugin(app);
+        clouds::plugin(app);
+        weather::plugin(app);
         shadow::plugin(app);
         lights::plugin(app);
+        effects::plugin(app);
         app.insert_resource(sky::SkyStart(self.sky_time))
             .insert_resource(sky::Atmosphere {
                 on: !self.no_atmosphere,
@@ -147,7 +155,6 @@ pub fn windowless_app(
         watch_for_changes_override: Some(watch),
         ..default()
     };
-    let game_dir = Some(request.game_dir.clone());
     app.add_plugins(assets)
         .add_plugins((MinimalPlugins, asset_plugin, TransformPlugin))
         .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
@@ -161,7 +168,7 @@ pub fn windowless_app(
                 seed: 0,
             },
             IronRenderPlugin {
-                game_dir,
+                scene: true,
                 ..default()
             },
         ));

@@ -26,7 +26,7 @@
 //! `EmulatePointLight=0` in `shade.cfg` turns the discs off.
 
 use crate::camera::MissionCamera;
-use bevy::asset::uuid_handle;
+use crate::material::POINT_LIGHTS;
 use bevy::prelude::*;
 use bevy::render::render_resource::ShaderType;
 use bevy::render::storage::ShaderBuffer;
@@ -34,14 +34,13 @@ use iron3d_formats::fxid::emitter::{LightType, UnknownLightType};
 use iron3d_world::mission::ShadeSettings;
 use std::collections::BTreeMap;
 
-/// At most this many point lights shine at once (ours: the original
-/// gathers every light that reaches a drawn object; every lit pixel walks
-/// the list, which a software renderer pays for in a battle).
+/// At most this many point lights shine at once (the original gathers
+/// every light that reaches a drawn object; every lit pixel walks the
+/// list, which a software renderer pays for in a battle).
+// STAND-IN: 8 lights, a cap the original does not have (docs/11 "What a
+// light does to a surface"); settled by frame timings of a retail battle
+// with every light kept, to see whether a cap is needed at all.
 pub const MAX_POINT_LIGHTS: usize = 8;
-
-/// The buffer of the frame's point lights, bound by every
-/// [`LegacyMaterial`](crate::material::LegacyMaterial).
-pub const POINT_LIGHTS: Handle<ShaderBuffer> = uuid_handle!("6b1e0f4e-2a43-4c55-9a0f-5d1c7e2b8a31");
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<FrameLights>()
@@ -147,6 +146,11 @@ impl LightManager {
                 }) => {
                     let owner = if owner_only {
                         match owner_tag(request.owner) {
+                            // STAND-IN: an owner-only light without an owner
+                            // lights nothing (docs/11 "Whether an object
+                            // takes an effect's light" tests the owner, not
+                            // its absence); settled by a retail owner-only
+                            // effect played without an object.
                             0 => continue,
                             tag => tag,
                         }

@@ -16,12 +16,15 @@
 //! any LOD is drawn with state 0 (docs/facts.md).
 
 use crate::camera::MissionCamera;
-use crate::scene::DrawnBatch;
+use crate::draw::DrawnBatch;
 use bevy::prelude::*;
 use iron3d_assets::model::{Model, ModelNode as MeshNode};
 use iron3d_world::mission::{ModelState, NodeStage};
 
 /// LOD 0 up to this many bounding radii from the camera.
+// STAND-IN: 16 radii, each further LOD at double the distance (tome V says
+// "LOD by distance and settings" without values); settled by reading the
+// LOD choice in the retail renderer, or a retail frame's LOD switches.
 pub const LOD_NEAR: f32 = 16.0;
 /// LODs per native state in a node's slot table.
 pub const LODS: usize = 5;

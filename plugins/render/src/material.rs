@@ -7,9 +7,10 @@
 //! render phase: opaque, alpha-mask (alpha-tested), transparent (sorted
 //! back to front by Bevy's stable radix sort on view distance).
 
-use crate::capture::RenderPhase;
+use crate::draw::RenderPhase;
 use crate::legacy::{BlendFactor, BlendMode, CullMode, LegacyRenderState};
 use bevy::asset::io::embedded::EmbeddedAssetRegistry;
+use bevy::asset::uuid_handle;
 use bevy::mesh::MeshVertexBufferLayoutRef;
 use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
 use bevy::prelude::*;
@@ -17,8 +18,13 @@ use bevy::render::render_resource::{
     AsBindGroup, BlendComponent, BlendOperation, BlendState, CompareFunction, Face,
     RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
 };
+use bevy::render::storage::ShaderBuffer;
 use bevy::shader::ShaderRef;
 use std::path::{Path, PathBuf};
+
+/// The buffer of the frame's point lights, bound by every
+/// [`LegacyMaterial`]; the light manager fills it.
+pub const POINT_LIGHTS: Handle<ShaderBuffer> = uuid_handle!("6b1e0f4e-2a43-4c55-9a0f-5d1c7e2b8a31");
 
 /// The shader source, embedded from the repository's `assets/`.
 const SHADER_SOURCE: &[u8] = include_bytes!("../../../assets/shaders/legacy.wgsl");
@@ -36,19 +42,19 @@ pub const FLAG_VERTEX_COLOURS: u32 = 8;
 /// Shader flag: neither lit nor fogged (the sky's sprites).
 pub const FLAG_UNLIT: u32 = 16;
 /// Shader flag: the sun is taken away where the shadow map is occluded
-/// (the terrain, [`crate::shadow`]).
+/// (the terrain, the shadow module).
 pub const FLAG_SHADOWED: u32 = 32;
 /// Shader flag: the effects' point lights light it (the terrain and the
-/// model batches, [`crate::lights`]).
+/// model batches, the light manager).
 pub const FLAG_POINT_LIT: u32 = 64;
-/// Shader flag: water, the reflection on stage 1 ([`crate::water`]).
+/// Shader flag: water, the reflection on stage 1 (the water module).
 pub const FLAG_WATER: u32 = 128;
 /// Shader flag: the point lights are also emulated on it as discs (a
-/// model batch whose word carries `0x800`, [`crate::lights`]).
+/// model batch whose word carries `0x800`, the light manager).
 pub const FLAG_POINT_DISC: u32 = 256;
 /// Shader flag: the sky's dome over the nebula: the texture under the
 /// vertex colours, each vertex's alpha the share of its colour
-/// ([`crate::sky`]).
+/// (the sky module).
 pub const FLAG_NEBULA: u32 = 512;
 
 /// Registers the embedded shader (needs `AssetPlugin`).
@@ -90,9 +96,9 @@ pub struct LegacyMaterial {
     #[sampler(4)]
     pub lightmap: Option<Handle<Image>>,
     /// The frame's point lights, one buffer every material shares
-    /// ([`crate::lights::POINT_LIGHTS`]).
+    /// ([`POINT_LIGHTS`]).
     #[storage(5, read_only)]
-    pub lights: Handle<bevy::render::storage::ShaderBuffer>,
+    pub lights: Handle<ShaderBuffer>,
     /// The fixed-function state this material draws with.
     pub state: LegacyRenderState,
     /// Whether this is the terrain (its opaque phase is `OpaqueTerrain`).
@@ -134,7 +140,7 @@ impl LegacyMaterial {
             },
             texture: None,
             lightmap: None,
-            lights: crate::lights::POINT_LIGHTS,
+            lights: POINT_LIGHTS,
             state,
             terrain: false,
         };
@@ -267,7 +273,7 @@ impl Material for LegacyMaterial {
         false
     }
 
-    /// Opaque batches the shadow pass chooses cast ([`crate::shadow`]).
+    /// Opaque batches the shadow pass chooses cast (the shadow module).
     fn enable_shadows() -> bool {
         true
     }

@@ -20,7 +20,7 @@
 
 use crate::animate::MaterialBindings;
 use crate::camera::{CameraPose, MissionCamera, default_target};
-use crate::capture::DrawItemSource;
+use crate::draw::{DrawItemSource, DrawnBatch};
 use crate::lod::NodeSlots;
 use crate::paths;
 use crate::terrain::{SceneTerrain, spawn_terrain};
@@ -52,14 +52,6 @@ pub struct SceneSource {
 pub struct SceneBuilt {
     pub batches: usize,
     pub failed: usize,
-}
-
-/// Marks a drawn batch: its node's slot and its model batch index. It is
-/// shown while its node selects this slot ([`crate::lod::select_lods`]).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DrawnBatch {
-    pub batch: usize,
-    pub slot: usize,
 }
 
 /// The models and WEAR tables of one prototype.

@@ -24,8 +24,7 @@
 //! do.
 
 use crate::camera::MissionCamera;
-use crate::capture::{DrawItemSource, RenderPhase};
-use crate::scene::DrawnBatch;
+use crate::draw::{DrawItemSource, DrawnBatch, RenderPhase, ShadowCaster};
 use crate::sky::SceneLight;
 use bevy::light::{
     CascadeShadowConfigBuilder, DirectionalLightShadowMap, NotShadowCaster, ShadowFilteringMethod,
@@ -45,10 +44,6 @@ pub(crate) fn plugin(app: &mut App) {
     }
 }
 
-/// Marks a batch drawn into this frame's shadow map.
-#[derive(Component, Debug)]
-pub struct ShadowCaster;
-
 /// How the shadow pass runs, from the `shade.cfg` settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShadowPlan {
@@ -65,6 +60,10 @@ pub struct ShadowPlan {
 }
 
 /// The map's side at detail 1.
+// STAND-IN: 2048 texels at detail 1, held to 512..=4096 (the original
+// projects each caster, which needs a dynamic trace, tome V); settled by
+// tracing the shadow pass in `Terrain.dll` and what `*ShadowDetail`
+// scales there.
 const MAP_SIDE: f32 = 2048.0;
 
 impl ShadowPlan {
@@ -118,6 +117,8 @@ impl ShadowPlan {
 }
 
 /// The sun's cascades: two, to 1500 units (the demo's fog ends within it).
+// STAND-IN: two cascades to 1500 units, Bevy's shadow map standing in for
+// the original's per-caster projection; settled as `MAP_SIDE`.
 fn cascades() -> bevy::light::CascadeShadowConfig {
     CascadeShadowConfigBuilder {
         num_cascades: 2,

@@ -34,7 +34,7 @@
 //! from, and its lens flare is drawn in front of the eye, hidden (and its
 //! boost with it) by the terrain between the eye and the body.
 
-use crate::capture::{DrawItemSource, RenderPhase};
+use crate::draw::{DrawItemSource, RenderPhase};
 use crate::material::{FLAG_NEBULA, LegacyMaterial};
 use bevy::prelude::*;
 use iron3d_formats::proto::ske::{
@@ -122,6 +122,9 @@ fn around<'a>(
     };
     let (after_at, after) = match keys.get(next) {
         Some((at, k)) => (*at as i64, *k),
+        // STAND-IN: past a section's last keyframe, lerp toward its first
+        // one a day later (docs/10 does not trace the engine's wrap);
+        // settled by tracing the sky clock's wrap in `Terrain.dll`.
         None => {
             let (at, k) = keys.first()?;
             ((*at + day) as i64, *k)
@@ -339,6 +342,9 @@ pub struct SkyNow(pub Option<SkyFrame>);
 /// The share of the way to the dome the bodies stand at: near enough that
 /// a body's flat sprite, up to 0.33 rad from its middle, stays in front
 /// of the curved dome.
+// STAND-IN: 0.5, the bodies' place (the original draws them in its own
+// sky pass, which docs/10 does not place); settled by reading where the
+// sun object puts its sprite (openparkan docs/10 "The dome").
 const BODY_REACH: f32 = 0.5;
 
 /// The scale that puts the dome's rim at [`DOME_REACH`] of the camera's
@@ -385,8 +391,58 @@ pub struct SceneLight;
 #[derive(Component, Debug)]
 pub struct CounterLight;
 
+/// A sun from the south-east, high, without shadows until the shadow plan
+/// turns them on, a dark counter light and a soft ambient term.
+pub fn spawn_light(commands: &mut Commands) {
+    // The legacy shader reads the light's colour × illuminance and the
+    // ambient colour × brightness as they are: a white sun and a 0.45
+    // floor until a mission's sky sets them.
+    // STAND-IN: without a sky, a white sun and a 0.45 ambient floor (the
+    // spec gives no light values); settled by a retail mission's lighting
+    // without a `sky.ske`, or the engine's defaults in `Terrain.dll`.
+    commands.insert_resource(GlobalAmbientLight {
+        color: Color::linear_rgb(0.45, 0.45, 0.45),
+        brightness: 1.0,
+        affects_lightmapped_meshes: true,
+    });
+    commands.spawn((
+        SceneLight,
+        DirectionalLight {
+            illuminance: 1.0,
+            shadow_maps_enabled: false,
+            ..default()
+        },
+        Transform::from_xyz(200.0, 400.0, 150.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    // Dark until a mission's sky gives it slot 21's colour.
+    commands.spawn((
+        CounterLight,
+        DirectionalLight {
+            color: Color::BLACK,
+            illuminance: 1.0,
+            shadow_maps_enabled: false,
+            ..default()
+        },
+        Transform::from_xyz(-200.0, -400.0, -150.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
 /// The share of the camera's far plane the dome's rim stands at.
+// STAND-IN: 0.9, so that one camera draws the dome (the original draws it
+// in its own pass, near 700, far 50000); settled by giving the dome its
+// own pass with the original's planes and comparing retail frames.
 const DOME_REACH: f32 = 0.9;
+
+/// The sky's drawing in `Phase::PublishRenderSnapshot`, in order: the
+/// dome and nebula, the clouds (the clouds module), the sun, moon and
+/// flare, the weather (the weather module).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum SkyDraw {
+    Dome,
+    Clouds,
+    Bodies,
+    Weather,
+}
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkyStart>()
@@ -394,18 +450,23 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<FlareNow>()
         .init_resource::<Atmosphere>();
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
-        app.add_systems(
+        app.configure_sets(
             PostUpdate,
             (
-                update_sky,
-                show_nebula,
-                crate::clouds::draw_clouds,
-                draw_body,
-                draw_flare,
-                crate::weather::draw_weather,
+                SkyDraw::Dome,
+                SkyDraw::Clouds,
+                SkyDraw::Bodies,
+                SkyDraw::Weather,
             )
                 .chain()
                 .in_set(iron3d_schedules::Phase::PublishRenderSnapshot),
+        )
+        .add_systems(
+            PostUpdate,
+            (
+                (update_sky, show_nebula).chain().in_set(SkyDraw::Dome),
+                (draw_body, draw_flare).chain().in_set(SkyDraw::Bodies),
+            ),
         );
     }
 }
@@ -594,6 +655,9 @@ impl SkyLights<'_, '_> {
                     *at = Transform::default().looking_to(travel, up);
                 }
             };
+        // STAND-IN: without a body up neither light shines (docs/10 does
+        // not say); settled by reading what the sun object sets with no
+        // body in `Terrain.dll`, or a retail night frame's lighting.
         let BodyLights {
             travel,
             main,
@@ -920,18 +984,27 @@ pub fn flare_strength(forward: Vec3, travel: Vec3) -> f32 {
 pub struct SkyFlare(pub usize);
 
 /// Steps the flare's strength is drawn in (one material each).
+// STAND-IN: 16 steps, a material per step instead of a per-sprite alpha
+// (docs/10 gives a continuous alpha); settled by a retail frame of a
+// fading flare showing no banding at 16 steps.
 const FLARE_STEPS: f32 = 16.0;
 
 /// Where the flare sprites stand in front of the eye, m.
+// STAND-IN: 1 m, any depth in front of the scene (the original draws the
+// flare in screen space, docs/10 "The lens flare"); settled by reading
+// the flare's draw call (its z) in `Terrain.dll`.
 const FLARE_DEPTH: f32 = 1.0;
 
 /// How far the flare's occlusion test looks toward the body.
+// STAND-IN: 5000, the occlusion ray's length (tome V names the test, no
+// source describes it); settled by tracing the flare's visibility test
+// in `Terrain.dll` (openparkan docs/10).
 const FLARE_OCCLUSION_REACH: f32 = 5000.0;
 
 /// The flare's occlusion test (tome V names one; no source describes
-/// it, ours): whether the terrain stands between the eye and the body,
-/// the ray from `eye` along `toward` (map frame) meeting a face within
-/// [`FLARE_OCCLUSION_REACH`].
+/// it: a stand-in, docs/facts.md "Stand-ins"): whether the terrain
+/// stands between the eye and the body, the ray from `eye` along `toward`
+/// (map frame) meeting a face within [`FLARE_OCCLUSION_REACH`].
 pub fn flare_occluded(
     surface: &iron3d_formats::terrain::surface::TerrainSurface,
     eye: Vec3,

@@ -14,7 +14,7 @@
 //! A failed reload leaves the asset (and so the drawn terrain) as it was.
 
 use crate::animate::{draw_item, material_phase, material_time, set_material_fields};
-use crate::capture::DrawItemSource;
+use crate::draw::DrawItemSource;
 use crate::legacy::MaterialInputs;
 use crate::material::LegacyMaterial;
 use bevy::ecs::message::MessageCursor;
@@ -33,7 +33,7 @@ pub struct Terrain;
 pub struct TerrainLayer {
     pub layer: GroundLayer,
     pub index: u8,
-    /// Its faces are water ([`crate::water`]).
+    /// Its faces are water (the water module).
     pub water: bool,
     pub faces: usize,
 }

@@ -48,6 +48,10 @@ const REACH: f32 = 700.0;
 /// Nothing this far below the level is reflected.
 const CLIP_BELOW: f32 = 0.5;
 /// `WATER_M`'s diffuse colour (openparkan docs/03-terrain.md).
+// STAND-IN: `WATER_M`'s diffuse on every water face, whatever its own
+// material (MAT0 phase colours are not decoded); settled by decoding the
+// water materials' phase colours (openparkan docs/03 "How a water face
+// draws").
 const WATER_COLOUR: [u8; 3] = [99, 212, 255];
 
 /// How the water draws, from the `shade.cfg` settings.
@@ -306,6 +310,10 @@ pub(crate) fn draw_water(
         let mut uniform = current.uniform;
         uniform.flags |= FLAG_WATER;
         uniform.colour = Color::srgb(r, g, b).to_linear().to_vec4().with_w(1.0);
+        // STAND-IN: the reflection at `((x − x0)/(x1 − x0), (y − y0)/(y1 −
+        // y0))` of the box (the original's UV set 1 names the same place
+        // with its axes swapped and flipped, docs/03 "How a water face
+        // draws"); settled by a retail reflection of an asymmetric shore.
         uniform.water = Vec4::new(water.min[0], water.min[1], 1.0 / size[0], 1.0 / size[1]);
         uniform.bump = if plan.bump {
             Vec4::new(plan.tile, drift, plan.coeff[0], plan.coeff[1])

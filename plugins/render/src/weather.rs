@@ -13,7 +13,7 @@
 //! played.
 
 use crate::material::LegacyMaterial;
-use crate::sky::{SkySprites, Weather};
+use crate::sky::{SkyDraw, SkySprites, Weather};
 use bevy::camera::visibility::NoFrustumCulling;
 use bevy::prelude::*;
 
@@ -22,12 +22,20 @@ pub const SNOW_ROLE: u32 = 7;
 pub const RAIN_ROLE: u32 = 8;
 
 /// Particles at intensity 1.
+// STAND-IN: 1500 drops, enough to read as rain (no source gives the
+// count); settled by reading the rain's particle count in `Terrain.dll`
+// or counting drops in a retail frame at intensity 1.
 pub const RAIN_DROPS: usize = 1500;
+// STAND-IN: 1000 flakes (no source gives the count); settled as
+// `RAIN_DROPS`.
 pub const SNOW_FLAKES: usize = 1000;
 
 /// The box the particles fill round the eye: its side across and its
 /// height, m.
+// STAND-IN: 60 m across (no source gives the area); settled by reading
+// the weather box in `Terrain.dll` (openparkan docs/10 "The ten opcodes").
 pub const REACH: f32 = 60.0;
+// STAND-IN: 30 m tall (no source gives it); settled as `REACH`.
 pub const HEIGHT: f32 = 30.0;
 
 /// Draw-item insertion ids of the weather in the atmosphere phase.
@@ -48,6 +56,9 @@ pub struct Fall {
     pub insertion: u64,
 }
 
+// STAND-IN: rain falls 14 m/s in 0.04 × 0.9 m streaks, no sway (no
+// source gives speed or size); settled by reading the rain particle's
+// update in `Terrain.dll`, or timing drops in a retail recording.
 pub const RAIN: Fall = Fall {
     role: RAIN_ROLE,
     most: RAIN_DROPS,
@@ -57,6 +68,8 @@ pub const RAIN: Fall = Fall {
     insertion: RAIN_ITEM,
 };
 
+// STAND-IN: snow falls 1.5 m/s in 0.15 m flakes swaying 0.6 m (no source
+// gives them); settled as `RAIN`.
 pub const SNOW: Fall = Fall {
     role: SNOW_ROLE,
     most: SNOW_FLAKES,
@@ -152,7 +165,13 @@ pub struct WeatherFall(pub u32);
 
 /// Each frame: the falls under way rebuilt round the camera; the others
 /// hidden.
-pub(crate) fn draw_weather(
+pub(crate) fn plugin(app: &mut App) {
+    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+        app.add_systems(PostUpdate, draw_weather.in_set(SkyDraw::Weather));
+    }
+}
+
+fn draw_weather(
     mut sky: SkySprites,
     clock: Res<iron3d_schedules::GameClock>,
     mut drawn: Query<(&WeatherFall, &Mesh3d, &mut Visibility)>,

@@ -25,12 +25,12 @@ use iron3d_formats::texm::Texm;
 use iron3d_formats::wear::Wear;
 use iron3d_render::animate::{MaterialBindings, active_phase, material_phase, material_time};
 use iron3d_render::camera::MissionCamera;
-use iron3d_render::capture::{DrawItemSource, RenderPhase};
+use iron3d_render::draw::{DrawItemSource, DrawnBatch, RenderPhase};
 use iron3d_render::lod::NodeSlots;
 use iron3d_render::material::{FLAG_LIGHTMAP, LegacyMaterial};
 use iron3d_render::paths;
 use iron3d_render::scene::SceneRequests;
-use iron3d_render::scene::{DrawnBatch, SceneBuilt, Terrain, TerrainLayer};
+use iron3d_render::scene::{SceneBuilt, Terrain, TerrainLayer};
 use iron3d_schedules::GameClock;
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{

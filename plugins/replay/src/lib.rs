@@ -4,7 +4,7 @@
 //!
 //! | step | where | what |
 //! |---|---|---|
-//! | record / play a step | `FixedUpdate`, `Phase::AdvanceGameClock`, after the clock counts the step and the player's snapshot is taken | [`Recording`] adds the step's `StepInput`; [`Playback`] replaces it with the recorded one |
+//! | record / play a step | [`SimStep::ReplayInput`]: after the clock counts the step and the player's snapshot is taken | [`Recording`] adds the step's `StepInput`; [`Playback`] replaces it with the recorded one |
 //! | checkpoint | `Last`, `Phase::Maintenance` | the state hash (and each subsystem's) every [`CHECKPOINT_EVERY`] ticks, at the frame that passes them |
 //! | verify | `FixedLast`, after each step | on playback, the state at each checkpoint's tick compared with the recording's (however many steps a frame runs: loads and seeks run fast) |
 //! | finish | `Last`, `Phase::Maintenance`, as the app exits or the mission leaves the slot | the recording written (write-then-rename) |
@@ -26,10 +26,8 @@ pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 
 use bevy::app::AppExit;
 use bevy::prelude::*;
-use iron3d_player::{StepInput, TakeInput};
-use iron3d_schedules::{
-    AdvanceClock, FieldDigest, GameClock, Phase, StateHash, StateHasher, StateSave,
-};
+use iron3d_player::StepInput;
+use iron3d_schedules::{FieldDigest, GameClock, Phase, SimStep, StateHash, StateHasher, StateSave};
 use iron3d_world::mission::{
     LoadProgress, MissionChange, MissionCommand, MissionDescription, MissionPhase, MissionScopeExt,
     RngStreams,
@@ -40,9 +38,10 @@ use std::path::PathBuf;
 /// Ticks between checkpoints (one a second at 30 Hz).
 pub const CHECKPOINT_EVERY: u64 = 30;
 
-/// Where a replay reads or writes the step's input.
+/// Where a replay reads or writes the step's input, inside
+/// [`SimStep::ReplayInput`] (the trace notes the input after it).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ReplayInput;
+struct ReplayInput;
 
 /// Where a playback sets the step's input (a recording of a loaded save
 /// records it after).
@@ -55,16 +54,10 @@ struct PlayStep;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RestoreState;
 
-/// [`ReplayInput`] runs once the step's tick is counted and its input
-/// taken from the snapshot.
+/// [`ReplayInput`] runs in its step of the tick table: once the step's
+/// tick is counted and its input taken from the snapshot.
 fn configure_input(app: &mut App) {
-    app.configure_sets(
-        FixedUpdate,
-        ReplayInput
-            .in_set(Phase::AdvanceGameClock)
-            .after(AdvanceClock)
-            .after(TakeInput),
-    );
+    app.configure_sets(FixedUpdate, ReplayInput.in_set(SimStep::ReplayInput));
 }
 
 /// The identity of the install a mission was loaded from: FNV-1a of its

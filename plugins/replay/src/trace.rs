@@ -31,15 +31,13 @@ use crate::{ReplayInput, configure_input};
 use bevy::app::AppExit;
 use bevy::camera::RenderTarget;
 use bevy::prelude::*;
-use iron3d_audio::{Listener, Sounds};
 use iron3d_behavior::{Route, Target};
-use iron3d_control::{Body, ControlStep, PhysicalState, TouchingPairs};
+use iron3d_control::{Body, PhysicalState, TouchingPairs};
 use iron3d_player::{PlayerAction, PlayerView, StepInput, ViewMode};
-use iron3d_schedules::{GameClock, Phase};
+use iron3d_schedules::{GameClock, Phase, SimStep};
+use iron3d_sound::{Listener, Sounds};
 use iron3d_world::mission::{Hero, MissionScopeExt};
-use iron3d_world::{
-    ApplyDeletions, OriginalObjectId, QueueStep, Undeliverable, WorldMessage, WorldQueue,
-};
+use iron3d_world::{OriginalObjectId, Undeliverable, WorldMessage, WorldQueue};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
@@ -198,29 +196,12 @@ impl Plugin for TracePlugin {
             .on_unload(|world| world.resource_mut::<Trace>().recent.clear())
             .add_systems(
                 FixedUpdate,
-                trace_input
-                    .after(ReplayInput)
-                    .in_set(Phase::AdvanceGameClock),
+                trace_input.after(ReplayInput).in_set(SimStep::ReplayInput),
             )
-            .add_systems(
-                FixedUpdate,
-                trace_queue
-                    .after(QueueStep::Dispatch)
-                    .in_set(Phase::CalculateWorldQueue),
-            )
-            .add_systems(
-                FixedUpdate,
-                trace_deletions
-                    .before(ApplyDeletions)
-                    .in_set(Phase::ApplyDeferredOperations),
-            )
+            .add_systems(FixedUpdate, trace_queue.in_set(SimStep::Receive))
+            .add_systems(FixedUpdate, trace_deletions.in_set(SimStep::NoteDeletions))
             .init_resource::<Candidates>()
-            .add_systems(
-                FixedUpdate,
-                note_candidates
-                    .after(ControlStep::Integrate)
-                    .before(ControlStep::Backend),
-            )
+            .add_systems(FixedUpdate, note_candidates.in_set(SimStep::Candidates))
             .add_systems(
                 FixedUpdate,
                 (trace_step, trace_routes)

@@ -8,21 +8,15 @@ use bevy::prelude::*;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
-use iron3d_demo::{self as demo, Scale};
 use iron3d_player::{Buttons, PlayerAction, PlayerInputPlugin, PlayerPlugin};
 use iron3d_replay::*;
 use iron3d_schedules::GameClock;
 use iron3d_script::ScriptPlugin;
 use iron3d_world::OriginalObjectId;
-use iron3d_world::mission::{Hero, running_test_app};
+use iron3d_world::mission::Hero;
+use iron3d_world::test_support::{demo_install, running_test_app};
 use leafwing_input_manager::prelude::*;
 use std::path::Path;
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 /// The simulation a session runs.
 struct Simulation;

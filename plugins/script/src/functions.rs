@@ -58,6 +58,9 @@ fn fault(cause: impl Into<String>) -> CallError {
 
 impl Call<'_> {
     fn error(&self) -> u32 {
+        // STAND-IN: `0xffffffff` when the varset lacks `ERROR` (the engine
+        // resolves it by name, docs/15); settled by a retail varset
+        // without it, or the engine's compiled fallback.
         self.brain.word("ERROR").unwrap_or(u32::MAX)
     }
 
@@ -80,6 +83,10 @@ impl Call<'_> {
             .view
             .objects
             .iter()
+            // STAND-IN: destroyed units are left out (docs/34 reads the
+            // list as never shrinking, but the game was seen counting
+            // losses); settled by counting a retail clan's units after a
+            // loss through a script.
             .filter(|(id, o)| o.unit && !o.destroyed && o.clan == self.brain.clan && take(**id))
             .map(|(&id, o)| (id, from.map_or(0.0, |f| distance(f, o.at))))
             .collect();
@@ -267,6 +274,9 @@ impl Call<'_> {
             let from = self.target_at(target);
             let mut picked: Vec<u32> = self.units(from, |id| self.available(id, false));
             picked.extend(self.units(from, |id| self.brain.busy(id) && self.available(id, true)));
+            // STAND-IN: a unit's strength is 1, so `amount` counts units
+            // (the original's strength helper is not read, docs/15); settled
+            // by reading that helper.
             picked.truncate(amount.max(0.0).ceil() as usize);
             if (picked.len() as f32) < amount {
                 Self::write(vars, args, 1, Value::Float(picked.len() as f32))?;
@@ -299,6 +309,9 @@ impl Call<'_> {
         let found = if slot == 13 {
             let mask = arg(1).unwrap_or(u32::MAX);
             let lighter = self.is(mode, "UNIT_ANY_UNIT");
+            // STAND-IN: every unit can capture (the size check, size class 2
+            // at most, is not done; docs/15 "What the functions do");
+            // settled by reading function 13's capturer test.
             let free_capturer = self.is(mode, "UNIT_FREE_CAPTURER");
             self.units(None, |id| {
                 self.available(id, lighter)
@@ -314,6 +327,9 @@ impl Call<'_> {
             .first()
             .copied()
         } else {
+            // STAND-IN: function 14's nearest capturer is the nearest by
+            // straight distance (the original's helper is not read, docs/15);
+            // settled by reading that helper.
             let nearest = self.is(mode, "UNIT_ANY_NEAREST_CAPTURER");
             let from = if nearest {
                 let target = self.target(vars, arg(1)?, &args[2.min(args.len())..])?;
@@ -331,6 +347,9 @@ impl Call<'_> {
     /// The nearest enemy of the clan's base (functions 36 and 71): writes
     /// the distance into the last operand.
     fn nearest_enemy(&mut self, vars: &mut Variables, args: &[i32], mask: Option<u32>) -> Answer {
+        // STAND-IN: a distance "of the clan" is from its base centre (docs/15
+        // names the clan, not the point); settled by reading functions 36,
+        // 47 and 71's helper.
         let from = self.view.base(self.brain.clan);
         let found = self
             .view
@@ -508,6 +527,9 @@ impl Host for Call<'_> {
                 let hero = self.view.hero().filter(|h| near.contains(h));
                 match hero.or(near.first().copied()) {
                     Some(id) => {
+                        // STAND-IN: the threat's strength is 1, as a unit's
+                        // (the strength helper is not read, docs/15); settled
+                        // by reading that helper.
                         Self::write(vars, args, 1, Value::Float(1.0))?;
                         dword(id)
                     }

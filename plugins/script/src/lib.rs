@@ -1,7 +1,8 @@
 //! Mission scripts (tome VI "SuperAI и миссионные сценарии"; openparkan
 //! `docs/15-behaviour.md`, `docs/34-progression.md`; docs/facts.md
 //! "Scripts"): one SuperAI ([`Brain`]) per clan that names a script runs it
-//! on game time, inside the fixed step.
+//! on game time, inside the fixed step ([`SimStep::Scripts`]: after combat,
+//! so a handler sees this step's deaths).
 //!
 //! | when | what |
 //! |---|---|
@@ -29,13 +30,13 @@ pub use progress::{
 
 use bevy::prelude::*;
 use functions::{Call, ChannelCall};
-use iron3d_audio::{AmbientStep, Bus, SoundEvent, SoundKind, SoundPlugin, SoundSink};
 use iron3d_behavior::{ClanRelations, OrderPacket, TacticalAreals};
-use iron3d_combat::CombatStep;
-use iron3d_control::ControlStep;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_formats::tma::ClanType;
-use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, GameClock, Phase, StateHasher, check_as};
+use iron3d_schedules::{
+    AppStateHashExt, AppStateSaveExt, GameClock, SimStep, StateHasher, check_as,
+};
+use iron3d_sound::{Bus, SoundEvent, SoundKind, SoundPlugin, SoundSink};
 use iron3d_world::mission::MissionScopeExt;
 use iron3d_world::mission::{
     Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
@@ -56,11 +57,6 @@ pub const TAKT_MS: u64 = 7000;
 pub const TAKT_SPREAD_MS: u64 = 1000;
 /// Seconds a takt adds to the clan's clock.
 pub const TAKT_SECONDS: u32 = 7;
-
-/// The scripts' step inside `Phase::UpdateWorld`: after combat, so a
-/// handler sees this step's deaths.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ScriptStep;
 
 /// Every clan's SuperAI and the player clan's schedule.
 #[derive(Resource, Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
@@ -101,44 +97,32 @@ impl Plugin for ScriptPlugin {
         if !app.is_plugin_added::<SoundPlugin>() {
             app.add_plugins(SoundPlugin);
         }
-        // Messages' voices join the sound events after the ambience's,
-        // which follows combat (and the effects', when they run).
-        app.configure_sets(
-            FixedUpdate,
-            AmbientStep.after(CombatStep).before(ControlStep::Publish),
-        )
-        .configure_sets(
-            FixedUpdate,
-            ScriptStep
-                .in_set(Phase::UpdateWorld)
-                .after(CombatStep)
-                .after(AmbientStep)
-                .before(ControlStep::Publish),
-        )
-        .init_mission_resource::<Brains>()
-        .init_mission_resource::<Progress>()
-        .init_mission_resource::<ScriptErrors>()
-        .add_systems(OnEnter(MissionPhase::Running), start)
-        .init_mission_resource::<VoicesSpoken>()
-        .add_systems(
-            FixedUpdate,
-            (watch_hero, run, speak).chain().in_set(ScriptStep),
-        )
-        .add_state_hash("script_brains", hash_brains)
-        .add_state_hash("script_progress", |world, h| {
-            if let Some(p) = world.get_resource::<Progress>() {
-                p.hash_into(h);
-            }
-        })
-        .add_state_save(
-            "script_brains",
-            save_resource::<Brains>,
-            check_as::<Brains>,
-            brain::restore_brains,
-        )
-        .save_resource::<Progress>("script_progress")
-        .save_resource::<ScriptErrors>("script_errors")
-        .save_resource::<VoicesSpoken>("script_voices_spoken");
+        // Messages' voices join the sound events after the effects' and
+        // the ambience's (the tick table's order).
+        app.init_mission_resource::<Brains>()
+            .init_mission_resource::<Progress>()
+            .init_mission_resource::<ScriptErrors>()
+            .add_systems(OnEnter(MissionPhase::Running), start)
+            .init_mission_resource::<VoicesSpoken>()
+            .add_systems(
+                FixedUpdate,
+                (watch_hero, run, speak).chain().in_set(SimStep::Scripts),
+            )
+            .add_state_hash("script_brains", hash_brains)
+            .add_state_hash("script_progress", |world, h| {
+                if let Some(p) = world.get_resource::<Progress>() {
+                    p.hash_into(h);
+                }
+            })
+            .add_state_save(
+                "script_brains",
+                save_resource::<Brains>,
+                check_as::<Brains>,
+                brain::restore_brains,
+            )
+            .save_resource::<Progress>("script_progress")
+            .save_resource::<ScriptErrors>("script_errors")
+            .save_resource::<VoicesSpoken>("script_voices_spoken");
     }
 }
 
@@ -327,12 +311,20 @@ fn run(
     for (i, brain) in brains.list.iter_mut().enumerate() {
         if first {
             add(&mut due, i, Task::Handler("Init"));
+            // STAND-IN: the first takt 7 to 8 s after the first step, on game
+            // time, the seconds clock from 0 (the original's clock starts at
+            // `timeGetTime ÷ 1000`, docs/15); settled by logging a retail
+            // script's function 59 on its first takt.
             brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
         } else if now >= brain.next_takt_ms {
             add(&mut due, i, Task::Takt);
             brain.next_takt_ms = now + TAKT_MS + rng.next_u64(TAKT_STREAM) % TAKT_SPREAD_MS;
         }
     }
+    // STAND-IN: a building whose owner changes runs the new owner's
+    // `Fort_Captured` in that step, after the takts and before `Mission`,
+    // `dCurrentSender` the building (docs/34: which events run it is not
+    // read); settled by reading what calls `Fort_Captured`.
     for (i, building) in captured {
         add(&mut due, i, Task::Captured(building));
     }
@@ -401,8 +393,11 @@ fn run(
 /// the System line and the voice by the old owner (a neutral clan, or one
 /// neutral toward the taker, `VOICE_NBUILD_CAPTURE`; a hostile one
 /// `VOICE_EBUILD_CAPTURE`; any other `VOICE_BUILD_CAPTURE`); lost by it,
-/// `VOICE_BUILD_CAPTURE` alone. Ours: a building two other clans trade is
-/// not heard of (the docs do not say).
+/// `VOICE_BUILD_CAPTURE` alone. A building two other clans trade is not
+/// heard of.
+// STAND-IN: a building two other clans trade is not heard of (docs/27
+// "Capture" does not say); settled by a retail capture between two AI
+// clans.
 fn announce_capture(
     progress: &mut Progress,
     relations: &ClanRelations,

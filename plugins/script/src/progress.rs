@@ -211,6 +211,9 @@ impl Progress {
                 set(ObjectiveState::Failed, &[ObjectiveState::Open]);
             }
             "OBJECTIVE_PROGRESS" => {
+                // STAND-IN: a complete or failed objective opens again
+                // (docs/34 names the kind, not what it does); settled by a
+                // retail script sending it for a closed objective.
                 set(
                     ObjectiveState::Open,
                     &[ObjectiveState::Complete, ObjectiveState::Failed],

@@ -28,6 +28,8 @@ use std::sync::Arc;
 pub const MAX_BLOCKS: usize = 32;
 
 /// The most nodes one handler run executes.
+// STAND-IN: 100,000, a guard against a script that never returns (docs/15
+// gives the executor no limit); settled by a retail script's longest run.
 pub const STEP_LIMIT: usize = 100_000;
 
 /// A value a function or formula gives, before it is stored.

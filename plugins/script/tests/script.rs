@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use iron3d_behavior::{BehaviorPlugin, InsertMode, OrderKind, OrderPacket, OrderTarget, Orders};
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
-use iron3d_demo::{self as demo, Scale};
+use iron3d_demo as demo;
 use iron3d_formats::script::asm::assemble;
 use iron3d_formats::script::dis;
 use iron3d_formats::script::fml::FormulaSet;
@@ -16,17 +16,10 @@ use iron3d_formats::script::varset::{Value as VarValue, Varset};
 use iron3d_formats::tma::MissionPath;
 use iron3d_schedules::GameClock;
 use iron3d_script::*;
-use iron3d_world::mission::{
-    Destroyed, MissionPaths, MissionRequest, running_mission_test_app, running_test_app,
-};
+use iron3d_world::mission::{Destroyed, MissionPaths, MissionRequest};
+use iron3d_world::test_support::{demo_install, running_mission_test_app, running_test_app};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::path::{Path, PathBuf};
-
-fn demo_install() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    tmp
-}
 
 fn scripts(dir: &Path) -> PathBuf {
     dir.join("game/MISSIONS/SCRIPTS")
@@ -492,7 +485,7 @@ fn killing_the_hero_fails_the_mission() {
     // The failure is voiced once, as the install's interface binds it.
     let failures: Vec<(u64, String)> = app
         .world()
-        .resource::<iron3d_audio::Sounds>()
+        .resource::<iron3d_sound::Sounds>()
         .0
         .iter()
         .filter(|s| s.source == "ui/game_resources.cfg VOICE_MISSION_FAIL")
@@ -551,20 +544,20 @@ handler Problems0
     assert_eq!(m[0].voice.as_deref(), Some("V_ACK.WAV"));
     assert!(m[1..].iter().all(|m| m.voice.is_none()));
     // The voice joins the voices' queue once, as a sound event.
-    let voices: Vec<&iron3d_audio::SoundEvent> = app
+    let voices: Vec<&iron3d_sound::SoundEvent> = app
         .world()
-        .resource::<iron3d_audio::Sounds>()
+        .resource::<iron3d_sound::Sounds>()
         .0
         .iter()
-        .filter(|s| s.kind == iron3d_audio::SoundKind::Voice)
+        .filter(|s| s.kind == iron3d_sound::SoundKind::Voice)
         .collect();
     assert_eq!(voices.len(), 1, "{voices:?}");
     assert_eq!(voices[0].key, "VOICES.LIB::V_ACK.WAV");
-    assert_eq!(voices[0].bus, iron3d_audio::Bus::Voices);
+    assert_eq!(voices[0].bus, iron3d_sound::Bus::Voices);
     assert_eq!(voices[0].tick, m[0].tick);
     assert!(
         app.world()
-            .resource::<iron3d_audio::SoundFaults>()
+            .resource::<iron3d_sound::SoundFaults>()
             .faults
             .is_empty()
     );

@@ -10,10 +10,12 @@ mod message;
 pub mod mission;
 mod queue;
 pub mod save;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 
 pub use id::{NoSuchObject, ObjectRegistry, OriginalObjectId, RegisterError};
 pub use message::{GmsgKind, Undeliverable, WorldMessage, WorldOutbox};
-pub use queue::{ApplyDeletions, DeleteOutcome, PendingDelete, QueueStep, WorldOps, WorldQueue};
+pub use queue::{DeleteOutcome, PendingDelete, WorldOps, WorldQueue};
 
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateHashExt, AppStateSaveExt};

@@ -5,7 +5,6 @@
 //! are not yet proven, so payloads travel as raw bytes.
 
 use crate::id::{NoSuchObject, ObjectRegistry, OriginalObjectId};
-use crate::queue::QueueStep;
 use bevy::prelude::*;
 
 /// The world message surface of tome VI.
@@ -138,7 +137,10 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<WorldOutbox>()
         .add_message::<WorldMessage>()
         .add_message::<Undeliverable>()
-        .add_systems(FixedUpdate, dispatch.in_set(QueueStep::Dispatch));
+        .add_systems(
+            FixedUpdate,
+            dispatch.in_set(iron3d_schedules::SimStep::Dispatch),
+        );
 }
 
 /// Delivers posted messages in sequence order; a message whose target is

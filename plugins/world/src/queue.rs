@@ -1,35 +1,15 @@
 //! The world queue's calculation pass and deferred deletion (tome II).
 //!
-//! While the queue is being calculated (`QueueStep::Enter` .. `Leave` inside
-//! `Phase::CalculateWorldQueue`) a delete request only marks the object
-//! ([`PendingDelete`]) and queues it; the apply-deferred-operations phase
-//! then removes queued objects in request order. Outside the calculation a
+//! While the queue is being calculated (`SimStep::OpenQueue` ..
+//! `SimStep::CloseQueue`) a delete request only marks the object
+//! ([`PendingDelete`]) and queues it; `SimStep::ApplyDeletions` then
+//! removes queued objects in request order. Outside the calculation a
 //! delete is immediate.
 
 use crate::id::{NoSuchObject, ObjectRegistry, OriginalObjectId};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use iron3d_schedules::Phase;
-
-/// The steps of the calculation pass, in order, inside
-/// `Phase::CalculateWorldQueue`.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum QueueStep {
-    /// The pass begins: registry mutation is forbidden from here.
-    Enter,
-    /// Queued world messages are delivered.
-    Dispatch,
-    /// Objects update (behaviour, transforms) and handle messages.
-    Traverse,
-    /// The pass ends.
-    Leave,
-}
-
-/// The removal of the deferred deletions, in
-/// [`Phase::ApplyDeferredOperations`] (what reads [`WorldQueue::deferred`]
-/// there runs before it).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ApplyDeletions;
+use iron3d_schedules::SimStep;
 
 /// The world queue: whether a calculation pass is running and the
 /// deletions it deferred.
@@ -109,24 +89,11 @@ impl WorldOps<'_, '_> {
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<WorldQueue>()
-        .configure_sets(
-            FixedUpdate,
-            (
-                QueueStep::Enter,
-                QueueStep::Dispatch,
-                QueueStep::Traverse,
-                QueueStep::Leave,
-            )
-                .chain()
-                .in_set(Phase::CalculateWorldQueue),
-        )
-        .add_systems(FixedUpdate, enter_calculation.in_set(QueueStep::Enter))
-        .add_systems(FixedUpdate, leave_calculation.in_set(QueueStep::Leave))
+        .add_systems(FixedUpdate, enter_calculation.in_set(SimStep::OpenQueue))
+        .add_systems(FixedUpdate, leave_calculation.in_set(SimStep::CloseQueue))
         .add_systems(
             FixedUpdate,
-            apply_deferred_deletions
-                .in_set(ApplyDeletions)
-                .in_set(Phase::ApplyDeferredOperations),
+            apply_deferred_deletions.in_set(SimStep::ApplyDeletions),
         );
 }
 

@@ -17,7 +17,7 @@ use iron3d_formats::tma::{
 };
 use iron3d_formats::unitdat::{CLASS_ROBOT, PartClass, PartSpec, UnitDat};
 use iron3d_formats::wear::{WEAR_TYPE_ID, Wear, WearRow};
-use iron3d_schedules::{GameClock, StateHash, deny_simulation_ambiguities};
+use iron3d_schedules::{GameClock, SimStep, StateHash, deny_simulation_ambiguities};
 use iron3d_world::mission::*;
 use iron3d_world::*;
 use std::path::Path;
@@ -503,7 +503,7 @@ fn a_loaded_object_deleted_in_the_queue_goes_with_its_parts_after_apply() {
     let tmp = tempfile::tempdir().unwrap();
     install(tmp.path(), &Variant::default());
     let mut app = app(tmp.path(), 1);
-    app.add_systems(FixedUpdate, delete_walker_once.in_set(QueueStep::Traverse));
+    app.add_systems(FixedUpdate, delete_walker_once.in_set(SimStep::Reap));
     assert_eq!(load(&mut app), MissionPhase::Running);
     app.update();
     let world = app.world_mut();

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use iron3d_schedules::{SpinePlugin, StateHash, deny_simulation_ambiguities};
+use iron3d_schedules::{SimStep, SpinePlugin, StateHash, deny_simulation_ambiguities};
 use iron3d_world::*;
 
 /// A spine + world app where every update runs exactly one tick.
@@ -90,7 +90,7 @@ fn deletion_inside_the_world_queue_is_deferred_to_the_apply_phase() {
         .entity(OriginalObjectId(2))
         .unwrap();
     app.init_resource::<Visits>()
-        .add_systems(FixedUpdate, traverse_and_delete.in_set(QueueStep::Traverse));
+        .add_systems(FixedUpdate, traverse_and_delete.in_set(SimStep::Reap));
     app.update();
 
     assert_eq!(
@@ -158,7 +158,7 @@ fn messages_are_delivered_in_posting_order_and_never_to_a_deleted_object() {
                 got.1.push((f.seq, f.reason.was_deleted));
             }
         })
-        .in_set(QueueStep::Traverse),
+        .in_set(SimStep::Reap),
     );
     // Object 11 is deleted before delivery (outside the pass: immediately).
     app.add_systems(Update, |mut ops: WorldOps, mut once: Local<bool>| {

@@ -225,6 +225,10 @@ impl AimAxis {
     /// `(1 - initial) × span`.
     fn of(channel: &Channel) -> Self {
         let span = channel.span.abs();
+        // STAND-IN: the initial value taken as level, so pitch runs from
+        // `-initial × span` to `(1 - initial) × span` (docs/30 "Aiming and
+        // the camera": the page's guess); settled by reading a retail
+        // turret's pitch limits against its channel.
         let limits = (channel.flags & CHANNEL_WRAPS == 0)
             .then(|| (-channel.initial * span, (1.0 - channel.initial) * span));
         Self {
@@ -497,6 +501,9 @@ pub(crate) fn assemble(
                     }
                 })
                 .collect();
+            // STAND-IN: a gun belongs to its own part's turret or its parent
+            // part's (instead of the follower channels, docs/30, not read);
+            // settled by reading the gun's follower channels.
             let turret = turret_of[p].or_else(|| turret_of.get(part.plan.parent?).copied()?);
             armament.guns.push(GunSpec {
                 node,
@@ -520,6 +527,9 @@ pub(crate) fn armour(parts: &[PartArms<'_>]) -> Option<Armour> {
         .filter_map(|p| p.ctld)
         .flat_map(|c| &c.components)
         .filter(|k| k.type_id() == CLASS_ARMOUR)
+        // STAND-IN: the terms are the record's values 1 and 2 (docs/26
+        // "Armour" gives `+4`, `+8` of the armour object, not of the
+        // record); settled by matching those offsets to the record's values.
         .map(|k| Armour {
             linear: k.value(1).unwrap_or(0.0),
             square: k.value(2).unwrap_or(0.0),
@@ -528,6 +538,9 @@ pub(crate) fn armour(parts: &[PartArms<'_>]) -> Option<Armour> {
 }
 
 /// Every node of the parts with a model, with its geometry and full life.
+// STAND-IN: the geometry rounds meet is the construction pose; animated
+// poses are presentation (docs/26 "The hit test" does not say which pose);
+// settled by shooting a retail walker mid-stride where its legs were.
 fn hit_model(
     parts: &[PartArms<'_>],
     poses: &[Vec<Transform>],
@@ -553,6 +566,9 @@ fn hit_model(
             let (centre, radius) = bounding_sphere(faces.iter().flatten().copied());
             // A part's root hangs on its socket, or on its parent part's
             // root when it is not mounted on a node.
+            // STAND-IN: a part not mounted on a node hangs on its parent
+            // part's node 0 (docs/26 names the nodes that hang, not this
+            // case); settled by shooting off a retail part's parent root.
             let socket = match (n, part.plan.parent) {
                 (0, Some(q)) => {
                     let s = frames.get(p).and_then(|f| f.1).unwrap_or(0);

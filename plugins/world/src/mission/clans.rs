@@ -29,6 +29,9 @@ impl Relation {
         match word {
             0 => Relation::Hostile,
             2 => Relation::Allied,
+            // STAND-IN: a word other than 0, 1 or 2 is neutral (the
+            // attitude thirds' middle, docs/25 "Clan relations"); settled
+            // by a retail mission with such a word, or the loader's reading.
             _ => Relation::Neutral,
         }
     }
@@ -50,6 +53,10 @@ impl ClanRelations {
         let mut table = vec![Relation::Hostile; n * n];
         for (i, clan) in clans.iter().enumerate() {
             for row in &clan.relations {
+                // STAND-IN: entries set in file order, both ways, so a later
+                // clan's entry for an earlier one wins (docs/25 "Clan
+                // relations" reads that i→j sets j→i, not which wins);
+                // settled by a retail mission whose two clans disagree.
                 if let Some(j) = clans.iter().position(|c| c.name == row.clan) {
                     let r = Relation::from_word(row.value);
                     table[i * n + j] = r;

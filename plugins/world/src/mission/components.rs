@@ -236,6 +236,9 @@ impl ShieldSpec {
     /// centre) falls on: its dominant axis in the node frame (Z up, +Y
     /// ahead): 0 +y, 1 −y, 2 −x, 3 +x, 4 +z (top), 5 −z (bottom). Ties go
     /// to x, then y.
+    // STAND-IN: +y, the node frame's forward, is sector 0, the front (docs/26
+    // "Shields" leaves the front open); settled by hitting a retail unit's
+    // shield from ahead and reading which sector drops.
     pub fn sector(local: Vec3) -> usize {
         // Node frame from Bevy's: (x, −z, y).
         let (x, y, z) = (local.x, -local.z, local.y);
@@ -298,6 +301,9 @@ impl Drive {
         if self.payload_kg > 0.0 {
             ((self.payload_kg + self.own_kg - self.mass_kg).max(0.0) / self.payload_kg).min(1.0)
         } else {
+            // STAND-IN: no payload counts as carrying nothing, r = 1 (the
+            // engine would divide by zero, docs/24 "Load"); settled by a
+            // retail controller with payload 0 under the engine's limits.
             1.0
         }
     }

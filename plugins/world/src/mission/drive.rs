@@ -21,7 +21,8 @@
 //!   counts").
 //! - The shield is the last fight shield (class 9) and the last deflector
 //!   (class 21) of the list, when it has both (`docs/26-damage.md`,
-//!   "Shields"; ours as to several of either).
+//!   "Shields"; a stand-in as to several of either, docs/facts.md
+//!   "Stand-ins").
 
 use super::components::{Drive, EngineRef, NodeLife, NodeRef, RadarRef, ShieldSpec};
 use super::load::{NodePlan, PartPlan};
@@ -143,6 +144,10 @@ pub(crate) fn assemble(
         .find(|d| d.class == CLASS_ARMOUR)
         .map_or(0.0, |d| d.value);
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
+    // STAND-IN: armour's area scales as the volume scale to the power 2/3
+    // (docs/28 scales the volume by the three scales, says nothing of the
+    // area); settled by weighing a scaled armoured object in the retail
+    // engine (openparkan docs/28 "What a chassis weighs").
     let area_scale = volume_scale.powf(2.0 / 3.0);
     let mut drive = Drive {
         payload_kg,
@@ -212,6 +217,10 @@ pub(crate) fn radar(lists: &[Vec<Component>]) -> Option<RadarRef> {
 
 /// The shield of fitted device lists: their last fight shield and last
 /// deflector, when they have both.
+// STAND-IN: the last of each in the device list, as the radar (docs/26
+// "Shields" reads one generator and one deflector, not which of several);
+// settled by reading the shield's lookup in the control system (openparkan
+// docs/26) or a retail unit with two of either.
 pub(crate) fn shield(lists: &[Vec<Component>]) -> Option<ShieldSpec> {
     let (fight, node) = last_of(lists, CLASS_FIGHT_SHIELD)?;
     let (deflector, deflector_node) = last_of(lists, CLASS_DEFLECTOR)?;

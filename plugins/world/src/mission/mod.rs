@@ -389,48 +389,6 @@ pub fn update_until_loaded(app: &mut App) -> Result<LoadProgress, LoadError> {
     .into())
 }
 
-/// The first mission of the install at `game_dir` running headless, with
-/// seed 1 and `plugins` beside the engine's, every simulation ambiguity
-/// denied, on one thread (as `iron3d play --headless`): the app the
-/// subsystems' tests drive. Panics when the mission does not load.
-pub fn running_test_app<M>(
-    game_dir: std::path::PathBuf,
-    plugins: impl bevy::app::Plugins<M>,
-) -> App {
-    running_mission_test_app(MissionRequest::first_of(game_dir), plugins)
-}
-
-/// [`running_test_app`] for the mission `request` names.
-pub fn running_mission_test_app<M>(
-    request: MissionRequest,
-    plugins: impl bevy::app::Plugins<M>,
-) -> App {
-    let mut app = headless_app(Some(request), 1);
-    app.add_plugins(plugins);
-    iron3d_schedules::deny_simulation_ambiguities(&mut app);
-    app.finish();
-    app.cleanup();
-    iron3d_schedules::run_on_one_thread(&mut app);
-    let progress = update_until_loaded(&mut app).expect("the mission loads");
-    assert_eq!(progress.registered, progress.objects_total);
-    app
-}
-
-/// Deletes every object but `keep` through the World3D queue (outside the
-/// calculation: at once): tests keep only the objects they watch.
-pub fn delete_all_but(app: &mut App, keep: &[crate::OriginalObjectId]) {
-    use bevy::ecs::system::RunSystemOnce;
-    let keep = keep.to_vec();
-    app.world_mut()
-        .run_system_once(move |mut ops: crate::WorldOps| {
-            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
-            for id in all.into_iter().filter(|id| !keep.contains(id)) {
-                ops.delete(id).expect("a registered object can be deleted");
-            }
-        })
-        .expect("the delete system runs");
-}
-
 /// The simulation runs with no mission, or once the mission is registered.
 pub fn simulation_may_run(state: Option<Res<State<MissionPhase>>>) -> bool {
     state.is_none_or(|s| matches!(s.get(), MissionPhase::Idle | MissionPhase::Running))
@@ -666,6 +624,9 @@ impl Difficulty {
     fn new(tma: &Tma, game_ini: Option<&Settings>) -> Self {
         Self {
             ratio: game_ini.map_or(1.0, level_ratio),
+            // STAND-IN: the player's clan is the first player clan, none
+            // allied without one (docs/26 "The difficulty ratio" says "the
+            // player's"); settled by a retail mission with two player clans.
             player: tma.player_clan(),
             relations: ClanRelations::from_clans(&tma.clans),
         }
@@ -677,6 +638,9 @@ impl Difficulty {
             Some(PropertyValue::Int { value, .. }) => value as u32,
             _ => return None,
         };
+        // STAND-IN: a robot-class word with bit `0x8000`, `0x10000` or
+        // `0x20000` (docs/26 gives the whole words `0x1008000`, `0x1010000`,
+        // `0x1020000`); settled by reading the loader's type test.
         let fights = type_word & (WARRIOR_TYPE | HQ_TYPE | HERO_TYPE) != 0;
         let clan = placed.identity as usize;
         let allied = self

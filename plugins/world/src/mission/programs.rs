@@ -11,7 +11,7 @@
 //! resolved beside them: a state's as it is entered (`+0x90`,
 //! `docs/24-motion.md`, "Section 1 is the animation state graph"), a state
 //! contact's as its foot lands (`docs/13-control.md`, "A footstep, end to
-//! end"). Ours (docs/facts.md "Effects at run time"): a control
+//! end"). Stand-ins (docs/facts.md "Stand-ins"): a control
 //! point is placed in the construction pose, and the records of these
 //! groups that are not effect actions are kept (they count in the runs)
 //! but not carried out from here.
@@ -29,6 +29,9 @@ use std::sync::Arc;
 
 /// The library a controller's effect names are read from when their
 /// record names no archive.
+// STAND-IN: `effects.rlb` (docs/13 "The section-5 record" gives the
+// archive and member, not a default archive); settled by a retail record
+// without an archive and the file the engine opens for it.
 pub const EFFECT_CONTEXT: &[u8] = b"effects.rlb";
 
 /// The block entries whose groups act on effects.
@@ -198,6 +201,10 @@ fn resolve(
             .iter()
             .filter_map(|&i| arms::point(part, p, i, poses, frames).map(|(at, _)| at))
             .collect();
+        // STAND-IN: points placed in the construction pose, the part's
+        // origin when none is there (docs/13 "The section-5 record" names
+        // the points, not their pose); settled by a retail effect made on
+        // an animated node's point.
         let at = if found.is_empty() {
             frames.get(p).map_or(Vec3::ZERO, |f| f.0.translation)
         } else {
@@ -223,6 +230,9 @@ fn resolve(
             v4,
             EffectDoes::Node(NodeRef {
                 part: p,
+                // STAND-IN: `v5` is the node's index in its part (docs/11
+                // "Starting, ending, switching" names a node); settled by a
+                // retail action 14 and the node its effect follows.
                 node: v5.max(0) as usize,
             }),
         ),

@@ -82,6 +82,10 @@ impl Default for Volumes {
 
 impl Volumes {
     fn read(settings: &Settings) -> Self {
+        // STAND-IN: the share taken as a linear gain, 1 when the key is
+        // absent (the game sets that share of a system mixer control, and
+        // its default is not known, docs/34 "Music"); settled by measuring
+        // the retail output level at a few `SFX_VOLUME` values.
         let share = |key| {
             settings
                 .number(key)

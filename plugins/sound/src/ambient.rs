@@ -89,6 +89,10 @@ pub(crate) fn play_ambience(
         return;
     }
     state.next_ms = now + 1000 * (WAIT_SECS + below(&mut rng, SPREAD_SECS));
+    // STAND-IN: night is the mission's sky with no sun spell at the game
+    // time, day without a sky (the level's night flag is not known,
+    // docs/34 "Ambient sound"); settled by finding which type-3 object
+    // flag the picker reads.
     let night = sky.is_some_and(|s| s.sky.sun_up(None, now) == Some(false));
     let list = variation_list(&sounds, night);
     let pick = match list.len() {

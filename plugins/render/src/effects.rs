@@ -1,22 +1,22 @@
-//! Presentation: every primitive the running instances emit is a quad
+//! The effects drawn: every primitive the fx crate's running instances
+//! emit ([`iron3d_fx::emit`]) is a quad
 //! with its `Material.lib` entry through the legacy material (the entry's
 //! MAT0 state and blend; the phase texture its animation stands at; its
 //! alpha times the fade). Billboards face the camera; beams lie along
 //! their axis and turn to it. Quads are pooled and hidden when unused.
-//! Lights go to the renderer's light manager
-//! ([`iron3d_render::lights`]). Reads the simulation only.
+//! Lights go to the renderer's light manager ([`crate::lights`]). Reads
+//! the simulation only.
 //!
 //! The phase fraction picks `floor(fraction × phases)` of the entry's
-//! phases (ours: the engine interpolates the track's keys by time).
+//! phases (a stand-in, below).
 
-use crate::emit::{Primitive, PrimitiveKind, emit};
-use crate::instance::{FxInstance, FxInstances};
+use crate::camera::MissionCamera;
+use crate::lights::{FrameLights, LightRequest};
+use crate::material::LegacyMaterial;
 use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 use iron3d_assets::material::EntryMaterial;
-use iron3d_render::camera::MissionCamera;
-use iron3d_render::lights::{FrameLights, LightRequest};
-use iron3d_render::material::LegacyMaterial;
+use iron3d_fx::{FxInstance, FxInstances, Primitive, PrimitiveKind, emit};
 use iron3d_schedules::Phase;
 use std::collections::HashMap;
 
@@ -26,13 +26,15 @@ const ALPHA_STEPS: f32 = 16.0;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FxDraw>().add_systems(
         PostUpdate,
-        draw_effects.in_set(Phase::PublishRenderSnapshot),
+        draw_effects
+            .run_if(resource_exists::<FxInstances>)
+            .in_set(Phase::PublishRenderSnapshot),
     );
 }
 
 /// A pooled effect quad.
 #[derive(Component, Debug)]
-pub struct FxQuad;
+struct FxQuad;
 
 /// A shared material: entry, phase, fade step.
 type MaterialKey = (String, usize, u8);
@@ -115,7 +117,7 @@ fn draw_effects(
         let Some(key) = p.material.as_deref() else {
             continue;
         };
-        let Some(path) = iron3d_render::material::entry_path(key) else {
+        let Some(path) = crate::material::entry_path(key) else {
             continue;
         };
         let source = draw
@@ -127,6 +129,10 @@ fn draw_effects(
         };
         let row = &entry.row;
         let phases = row.textures.len().max(1);
+        // STAND-IN: the phase fraction picks `floor(fraction × phases)` of
+        // the entry's phases (the engine interpolates the track's keys by
+        // time, docs/11 "A phase is where its material's animation
+        // stands"); settled by reading the track's key interpolation.
         let phase = ((p.phase * phases as f32) as usize).min(phases - 1);
         let step = (p.alpha * ALPHA_STEPS).round().clamp(1.0, ALPHA_STEPS) as u8;
         let material = draw

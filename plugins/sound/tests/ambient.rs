@@ -2,28 +2,14 @@
 //! the theme loops from the first tick, variations play on the first tick
 //! and then every 10..19 s, never twice in a row; the same run gives the
 //! same list; a retail-style empty entry plays nothing and is a fault with
-//! its chain; presenting the sounds leaves the state hash alone.
+//! its chain.
 
 use bevy::prelude::*;
-use iron3d_audio::capture::CaptureBackend;
-use iron3d_audio::*;
-use iron3d_demo::{self as demo, Scale};
-use iron3d_schedules::{GameClock, StateHash};
+use iron3d_schedules::GameClock;
+use iron3d_sound::*;
 use iron3d_world::mission::*;
+use iron3d_world::test_support::{demo_install, run_for_seconds, running_test_app};
 use std::path::Path;
-
-fn demo_game(dir: &Path) -> std::path::PathBuf {
-    let game = dir.join("game");
-    demo::build(&game, demo::DEFAULT_SEED, Scale::Demo).unwrap();
-    game
-}
-
-/// Runs `app` for `secs` seconds of game time.
-fn run_for(app: &mut App, secs: u64) {
-    while app.world().resource::<GameClock>().elapsed().as_secs() < secs {
-        app.update();
-    }
-}
 
 fn sounds(app: &App) -> Vec<SoundEvent> {
     app.world().resource::<Sounds>().0.clone()
@@ -31,9 +17,9 @@ fn sounds(app: &App) -> Vec<SoundEvent> {
 
 #[test]
 fn the_theme_loops_and_variations_come_every_10_to_19_seconds() {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut app = running_test_app(demo_game(tmp.path()), SoundPlugin);
-    run_for(&mut app, 120);
+    let tmp = demo_install();
+    let mut app = running_test_app(tmp.path().join("game"), SoundPlugin);
+    run_for_seconds(&mut app, 120);
     let events = sounds(&app);
     let theme = &events[0];
     assert_eq!(
@@ -65,35 +51,9 @@ fn the_theme_loops_and_variations_come_every_10_to_19_seconds() {
 }
 
 #[test]
-fn the_same_run_gives_the_same_list_and_presenting_it_changes_no_state() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = demo_game(tmp.path());
-    let mut plain = running_test_app(game.clone(), SoundPlugin);
-    let mut heard = running_test_app(
-        game,
-        (SoundPlugin, AudioOutputPlugin::<CaptureBackend>::default()),
-    );
-    run_for(&mut plain, 40);
-    run_for(&mut heard, 40);
-    assert_eq!(sounds(&plain), sounds(&heard));
-    assert_eq!(
-        StateHash::compute(plain.world()),
-        StateHash::compute(heard.world())
-    );
-    // The output played the theme (no camera: the listener at the origin).
-    let playing = heard.world().resource::<PlayingSources>().0.clone();
-    assert!(
-        playing
-            .iter()
-            .any(|s| s.key == "SOUNDS.LIB::ATM_LOOP.WAV" && s.looped),
-        "{playing:?}"
-    );
-}
-
-#[test]
 fn an_empty_entry_plays_nothing_and_reports_entry_empty_with_its_chain() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = demo_game(tmp.path());
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
     // A mod whose mission.cfg names the retail-style empty entry as theme.
     let mission_dir = first_mission_dir(&game);
     let cfg = std::fs::read_to_string(mission_dir.join("mission.cfg")).unwrap();
@@ -101,7 +61,7 @@ fn an_empty_entry_plays_nothing_and_reports_entry_empty_with_its_chain() {
     assert_ne!(broken, cfg);
     std::fs::write(mission_dir.join("mission.cfg"), broken).unwrap();
     let mut app = running_test_app(game, SoundPlugin);
-    run_for(&mut app, 2);
+    run_for_seconds(&mut app, 2);
     let loaded = app.world().resource::<MissionSounds>();
     assert!(
         loaded
@@ -145,14 +105,14 @@ fn first_mission_dir(game: &Path) -> std::path::PathBuf {
 #[test]
 fn the_night_list_plays_once_the_sun_is_down() {
     use iron3d_formats::proto::ske::{ClockTime, Sky};
-    let tmp = tempfile::tempdir().unwrap();
-    let game = demo_game(tmp.path());
+    let tmp = demo_install();
+    let game = tmp.path().join("game");
     let sky_file = first_mission_dir(&game).join("sky.ske");
     let mut sky = Sky::parse(&std::fs::read(&sky_file).unwrap()).unwrap();
     sky.start = ClockTime::new(0, 14, 0);
     std::fs::write(&sky_file, sky.to_bytes().unwrap()).unwrap();
     let mut app = running_test_app(game, SoundPlugin);
-    run_for(&mut app, 90);
+    run_for_seconds(&mut app, 90);
     let loaded = app.world().resource::<MissionSounds>().ambient.clone();
     let [default, day, night] = &loaded.variations;
     assert!(default.is_empty(), "{default:?}");

@@ -1,0 +1,68 @@
+//! Helpers for the subsystems' tests (the `test-support` feature, which
+//! only dev-dependencies turn on): the demo install in a temporary
+//! directory, its first mission running headless with a test's plugins,
+//! game time run on, and a world pruned to the objects a test watches.
+
+use crate::mission::{MissionRequest, headless_app, update_until_loaded};
+use crate::{OriginalObjectId, WorldOps};
+use bevy::prelude::*;
+use iron3d_demo::{self as demo, Scale};
+use iron3d_schedules::GameClock;
+
+/// A temporary directory holding the demo install (default seed, demo
+/// scale) in its `game` folder; the install goes with the directory.
+pub fn demo_install() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo)
+        .expect("the demo install builds");
+    tmp
+}
+
+/// Updates `app` until `secs` whole seconds of game time have passed.
+pub fn run_for_seconds(app: &mut App, secs: u64) {
+    while app.world().resource::<GameClock>().elapsed().as_secs() < secs {
+        app.update();
+    }
+}
+
+/// The first mission of the install at `game_dir` running headless, with
+/// seed 1 and `plugins` beside the engine's, every simulation ambiguity
+/// denied, on one thread (as `iron3d play --headless`): the app the
+/// subsystems' tests drive. Panics when the mission does not load.
+pub fn running_test_app<M>(
+    game_dir: std::path::PathBuf,
+    plugins: impl bevy::app::Plugins<M>,
+) -> App {
+    running_mission_test_app(MissionRequest::first_of(game_dir), plugins)
+}
+
+/// [`running_test_app`] for the mission `request` names.
+pub fn running_mission_test_app<M>(
+    request: MissionRequest,
+    plugins: impl bevy::app::Plugins<M>,
+) -> App {
+    let mut app = headless_app(Some(request), 1);
+    app.add_plugins(plugins);
+    iron3d_schedules::deny_simulation_ambiguities(&mut app);
+    app.finish();
+    app.cleanup();
+    iron3d_schedules::run_on_one_thread(&mut app);
+    let progress = update_until_loaded(&mut app).expect("the mission loads");
+    assert_eq!(progress.registered, progress.objects_total);
+    app
+}
+
+/// Deletes every object but `keep` through the World3D queue (outside the
+/// calculation: at once): tests keep only the objects they watch.
+pub fn delete_all_but(app: &mut App, keep: &[OriginalObjectId]) {
+    use bevy::ecs::system::RunSystemOnce;
+    let keep = keep.to_vec();
+    app.world_mut()
+        .run_system_once(move |mut ops: WorldOps| {
+            let all: Vec<_> = ops.registry().iter().map(|(id, _)| id).collect();
+            for id in all.into_iter().filter(|id| !keep.contains(id)) {
+                ops.delete(id).expect("a registered object can be deleted");
+            }
+        })
+        .expect("the delete system runs");
+}
