@@ -1219,30 +1219,52 @@ fn a_save_loads_in_the_window_and_goes_on_as_the_uninterrupted_run() {
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::Read;
     use std::process::Stdio;
     require_display();
     let display = OwnDisplay::start();
     let fight = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/fight.ron");
     let args = [std::ffi::OsStr::new("replay"), fight.as_os_str()];
     let mut child = display.game(&args, Stdio::piped());
-    let mut log = BufReader::new(child.stderr.take().unwrap()).lines();
-    let playing = log
-        .by_ref()
-        .map_while(Result::ok)
-        .any(|l| l.contains("replay: playing"));
-    assert!(playing, "the replay starts");
-    let drain = std::thread::spawn(move || log.map_while(Result::ok).collect::<Vec<_>>());
+    let log = GameLog::of(&mut child);
+    let playing = log.wait_for(|l| l.contains("replay: playing"), Game::LIMIT);
+    let end_tick = playing
+        .as_deref()
+        .and_then(|l| {
+            l.split_once(" (")?
+                .1
+                .split_once(" ticks")?
+                .0
+                .parse::<u64>()
+                .ok()
+        })
+        .expect("the replay starts and says its length");
     display.focus_game();
-    let presses = |key: &str, times: usize| {
-        for _ in 0..times {
-            display.press(key);
-        }
-        std::thread::sleep(std::time::Duration::from_secs(2));
+    // Each key waits for the game to take the one before: a seek on is
+    // said at once; a seek back loads the mission anew and says so when
+    // the replay plays again.
+    let seek_on = |display: &OwnDisplay| {
+        display.press("Next");
+        log.wait_for(|l| l.contains("replay: seeking on to tick"), KEY_LIMIT)
     };
-    presses("Next", 3);
-    presses("Prior", 1);
-    presses("Next", 9);
+    assert!(seek_on(&display).is_some(), "PageDown seeks on");
+    display.press("Prior");
+    assert!(
+        log.wait_for(|l| l.contains("replay: seeking back to tick"), KEY_LIMIT)
+            .is_some(),
+        "PageUp seeks back"
+    );
+    assert!(
+        log.wait_for(|l| l.contains("replay: playing"), Game::LIMIT)
+            .is_some(),
+        "the replay plays again from the mission's start"
+    );
+    // On to the end, a key at a time (a key the game missed is pressed
+    // again).
+    let at_end = format!("replay: seeking on to tick {end_tick}");
+    let reached =
+        (0..4 * end_tick / 30).any(|_| seek_on(&display).is_some_and(|l| l.contains(&at_end)));
+    assert!(reached, "PageDown seeks on to the end");
     let status = child.wait().unwrap();
     let mut stdout = String::new();
     child
@@ -1251,16 +1273,56 @@ fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
         .unwrap()
         .read_to_string(&mut stdout)
         .unwrap();
-    let lines = drain.join().unwrap();
-    assert!(status.success(), "{stdout}{lines:#?}");
-    let said = |what: &str| lines.iter().any(|l| l.contains(what));
-    assert!(said("replay: seeking on to tick"), "{lines:#?}");
-    assert!(said("replay: seeking back to tick"), "{lines:#?}");
+    assert!(status.success(), "{stdout}{:#?}", log.rest());
     assert!(
         stdout.contains("replay: 78 checkpoints of 78 reached"),
         "{stdout}"
     );
     assert!(!stdout.contains("parts from the recording"), "{stdout}");
+}
+
+/// How long a game may take to answer a key on a loaded machine.
+const KEY_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A game's log, line by line on a channel, so a test can wait for the
+/// line it needs before its next key or click.
+struct GameLog(std::sync::mpsc::Receiver<String>);
+
+impl GameLog {
+    /// Reads the standard error of `child` (taken from it).
+    fn of(child: &mut std::process::Child) -> Self {
+        use std::io::{BufRead, BufReader};
+        let stderr = child.stderr.take().expect("the game's stderr is piped");
+        let (line, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = line.send(l);
+            }
+        });
+        Self(lines)
+    }
+
+    /// The first line from now on that `wanted` takes, within `limit`.
+    fn wait_for(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+        limit: std::time::Duration,
+    ) -> Option<String> {
+        let until = std::time::Instant::now() + limit;
+        while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+            match self.0.recv_timeout(left) {
+                Ok(l) if wanted(&l) => return Some(l),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
+    /// The lines not read yet, once the game has ended.
+    fn rest(&self) -> Vec<String> {
+        self.0.try_iter().collect()
+    }
 }
 
 /// The outcome panel's Restart: the kept won game (`tests/replays/won.ron`)
@@ -1270,7 +1332,6 @@ fn a_watched_replay_seeks_with_its_keys_and_checks_every_checkpoint() {
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn the_outcome_panel_restarts_the_mission() {
-    use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     require_display();
     let display = OwnDisplay::start();
@@ -1281,25 +1342,9 @@ fn the_outcome_panel_restarts_the_mission() {
         won.as_os_str(),
     ];
     let mut child = display.game(&args, Stdio::null());
-    // The log line by line on a channel, so the test can wait for a line
-    // with a deadline.
-    let (line, lines) = std::sync::mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = line.send(l);
-        }
-    });
+    let log = GameLog::of(&mut child);
     let wait_for = |what: &str, limit: std::time::Duration| {
-        let until = std::time::Instant::now() + limit;
-        while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
-            match lines.recv_timeout(left) {
-                Ok(l) if l.contains(what) => return true,
-                Ok(_) => {}
-                Err(_) => return false,
-            }
-        }
-        false
+        log.wait_for(|l| l.contains(what), limit).is_some()
     };
     let won = wait_for("mission: Complete at tick 7861", Game::LIMIT);
     assert!(won, "the mission is won in the window");
@@ -1473,7 +1518,7 @@ impl Drop for Game {
 #[test]
 #[ignore = "needs a display: run under xvfb-run with --ignored, as .ci/test does"]
 fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::Read;
     use std::process::Stdio;
     require_display();
     let display = OwnDisplay::start();
@@ -1486,15 +1531,10 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
         text
     });
     // The log, line by line, until the game says what the test waits for.
-    let mut log = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut wait_for = |what: &str| {
-        for line in log.by_ref() {
-            let line = line.unwrap();
-            if line.contains(what) {
-                return line;
-            }
-        }
-        panic!("the game ended without logging `{what}`");
+    let log = GameLog::of(&mut child);
+    let wait_for = |what: &str| {
+        log.wait_for(|l| l.contains(what), Game::LIMIT)
+            .unwrap_or_else(|| panic!("the game did not log `{what}`"))
     };
     assert!(wait_for("main menu: ").ends_with("main menu: 2 missions"));
     display.focus_game();
@@ -1503,9 +1543,7 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
     display.press("Return");
     assert!(wait_for("briefing: ").ends_with("briefing: 4 waypoints"));
     display.press("Escape");
-    let drain = std::thread::spawn(move || log.count());
     let status = child.wait().unwrap();
-    drain.join().unwrap();
     let out = reader.join().unwrap();
     assert!(status.success(), "{out}");
     assert!(out.contains("mission: Campaign.00/Mission.02"), "{out}");

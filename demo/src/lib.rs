@@ -11,6 +11,7 @@
 mod assets;
 mod world;
 pub use world::ROAD_PATH;
+pub use world::arena::{ARENA_MISSION, Arena, Piece, Side, What};
 
 use iron3d_formats::error::{FormatError, Result};
 use std::collections::BTreeMap;
@@ -70,13 +71,32 @@ pub fn generate(seed: u64, scale: Scale) -> Result<Install> {
 /// temporary sibling directory first, renamed over `dir` at the end (an
 /// existing `dir` is replaced).
 pub fn build(dir: &Path, seed: u64, scale: Scale) -> Result<Install> {
-    write_into(dir, seed, scale, true)
+    write_into(dir, generate(seed, scale)?, true)
+}
+
+/// Generates the test arena in memory: the demo's prototypes, materials,
+/// effects and sounds and its root configs, without its maps and
+/// campaign, and the one mission [`ARENA_MISSION`] on flat ground holding
+/// only `arena`'s pieces. Returns the install and the pieces' original
+/// ids, in order.
+pub fn generate_arena(arena: &Arena) -> Result<(Install, Vec<u32>)> {
+    let mut install = Install::default();
+    let catalog = assets::write(&mut install, DEFAULT_SEED, Scale::Demo)?;
+    let ids = world::write_arena(&mut install, &catalog, DEFAULT_SEED, arena)?;
+    Ok((install, ids))
+}
+
+/// Generates the test arena ([`generate_arena`]) and writes it to `dir`
+/// as [`build`] does; returns the pieces' original ids, in order.
+pub fn build_arena(dir: &Path, arena: &Arena) -> Result<Vec<u32>> {
+    let (install, ids) = generate_arena(arena)?;
+    write_into(dir, install, true)?;
+    Ok(ids)
 }
 
 /// Writes the install beside `dir` and renames it into place. Without
 /// `replace`, an existing `dir` (another process finished first) is kept.
-fn write_into(dir: &Path, seed: u64, scale: Scale, replace: bool) -> Result<Install> {
-    let install = generate(seed, scale)?;
+fn write_into(dir: &Path, install: Install, replace: bool) -> Result<Install> {
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -185,7 +205,7 @@ pub fn cache_path(seed: u64) -> Result<std::path::PathBuf> {
 pub fn ensure_cached(seed: u64) -> Result<std::path::PathBuf> {
     let dir = cache_path(seed)?;
     if !dir.is_dir() {
-        write_into(&dir, seed, Scale::Demo, false)?;
+        write_into(&dir, generate(seed, Scale::Demo)?, false)?;
     }
     Ok(dir)
 }

@@ -10,6 +10,7 @@
 //! from a seeded [`Rng`] and integer maths; the only float operations are
 //! `+ - * /` on exact small values.
 
+pub mod arena;
 mod land;
 mod mission;
 mod scripts;
@@ -99,6 +100,27 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
     mission::write_dialogue(install)?;
     scripts::write_varset(install)?;
     Ok(())
+}
+
+/// Writes the arena's world: the root configs, the unit DATs and the
+/// arena's map and mission; returns its pieces' original ids.
+pub fn write_arena(
+    install: &mut Install,
+    catalog: &Catalog,
+    seed: u64,
+    arena: &arena::Arena,
+) -> Result<Vec<u32>> {
+    let mut rng = Rng::new(seed ^ 0x5752_4C44_0000_0006);
+    write_root_configs(install)?;
+    let units = units::write(
+        install,
+        catalog,
+        &mut rng,
+        Plan::of(Scale::Demo).robot_designs,
+    )?;
+    let ids = arena::write(install, &units, arena)?;
+    mission::write_dialogue(install)?;
+    Ok(ids)
 }
 
 /// The root configs: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`,

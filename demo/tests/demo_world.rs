@@ -606,3 +606,54 @@ fn rebuilding_over_an_install_never_leaves_a_moment_without_one() {
         .collect();
     assert_eq!(siblings, vec![std::ffi::OsString::from("game")]);
 }
+
+#[test]
+fn the_arena_holds_only_its_pieces_on_flat_walkable_ground() {
+    use iron3d_demo::{ARENA_MISSION, Arena, Side, What, generate_arena};
+    use iron3d_formats::config::builddat::BuildCategory;
+    let arena = Arena::default()
+        .with(What::Walker, Side::Player, [0.0, 0.0])
+        .with(What::Hero, Side::Player, [10.0, 0.0])
+        .with(
+            What::Building(BuildCategory::Generator),
+            Side::Neutral,
+            [0.0, 40.0],
+        )
+        .with(What::Walker, Side::Enemy, [-50.0, 20.0]);
+    let (install, ids) = generate_arena(&arena).expect("the arena");
+    let list = missions(&install);
+    assert_eq!(list.len(), 1, "one mission");
+    let (path, tma) = &list[0];
+    assert_eq!(**path, format!("MISSIONS/{ARENA_MISSION}/data.tma"));
+    assert_eq!(tma.objects.len(), 4);
+    assert_eq!(ids, tma.original_ids());
+    let clan_of = |o: &tma::PlacedObject| o.identity;
+    assert_eq!(
+        tma.objects.iter().map(clan_of).collect::<Vec<_>>(),
+        [1, 1, 3, 2]
+    );
+    assert_eq!(tma.objects[1].instance_name, b"Hero");
+    assert_eq!(tma.objects[2].kind(), Some(ObjectKind::Building));
+    // Every piece stands at its offset from the centre, at one height.
+    let z = tma.objects[0].position[2];
+    let centre = [tma.objects[0].position[0], tma.objects[0].position[1]];
+    for (o, piece) in tma.objects.iter().zip(&arena.pieces) {
+        assert_eq!(
+            o.position,
+            [centre[0] + piece.at[0], centre[1] + piece.at[1], z]
+        );
+    }
+    // The map is flat and walkable everywhere.
+    let land =
+        LandMsh::parse(file(&install, "MAPS/Arena/Land.msh").unwrap(), Mode::Strict).unwrap();
+    let (lo, hi) = land.bounds().expect("the map has ground");
+    assert_eq!(lo[2], hi[2], "one height");
+    let map = LandMap::parse(file(&install, "MAPS/Arena/Land.map").unwrap(), Mode::Strict).unwrap();
+    assert!(
+        map.areals.iter().all(|a| a.is_walkable()),
+        "every areal walkable"
+    );
+    // Same pieces, same bytes.
+    let (again, _) = generate_arena(&arena).unwrap();
+    assert_eq!(install.files(), again.files());
+}

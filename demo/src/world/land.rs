@@ -160,8 +160,7 @@ impl Field {
                 heights[(mesa[1] + dy) * size + mesa[0] + dx] += MESA_HEIGHT * FIX;
             }
         }
-        let cells = (size - 1) / AREAL_QUADS;
-        let mut field = Field {
+        Field {
             size,
             origin,
             heights,
@@ -169,12 +168,36 @@ impl Field {
             paving,
             sites,
             walkable: Vec::new(),
-            cells,
-        };
-        field.walkable = (0..cells * cells)
-            .map(|c| field.cell_is_walkable(c % cells, c / cells))
+            cells: (size - 1) / AREAL_QUADS,
+        }
+        .with_walkable()
+    }
+
+    /// A map of `size` x `size` vertices at ground level everywhere, all
+    /// of it a build site's paving, its one site at the centre.
+    pub fn flat(size: usize) -> Field {
+        let quads = (size - 1) as i64;
+        let vertices = size * size;
+        Field {
+            size,
+            origin: -quads * SPACING / 2,
+            heights: vec![GROUND * FIX; vertices],
+            flat: vec![FIX; vertices],
+            paving: vec![ground::SITE; vertices],
+            sites: vec![[size / 2; 2]],
+            walkable: Vec::new(),
+            cells: (size - 1) / AREAL_QUADS,
+        }
+        .with_walkable()
+    }
+
+    /// The field with its areal cells' walkability worked out.
+    fn with_walkable(mut self) -> Field {
+        let cells = self.cells;
+        self.walkable = (0..cells * cells)
+            .map(|c| self.cell_is_walkable(c % cells, c / cells))
             .collect();
-        field
+        self
     }
 
     fn h(&self, x: usize, y: usize) -> i64 {

@@ -45,15 +45,15 @@ impl MissionSpec {
 
 /// Clan table order: index = the clan word stored in `identity` and
 /// `ClanID`.
-const CLANS: [(&str, ClanType); 4] = [
+pub(super) const CLANS: [(&str, ClanType); 4] = [
     ("Nature", ClanType::Nature),
     ("Player", ClanType::Player),
     ("Enemy", ClanType::Enemy),
     ("Neutral", ClanType::Neutral),
 ];
-const PLAYER: u32 = 1;
-const ENEMY: u32 = 2;
-const NEUTRAL: u32 = 3;
+pub(super) const PLAYER: u32 = 1;
+pub(super) const ENEMY: u32 = 2;
+pub(super) const NEUTRAL: u32 = 3;
 
 /// Vertex offsets around a site centre (all within the flat radius).
 const BUILDING_SPOTS: [[i64; 2]; 4] = [[0, 0], [3, 0], [0, 3], [-3, 0]];
@@ -174,19 +174,15 @@ fn build_tma(
         patrols: None,
     };
 
-    for (index, (name, clan_type)) in CLANS.iter().enumerate() {
-        let mut clan = Clan::new(*name, *clan_type);
+    for (index, (_, clan_type)) in CLANS.iter().enumerate() {
         let base = match clan_type {
             ClanType::Nature => None,
             ClanType::Player => Some(0),
             ClanType::Enemy => Some(2),
             ClanType::Neutral => Some(1),
         };
-        if let Some(s) = base {
-            let p = at(site(s));
-            clan.base = [p[0], p[1]];
-            clan.bot_cap = 8;
-        } else {
+        let mut clan = clan(index, base.map(|s| at(site(s))));
+        if base.is_none() {
             // Zones only on the nature clan (FACTS "one public reader").
             clan.zones = (0..2)
                 .map(|s| ClanZone {
@@ -197,26 +193,10 @@ fn build_tma(
                 })
                 .collect();
         }
-        clan.relations = CLANS
-            .iter()
-            .enumerate()
-            .filter(|&(other, _)| other != index)
-            .map(|(other, (other_name, _))| ClanRelation {
-                clan: other_name.as_bytes().to_vec(),
-                // 0 hostile between player and enemy, 1 otherwise.
-                value: u32::from(!matches!(
-                    (index as u32, other as u32),
-                    (PLAYER, ENEMY) | (ENEMY, PLAYER)
-                )),
-            })
-            .collect();
         tma.clans.push(clan);
     }
 
-    let mut objects = Objects {
-        list: Vec::new(),
-        logical_id: 0,
-    };
+    let mut objects = Objects::new();
     let spot = |s: usize, d: [i64; 2]| {
         let [x, y] = site(s);
         at([(x as i64 + d[0]) as usize, (y as i64 + d[1]) as usize])
@@ -302,9 +282,7 @@ fn build_tma(
         );
         o.instance_name = name.as_bytes().to_vec();
         if hero {
-            for p in o.properties.iter_mut().filter(|p| p.name == b"Type") {
-                *p = Property::int("Type", (CLASS_ROBOT | HERO_TYPE) as i32, i32::MIN, i32::MAX);
-            }
+            mark_hero(o);
         }
     }
     // On a mission whose player base is the map's first site, a row of
@@ -369,20 +347,53 @@ fn build_tma(
     (tma, slots)
 }
 
+/// Clan `index` of [`CLANS`] with its relations (hostile between the
+/// player and the enemy, friendly otherwise) and, for a clan with a base,
+/// its base at `base` and its bot cap.
+pub(super) fn clan(index: usize, base: Option<[f32; 3]>) -> Clan {
+    let (name, clan_type) = CLANS[index];
+    let mut clan = Clan::new(name, clan_type);
+    if let Some(p) = base {
+        clan.base = [p[0], p[1]];
+        clan.bot_cap = 8;
+    }
+    clan.relations = CLANS
+        .iter()
+        .enumerate()
+        .filter(|&(other, _)| other != index)
+        .map(|(other, (other_name, _))| ClanRelation {
+            clan: other_name.as_bytes().to_vec(),
+            // 0 hostile between player and enemy, 1 otherwise.
+            value: u32::from(!matches!(
+                (index as u32, other as u32),
+                (PLAYER, ENEMY) | (ENEMY, PLAYER)
+            )),
+        })
+        .collect();
+    clan
+}
+
 enum Building {
     Key(&'static str),
     Dat(BuildCategory),
 }
 
 /// Placed objects with running logical ids.
-struct Objects {
-    list: Vec<PlacedObject>,
+pub(super) struct Objects {
+    pub(super) list: Vec<PlacedObject>,
     logical_id: i32,
 }
 
 impl Objects {
+    pub(super) fn new() -> Self {
+        Self {
+            list: Vec::new(),
+            logical_id: 0,
+        }
+    }
+
     /// Places one object: random yaw, the property bag of its kind.
-    fn place(
+    pub(super) fn place(
         &mut self,
         rng: &mut Rng,
         kind: ObjectKind,
@@ -424,6 +435,14 @@ impl Objects {
         self.list.push(o);
         let last = self.list.len() - 1;
         &mut self.list[last]
+    }
+}
+
+/// Makes a placed unit the player's hero: its `Type` word carries the
+/// hero's bit.
+pub(super) fn mark_hero(o: &mut PlacedObject) {
+    for p in o.properties.iter_mut().filter(|p| p.name == b"Type") {
+        *p = Property::int("Type", (CLASS_ROBOT | HERO_TYPE) as i32, i32::MIN, i32::MAX);
     }
 }
 

@@ -1,12 +1,14 @@
 //! Helpers for the subsystems' tests (the `test-support` feature, which
-//! only dev-dependencies turn on): the demo install in a temporary
-//! directory, its first mission running headless with a test's plugins,
-//! game time run on, and a world pruned to the objects a test watches.
+//! only dev-dependencies turn on): the test arena (only the objects a test
+//! names, on flat ground) or the demo install in a temporary directory,
+//! a mission running headless with a test's plugins, game time run on,
+//! and a world pruned to the objects a test watches.
 
 use crate::mission::{MissionRequest, headless_app, update_until_loaded};
 use crate::{OriginalObjectId, WorldOps};
 use bevy::prelude::*;
 use iron3d_demo::{self as demo, Scale};
+pub use iron3d_demo::{ARENA_MISSION, Arena, Piece, Side, What};
 use iron3d_schedules::GameClock;
 
 /// A temporary directory holding the demo install (default seed, demo
@@ -16,6 +18,25 @@ pub fn demo_install() -> tempfile::TempDir {
     demo::build(&tmp.path().join("game"), demo::DEFAULT_SEED, Scale::Demo)
         .expect("the demo install builds");
     tmp
+}
+
+/// The test arena holding `arena`'s pieces and nothing else, running
+/// headless with `plugins` (as [`running_mission_test_app`]), and the
+/// pieces' original ids in order. The directory holds the install.
+pub fn running_arena<M>(
+    arena: &Arena,
+    plugins: impl bevy::app::Plugins<M>,
+) -> (tempfile::TempDir, App, Vec<OriginalObjectId>) {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let game = tmp.path().join("game");
+    let ids = demo::build_arena(&game, arena).expect("the arena builds");
+    let request = MissionRequest {
+        game_dir: game,
+        mission: Some(ARENA_MISSION.into()),
+        mod_dirs: Vec::new(),
+    };
+    let app = running_mission_test_app(request, plugins);
+    (tmp, app, ids.into_iter().map(OriginalObjectId).collect())
 }
 
 /// Updates `app` until `secs` whole seconds of game time have passed.
