@@ -1611,3 +1611,45 @@ fn a_long_run_keeps_the_missions_footprint() {
         "{long_peak} KiB after 36,000 ticks, {short_peak} KiB after 3,600, {logs} log entries"
     );
 }
+
+/// A headless run records the same replay file as the window's: its
+/// orders among the header's, a checkpoint every 30 ticks and at its last
+/// tick; the replay verifies to that tick and the run's own hash.
+#[test]
+fn a_headless_run_records_a_replay_that_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.ron");
+    let path = file.to_str().unwrap();
+    let args = [
+        "play",
+        "--headless",
+        "--ticks",
+        "95",
+        "--order",
+        "9 GO -300 -330",
+    ];
+    let run = iron3d(&[&args[..], &["--record", path]].concat());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let hash = stdout(&run)
+        .lines()
+        .find_map(|l| l.strip_prefix("state hash: ").map(str::to_string))
+        .expect("the run's hash");
+    let replay = iron3d_replay::Replay::load(&file).expect("a replay file");
+    assert_eq!(replay.end_tick, 95);
+    assert_eq!(replay.orders.len(), 1, "the order is the session's");
+    let ticks: Vec<u64> = replay.checkpoints.iter().map(|c| c.tick).collect();
+    assert_eq!(ticks, [30, 60, 90, 95]);
+    let verified = iron3d(&["replay", path, "--headless", "--verify"]);
+    let out = stdout(&verified);
+    assert!(verified.status.success(), "{out}");
+    assert!(out.contains("replay: 4 checkpoints of 4 reached"), "{out}");
+    assert!(out.contains(&format!("state hash: {hash}")), "{out}");
+    // Unwritable: the run fails and says so.
+    let bad = iron3d(&[&args[..], &["--record", "/nonexistent/dir/run.ron"]].concat());
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not written"));
+}

@@ -13,11 +13,13 @@ use iron3d_render::capture::CaptureRequest;
 use iron3d_render::screenshot::ScreenshotRequest;
 use iron3d_replay::{
     LoadsPlugin, PendingLoad, Playback, PlaybackPlugin, RecordPlugin, Recording, Replay,
-    TracePlugin, finish_trace,
+    TracePlugin, finish_recording, finish_trace,
 };
 use iron3d_schedules::SimulationRate;
-use iron3d_world::mission::{LoadProgress, MissionPlugin, MissionRequest, update_until_loaded};
-use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
+use iron3d_world::OriginalObjectId;
+use iron3d_world::mission::{
+    LoadProgress, MissionPlugin, MissionRequest, StartOrders, update_until_loaded,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -141,8 +143,9 @@ pub struct PlayArgs {
     skip_briefing: bool,
     /// Record the session into a replay file (see `iron3d replay`): the
     /// header, every step's input that changed and state-hash
-    /// checkpoints, written as the game exits or the mission ends.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["headless", "effects"])]
+    /// checkpoints, written as the game exits or the mission ends (a
+    /// headless run's as its ticks run out: the same file).
+    #[arg(long, value_name = "FILE", conflicts_with = "effects")]
     record: Option<PathBuf>,
     /// With --headless, save the session at tick TICK into FILE
     /// (repeatable): the replay up to there, loaded again by --load.
@@ -261,9 +264,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
             post = save.state.is_none();
             session.playback = Some(PlaybackPlugin::load(save));
         }
-        if !saves.is_empty() {
+        if args.record.is_some() || !saves.is_empty() {
             session.record = Some(RecordPlugin {
-                path: None,
+                path: args.record.clone(),
                 rate: rate.0,
                 saves,
                 orders: orders.clone(),
@@ -410,8 +413,10 @@ fn run_headless(
     let Outputs { every, report } = outputs;
     let has_mission = mission.request.is_some();
     let traced = session.trace.is_some();
+    let recorded = session.record.is_some();
     let mut app = app::headless(rate, mission, session);
-    app.insert_resource(StartEffects(effects));
+    app.insert_resource(StartEffects(effects))
+        .insert_resource(StartOrders(orders.to_vec()));
     let progress = match update_until_loaded(&mut app) {
         Ok(progress) => progress,
         Err(error) => {
@@ -425,15 +430,16 @@ fn run_headless(
     if state_not_loaded(app.world()) {
         return session_outcome(app.world());
     }
-    let mut outbox = app.world_mut().resource_mut::<WorldOutbox>();
-    for (id, packet) in orders {
-        outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
-    }
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
     });
     if traced {
         finish_trace(app.world_mut());
+    }
+    if recorded {
+        // As the window's recording ends when it exits: a last checkpoint
+        // at the last tick, the file written (a failure fails the run).
+        finish_recording(app.world_mut());
     }
     say!("{}", iron3d_script::outcome_line(app.world()));
     say!("ticks: {ticks}");

@@ -245,8 +245,9 @@ fn finish_on_exit(world: &mut World) {
 /// Ends the recording with a checkpoint at its last tick and writes it
 /// (the first mission's, when a file was asked for; a failure goes to
 /// [`Recording::save_errors`]); the next mission that runs starts
-/// another (for the saves), without the start orders.
-fn finish_recording(world: &mut World) {
+/// another (for the saves), without the start orders. A headless run
+/// calls it as its ticks run out.
+pub fn finish_recording(world: &mut World) {
     if world.resource::<Recording>().replay.is_none() {
         return;
     }

@@ -60,7 +60,8 @@ pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigge
 pub use rng::{Draws, RngStreams, fraction};
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
-    LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, unload,
+    LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, StartOrders,
+    unload,
 };
 pub use sounds::{
     AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_BUILD_CAPTURE,

@@ -17,7 +17,10 @@ use super::{
     MissionScripts, MissionSky, MissionSounds, ResourceGate, RngStreams, load::Loader,
     undo_construction,
 };
-use crate::{ObjectRegistry, Undeliverable, WorldMessage, WorldOutbox, WorldQueue};
+use crate::{
+    GmsgKind, ObjectRegistry, OriginalObjectId, Undeliverable, WorldMessage, WorldOutbox,
+    WorldQueue,
+};
 use bevy::ecs::message::{Message, Messages};
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, Phase};
@@ -100,9 +103,31 @@ impl MissionScopeExt for App {
     }
 }
 
+/// Orders given before the mission's first step (the command line's
+/// `--order`s: raw original id, packet bytes), posted as the mission
+/// starts running, before its first step, as a replay's start orders are;
+/// taken once.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct StartOrders(pub Vec<(u32, Vec<u8>)>);
+
+fn post_start_orders(
+    orders: Option<Res<StartOrders>>,
+    mut outbox: ResMut<WorldOutbox>,
+    mut commands: Commands,
+) {
+    let Some(orders) = orders else {
+        return;
+    };
+    for (id, packet) in &orders.0 {
+        outbox.post(GmsgKind::Order, Some(OriginalObjectId(*id)), packet.clone());
+    }
+    commands.remove_resource::<StartOrders>();
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MissionChange>()
         .register_type::<MissionScoped>()
+        .add_systems(OnEnter(MissionPhase::Running), post_start_orders)
         .add_systems(
             Last,
             apply_change
