@@ -95,6 +95,7 @@ pub fn default_target(clans: &[Clan], bounds: Option<([f32; 3], [f32; 3])>) -> [
 
 /// Marks the camera this plugin places.
 #[derive(Component, Debug)]
+#[require(Name::new("Mission camera"))]
 pub struct MissionCamera;
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ const FOG: (f32, f32) = (5000.0, 11380.7);
 
 /// The clouds' entity.
 #[derive(Component, Debug)]
+#[require(Name::new("Sky clouds"))]
 pub struct SkyClouds;
 
 /// A cloud vertex: where it stands round the camera (map frame, unscaled),

@@ -71,6 +71,7 @@ pub struct ShadowCaster;
 /// Marks a drawn batch: its node's slot and its model batch index. It is
 /// shown while its node selects this slot (the LOD module).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[require(Name::new("Model batch"))]
 pub struct DrawnBatch {
     pub batch: usize,
     pub slot: usize,

@@ -34,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A pooled effect quad.
 #[derive(Component, Debug)]
+#[require(Name::new("Effect quad"))]
 struct FxQuad;
 
 /// A shared material: entry, phase, fade step.

@@ -329,10 +329,12 @@ pub struct SkyStart(pub Option<ClockTime>);
 
 /// The dome's entity.
 #[derive(Component, Debug)]
+#[require(Name::new("Sky dome"))]
 pub struct SkyDome;
 
 /// The sun's or moon's sprite.
 #[derive(Component, Debug)]
+#[require(Name::new("Sky body (sun or moon)"))]
 pub struct SkyBody;
 
 /// The sky of this frame, for what draws after the dome.
@@ -384,11 +386,13 @@ impl Default for Atmosphere {
 
 /// The scene's main light, which the sky turns and colours.
 #[derive(Component, Debug)]
+#[require(Name::new("Scene light"))]
 pub struct SceneLight;
 
 /// The counter light: the second directional light, shining back along
 /// the main one's travel in slot 21's colour (dark without a sky).
 #[derive(Component, Debug)]
+#[require(Name::new("Counter light"))]
 pub struct CounterLight;
 
 /// A sun from the south-east, high, without shadows until the shadow plan
@@ -981,6 +985,7 @@ pub fn flare_strength(forward: Vec3, travel: Vec3) -> f32 {
 
 /// One flare sprite.
 #[derive(Component, Debug)]
+#[require(Name::new("Lens flare sprite"))]
 pub struct SkyFlare(pub usize);
 
 /// Steps the flare's strength is drawn in (one material each).

@@ -25,6 +25,7 @@ use iron3d_world::mission::MissionScoped;
 
 /// Marks the terrain's entities (one per ground layer mesh).
 #[derive(Component, Debug)]
+#[require(Name::new("Terrain layer"))]
 pub struct Terrain;
 
 /// The ground layer mesh a terrain entity draws: its layer, the texture

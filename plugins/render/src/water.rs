@@ -188,6 +188,7 @@ impl CameraProjection for WaterProjection {
 
 /// Marks the reflection camera.
 #[derive(Component, Debug)]
+#[require(Name::new("Reflection camera"))]
 pub struct ReflectionCamera;
 
 /// The reflection's texture, once made.

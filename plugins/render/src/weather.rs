@@ -161,6 +161,7 @@ fn fall_mesh(points: &[Vec3], eye: Vec3, size: Vec2) -> Mesh {
 
 /// One fall's drawn particles (by its `sky.wea` role).
 #[derive(Component, Debug)]
+#[require(Name::new("Weather fall"))]
 pub struct WeatherFall(pub u32);
 
 /// Each frame: the falls under way rebuilt round the camera; the others

@@ -1347,3 +1347,37 @@ fn the_loader_and_the_renderer_share_one_parse_per_entry() {
     };
     assert!(!added.is_empty() && added.iter().all(terrain), "{added:?}");
 }
+
+/// Every placed entity of the running mission and its view carries a
+/// name (the world inspector lists entities by it): objects, parts and
+/// nodes by their original ids, model batches, terrain layers, the camera
+/// and the lights.
+#[test]
+fn every_entity_of_the_scene_has_a_name() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let world = app.world_mut();
+    let nameless: Vec<Entity> = world
+        .query_filtered::<Entity, (With<Transform>, Without<Name>)>()
+        .iter(world)
+        .collect();
+    let named = world
+        .query_filtered::<(), (With<Transform>, With<Name>)>()
+        .iter(world)
+        .count();
+    assert!(named > 100, "{named}");
+    let shown: Vec<_> = nameless
+        .iter()
+        .take(5)
+        .map(|&e| {
+            world
+                .inspect_entity(e)
+                .map(|c| c.map(|i| i.name().to_string()).collect::<Vec<_>>())
+        })
+        .collect();
+    assert!(
+        nameless.is_empty(),
+        "{} nameless: {shown:?}",
+        nameless.len()
+    );
+}
