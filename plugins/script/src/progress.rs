@@ -199,10 +199,11 @@ impl Progress {
                 o.tick = Some(tick);
             })
         };
+        let mut completed = false;
         match kind.as_str() {
             "OBJECTIVE_COMPLETE" => {
-                let completed = set(ObjectiveState::Complete, &[ObjectiveState::Open]);
-                if completed.is_some() {
+                completed = set(ObjectiveState::Complete, &[ObjectiveState::Open]).is_some();
+                if completed {
                     self.voices
                         .push(VoiceCue::Interface(VOICE_OBJ_COMPLETE.to_string()));
                 }
@@ -242,13 +243,17 @@ impl Progress {
             _ => {}
         }
         self.messages.push(entry);
-        // The completion test follows every OBJECTIVE_COMPLETE.
-        if kind == "OBJECTIVE_COMPLETE"
-            && self
-                .objectives
-                .iter()
-                .filter(|o| o.primary)
-                .all(|o| o.state == ObjectiveState::Complete)
+        // The completion test follows an OBJECTIVE_COMPLETE that completed
+        // an objective (docs/34: the mission is won when every primary
+        // objective is complete).
+        // STAND-IN: a mission with no primary objective is never completed
+        // by them (the vacuous "every primary complete" would end it at its
+        // first OBJECTIVE_COMPLETE); its script's MISSION_COMPLETE decides.
+        // Settled by a retail mission.cfg without primary_objectives.
+        let mut primaries = self.objectives.iter().filter(|o| o.primary).peekable();
+        if completed
+            && primaries.peek().is_some()
+            && primaries.all(|o| o.state == ObjectiveState::Complete)
         {
             self.end(OutcomeResult::Complete, tick);
         }

@@ -243,6 +243,39 @@ fn a_timer_set_in_init_completes_the_mission_at_the_exact_tick() {
     );
 }
 
+/// A mission with no objectives (no `mission.cfg` at all) is not complete
+/// because "every primary objective" of none is: an OBJECTIVE_COMPLETE
+/// sent on the first step completes nothing, and the script's own
+/// MISSION_COMPLETE, on its timer, decides.
+#[test]
+fn a_mission_without_objectives_completes_when_its_script_says_so() {
+    let tmp = demo_install();
+    let first = tmp.path().join("game/MISSIONS/Campaign.00/Mission.01");
+    std::fs::remove_file(first.join("mission.cfg")).unwrap();
+    player_script(
+        tmp.path(),
+        &TIMER.replace(
+            "  return\nhandler Mission",
+            "  fn30(OBJECTIVE_COMPLETE, d0)\n  return\nhandler Mission",
+        ),
+    );
+    let mut app = app(tmp.path());
+    assert!(progress(&app).objectives.is_empty());
+    run_until(&mut app, 12 * 30, |app| progress(app).outcome.is_some());
+    let (result, at) = progress(&app).outcome.unwrap();
+    assert_eq!(result, OutcomeResult::Complete);
+    // The first takt moves the seconds clock 7 s on, 7 to 8 s in.
+    assert!(at > 7 * 30, "at tick {at}, not before the timer");
+    assert!(
+        progress(&app)
+            .messages
+            .iter()
+            .any(|m| m.kind == "OBJECTIVE_COMPLETE"),
+        "the objective's message was sent: {:?}",
+        progress(&app).messages
+    );
+}
+
 #[test]
 fn the_hero_entering_a_route_completes_an_objective() {
     let tmp = demo_install();
