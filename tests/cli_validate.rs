@@ -83,3 +83,39 @@ fn mission_graph_prints_the_tree() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["failures"][0]["edge"], "unit_dat");
 }
+
+/// The demo's texts (Russian, as the retail game's) all draw in its
+/// `GAME_FONT`; a message a modder writes with a character the font lacks
+/// is a `font` warning naming the message and the character.
+#[test]
+fn validate_warns_of_text_its_font_does_not_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    iron3d_demo::build(&game, iron3d_demo::DEFAULT_SEED, iron3d_demo::Scale::Demo).unwrap();
+    let font_warnings = |game: &std::path::Path| -> Vec<serde_json::Value> {
+        let out = iron3d(&["validate".as_ref(), game.as_os_str(), "--json".as_ref()]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["family"] == "font")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(font_warnings(&game), Vec::<serde_json::Value>::new());
+    let messages = game.join("MISSIONS/Campaign.00/Mission.01/messages.cfg");
+    let text = std::fs::read_to_string(&messages).unwrap();
+    let modded = text.replace("\"M_ENEMY_AT_BASE\"", "\"Enemy @ the base {now}\"");
+    assert_ne!(modded, text);
+    std::fs::write(&messages, modded).unwrap();
+    let warnings = font_warnings(&game);
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert_eq!(warnings[0]["severity"], "warning");
+    assert_eq!(warnings[0]["file"], "MISSIONS/Campaign.00/Mission.01");
+    let message = warnings[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("message 1 shows \"@{}\", which GAME_FONT"),
+        "{message}"
+    );
+}

@@ -1,12 +1,28 @@
 //! The demo's own 5 × 7 letter shapes, drawn for its interface fonts:
-//! printable ASCII, lower case drawn as small capitals. Each row is five
-//! bits, the leftmost pixel in bit 4.
+//! printable ASCII and the Cyrillic letters of code page 1251 (the demo's
+//! messages are Russian, as the retail game's are), lower case drawn as
+//! small capitals. Each row is five bits, the leftmost pixel in bit 4.
 
 /// A glyph's seven rows.
 pub type Rows = [u8; 7];
 
-/// The shape of `c`, or `None` for a character the demo does not draw.
+/// CP1251's `Ё` and `ё`, and its first capital and small Cyrillic letter
+/// (`А` 0xC0 .. `Я` 0xDF, `а` 0xE0 .. `я` 0xFF).
+const CYRILLIC_YO: u8 = 0xA8;
+const CYRILLIC_SMALL_YO: u8 = 0xB8;
+const CYRILLIC_A: u8 = 0xC0;
+const CYRILLIC_SMALL_A: u8 = 0xE0;
+
+/// The shape of `c` (a CP1251 byte), or `None` for a character the demo
+/// does not draw.
 pub fn shape(c: u8) -> Option<Rows> {
+    match c {
+        CYRILLIC_YO => return Some(cyrillic_capital(c)),
+        CYRILLIC_SMALL_YO => return Some(small(cyrillic_capital(CYRILLIC_YO))),
+        CYRILLIC_A..CYRILLIC_SMALL_A => return Some(cyrillic_capital(c)),
+        CYRILLIC_SMALL_A.. => return Some(small(cyrillic_capital(c - 0x20))),
+        _ => {}
+    }
     let upper = c.to_ascii_uppercase();
     let rows = match upper {
         b' ' => [0; 7],
@@ -71,13 +87,59 @@ pub fn shape(c: u8) -> Option<Rows> {
         b'_' => [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F],
         _ => return None,
     };
-    // Small capitals: the capital's shape, its top two rows dropped.
     if c.is_ascii_lowercase() {
-        let mut small = [0; 7];
-        small[2..].copy_from_slice(&[rows[0], rows[2], rows[3], rows[5], rows[6]]);
-        return Some(small);
+        return Some(small(rows));
     }
     Some(rows)
+}
+
+/// A small capital: the capital's shape in five rows (its second and
+/// fifth dropped), under two empty ones.
+fn small(rows: Rows) -> Rows {
+    let mut small = [0; 7];
+    small[2..].copy_from_slice(&[rows[0], rows[2], rows[3], rows[5], rows[6]]);
+    small
+}
+
+/// The capital Cyrillic letter `c` (`Ё` or `А` .. `Я`): the Latin capital
+/// of the same look where there is one.
+fn cyrillic_capital(c: u8) -> Rows {
+    let latin = |l: u8| shape(l).expect("a Latin capital");
+    match c {
+        CYRILLIC_YO => [0x0A, 0x1F, 0x10, 0x1E, 0x10, 0x10, 0x1F],
+        0xC0 => latin(b'A'),
+        0xC1 => [0x1F, 0x10, 0x10, 0x1E, 0x11, 0x11, 0x1E], // Б
+        0xC2 => latin(b'B'),
+        0xC3 => [0x1F, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10], // Г
+        0xC4 => [0x06, 0x0A, 0x0A, 0x0A, 0x0A, 0x1F, 0x11], // Д
+        0xC5 => latin(b'E'),
+        0xC6 => [0x15, 0x15, 0x15, 0x0E, 0x15, 0x15, 0x15], // Ж
+        0xC7 => [0x0E, 0x11, 0x01, 0x06, 0x01, 0x11, 0x0E], // З
+        0xC8 => [0x11, 0x11, 0x13, 0x15, 0x19, 0x11, 0x11], // И
+        0xC9 => [0x0A, 0x04, 0x11, 0x13, 0x15, 0x19, 0x11], // Й
+        0xCA => latin(b'K'),
+        0xCB => [0x07, 0x09, 0x09, 0x09, 0x09, 0x09, 0x11], // Л
+        0xCC => latin(b'M'),
+        0xCD => latin(b'H'),
+        0xCE => latin(b'O'),
+        0xCF => [0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11], // П
+        0xD0 => latin(b'P'),
+        0xD1 => latin(b'C'),
+        0xD2 => latin(b'T'),
+        0xD3 => [0x11, 0x11, 0x11, 0x0F, 0x01, 0x11, 0x0E], // У
+        0xD4 => [0x04, 0x0E, 0x15, 0x15, 0x15, 0x0E, 0x04], // Ф
+        0xD5 => latin(b'X'),
+        0xD6 => [0x12, 0x12, 0x12, 0x12, 0x12, 0x1F, 0x01], // Ц
+        0xD7 => [0x11, 0x11, 0x11, 0x0F, 0x01, 0x01, 0x01], // Ч
+        0xD8 => [0x15, 0x15, 0x15, 0x15, 0x15, 0x15, 0x1F], // Ш
+        0xD9 => [0x15, 0x15, 0x15, 0x15, 0x15, 0x1F, 0x01], // Щ
+        0xDA => [0x18, 0x08, 0x08, 0x0E, 0x09, 0x09, 0x0E], // Ъ
+        0xDB => [0x11, 0x11, 0x11, 0x19, 0x15, 0x15, 0x19], // Ы
+        0xDC => [0x10, 0x10, 0x10, 0x1E, 0x11, 0x11, 0x1E], // Ь
+        0xDD => [0x0E, 0x11, 0x01, 0x07, 0x01, 0x11, 0x0E], // Э
+        0xDE => [0x12, 0x15, 0x15, 0x1D, 0x15, 0x15, 0x12], // Ю
+        _ => [0x0F, 0x11, 0x11, 0x0F, 0x05, 0x09, 0x11],    // Я
+    }
 }
 
 #[cfg(test)]
@@ -103,6 +165,37 @@ mod tests {
                 assert!(same_letter || a != b, "{} and {}", ca as char, cb as char);
             }
         }
-        assert_eq!(shape(0xC0), None);
+        assert_eq!(shape(0x80), None);
+    }
+
+    /// Every Cyrillic letter of CP1251 draws; those that do not look like
+    /// a Latin capital have a shape of their own, and a small letter is its
+    /// capital's small capital.
+    #[test]
+    fn every_cyrillic_letter_draws_and_its_own_shapes_are_distinct() {
+        let capitals: Vec<u8> = (CYRILLIC_A..CYRILLIC_SMALL_A)
+            .chain([CYRILLIC_YO])
+            .collect();
+        let latin: Vec<Rows> = (b'A'..=b'Z').chain(b'0'..=b'9').filter_map(shape).collect();
+        let own: Vec<(u8, Rows)> = capitals
+            .iter()
+            .map(|&c| (c, shape(c).unwrap()))
+            .filter(|(_, rows)| !latin.contains(rows))
+            .collect();
+        assert_eq!(own.len(), 22, "А В Е К М Н О Р С Т Х are Latin look-alikes");
+        for (i, (ca, a)) in own.iter().enumerate() {
+            assert!(a.iter().all(|&row| row < 0x20), "{ca:#x}");
+            for (cb, b) in own.iter().skip(i + 1) {
+                assert_ne!(a, b, "{ca:#x} and {cb:#x}");
+            }
+        }
+        for c in capitals {
+            let lower = if c == CYRILLIC_YO {
+                CYRILLIC_SMALL_YO
+            } else {
+                c + 0x20
+            };
+            assert_eq!(shape(lower), Some(small(shape(c).unwrap())), "{lower:#x}");
+        }
     }
 }

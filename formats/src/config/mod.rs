@@ -29,6 +29,15 @@ pub mod text;
 pub mod text_res;
 pub mod ui_resources;
 
+/// A character's code page 1251 byte, when the code page has it.
+pub fn cp1251_byte(ch: char) -> Option<u8> {
+    let mut utf8 = [0; 4];
+    match encoding_rs::WINDOWS_1251.encode(ch.encode_utf8(&mut utf8)) {
+        (bytes, _, false) if bytes.len() == 1 => Some(bytes[0]),
+        _ => None,
+    }
+}
+
 /// Decodes legacy ANSI text (CP1251, the game's code page) for display.
 pub fn decode_cp1251(bytes: &[u8]) -> String {
     encoding_rs::WINDOWS_1251

@@ -11,6 +11,9 @@
 //! registry entries and accepted quirks are warnings.
 
 mod check;
+mod texts;
+
+pub use texts::undrawn;
 
 use crate::error::{FormatError, Result};
 use crate::gamedir::GameDir;
@@ -122,6 +125,29 @@ impl Collector {
             .or_default() += n;
     }
 
+    /// Records a finding that no reader error carries (a check across
+    /// files), of the file `file` as a whole.
+    pub(crate) fn note(&mut self, severity: Severity, family: &str, file: &str, message: String) {
+        self.push(Diagnostic {
+            severity,
+            family: family.to_string(),
+            file: file.to_string(),
+            entry: None,
+            offset: 0,
+            message,
+        });
+    }
+
+    /// Keeps a finding and counts it in its family.
+    fn push(&mut self, d: Diagnostic) {
+        let stats = self.family(&d.family);
+        match d.severity {
+            Severity::Error => stats.errors += 1,
+            Severity::Warning => stats.warnings += 1,
+        }
+        self.diagnostics.push(d);
+    }
+
     /// Records a reader error or an accepted quirk.
     pub(crate) fn finding(
         &mut self,
@@ -130,12 +156,7 @@ impl Collector {
         file: &str,
         e: &FormatError,
     ) {
-        let stats = self.family(family);
-        match severity {
-            Severity::Error => stats.errors += 1,
-            Severity::Warning => stats.warnings += 1,
-        }
-        self.diagnostics.push(Diagnostic {
+        self.push(Diagnostic {
             severity,
             family: family.to_string(),
             file: file.to_string(),
@@ -218,6 +239,7 @@ pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Repor
             scripts,
         });
     }
+    texts::check(&mut collector, &source, &missions);
     progress(Progress {
         done: total - 1,
         total,

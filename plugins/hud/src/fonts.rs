@@ -108,9 +108,5 @@ pub(crate) fn read(source: Option<Res<IronSourceHandle>>, mut fonts: ResMut<Inst
 
 /// A character's CP1251 byte; `?` for one the code page lacks.
 fn cp1251(c: char) -> u8 {
-    let mut utf8 = [0; 4];
-    match encoding_rs::WINDOWS_1251.encode(c.encode_utf8(&mut utf8)) {
-        (bytes, _, false) if bytes.len() == 1 => bytes[0],
-        _ => b'?',
-    }
+    iron3d_formats::config::cp1251_byte(c).unwrap_or(b'?')
 }

@@ -768,16 +768,20 @@ mod fonts {
         assert_eq!(menu.name, "ui\\font.lib/mf_640.tft");
         assert_eq!((game.line_height(), menu.line_height()), (8.0, 16.0));
         assert_eq!((game.atlas.width, game.atlas.height), (128, 128));
-        // A letter is drawn advance + 1 wide; the pen moves advance +
-        // spacing; a letter the font leaves undrawn (the demo draws no
-        // Cyrillic) only moves it half a line; one CP1251 lacks is `?`.
-        let (glyphs, end) = game.layout("A1 Жé");
+        // A letter is drawn advance + 1 wide, Cyrillic as Latin (the demo
+        // draws CP1251's Cyrillic, as its Russian messages need); the pen
+        // moves advance + spacing; a letter the font leaves undrawn (`@`)
+        // only moves it half a line; one CP1251 lacks is `?`.
+        let (glyphs, end) = game.layout("A1 Ж@é");
         let x: Vec<f32> = glyphs.iter().map(|g| g.x).collect();
-        assert_eq!(x, [0.0, 7.0, 14.0, 26.0]);
+        assert_eq!(x, [0.0, 7.0, 14.0, 21.0, 33.0]);
         assert!(glyphs.iter().all(|g| g.width == 7.0));
-        assert_eq!(end, 33.0);
+        assert_eq!(end, 40.0);
+        let zhe = game.font.glyphs[0xC6];
+        assert_eq!(glyphs[3].uv[0], zhe.u0);
+        assert!(zhe.u1 > zhe.u0, "Ж is drawn");
         let question = game.font.glyphs[usize::from(b'?')];
-        assert_eq!(glyphs[3].uv[0], question.u0);
+        assert_eq!(glyphs[4].uv[0], question.u0);
         let a = game.font.glyphs[usize::from(b'A')];
         assert_eq!(glyphs[0].uv, [a.u0, a.v0, a.u1, a.v0 + game.font.v_span]);
         // The letter's pixels are in the atlas where its glyph says.
