@@ -1538,8 +1538,10 @@ fn the_main_menu_starts_the_chosen_mission_and_esc_skips_its_briefing() {
     };
     assert!(wait_for("main menu: ").ends_with("main menu: 2 missions"));
     display.focus_game();
-    // The second mission of the list.
+    // The second mission of the list (each key once the game took the
+    // one before).
     display.press("Down");
+    wait_for("main menu: Campaign.00/Mission.02 chosen");
     display.press("Return");
     assert!(wait_for("briefing: ").ends_with("briefing: 4 waypoints"));
     display.press("Escape");

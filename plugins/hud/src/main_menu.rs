@@ -85,11 +85,14 @@ pub(crate) fn navigate(
     mut menu: ResMut<MainMenu>,
     mut change: ResMut<MissionChange>,
 ) {
-    if keys.just_pressed(KeyCode::ArrowDown) {
-        menu.choose(1);
-    }
-    if keys.just_pressed(KeyCode::ArrowUp) {
-        menu.choose(-1);
+    let step = isize::from(keys.just_pressed(KeyCode::ArrowDown))
+        - isize::from(keys.just_pressed(KeyCode::ArrowUp));
+    if step != 0 {
+        menu.choose(step);
+        // Said, so a tool driving the menu knows the key was taken.
+        if let Some(mission) = menu.missions.get(menu.selected) {
+            info!("main menu: {} chosen", mission.name);
+        }
     }
     if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
         menu.start(&mut change);
