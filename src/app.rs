@@ -72,14 +72,26 @@ pub fn run_headless(
     every_k: Option<u64>,
     mut every: impl FnMut(u64, u64),
 ) -> u64 {
-    while app.world().resource::<GameClock>().tick() < ticks {
-        app.update();
-        let tick = app.world().resource::<GameClock>().tick();
+    run_headless_until(app, ticks, |world| {
+        let tick = world.resource::<GameClock>().tick();
         if let Some(k) = every_k.filter(|&k| k > 0)
             && tick.is_multiple_of(k)
             && tick < ticks
         {
-            every(tick, StateHash::compute(app.world()));
+            every(tick, StateHash::compute(world));
+        }
+        false
+    })
+}
+
+/// Runs a headless app until the game clock reaches `ticks`, or until
+/// `stop` says so after a tick, and returns the canonical state hash at
+/// the end.
+pub fn run_headless_until(app: &mut App, ticks: u64, mut stop: impl FnMut(&World) -> bool) -> u64 {
+    while app.world().resource::<GameClock>().tick() < ticks {
+        app.update();
+        if stop(app.world()) {
+            break;
         }
     }
     StateHash::compute(app.world())

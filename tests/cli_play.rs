@@ -1064,6 +1064,11 @@ fn a_perturbed_replay_names_the_tick_object_and_field_that_part() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("parts from the recording by tick 93"), "{err}");
+    // The verification stops at the checkpoint that differs (tick 93),
+    // not at the replay's end (306).
+    let out = stdout(&o);
+    assert!(out.contains("ticks: 93\n"), "{out}");
+    assert!(out.contains("replay: 3 checkpoints of 10 reached"), "{out}");
     let (_, fields) = err.split_once("; fields: object 0x").expect("fields named");
     let (hero, _) = fields.split_once(' ').unwrap();
     // The hero's turn, its body's motion and the pilot's mouse filter.
@@ -1652,4 +1657,34 @@ fn a_headless_run_records_a_replay_that_verifies() {
     let bad = iron3d(&[&args[..], &["--record", "/nonexistent/dir/run.ron"]].concat());
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not written"));
+}
+
+/// `--verify` verifies every checkpoint or fails: a replay that ends
+/// before its checkpoints (here at tick 0) reaches none of them and exits
+/// 1 saying so.
+#[test]
+fn a_verification_that_reaches_no_checkpoint_fails() {
+    let kept =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
+    let text = std::fs::read_to_string(kept).unwrap();
+    let end = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("end_tick: "))
+        .expect("the replay's end")
+        .trim_end_matches(',')
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.ron");
+    std::fs::write(
+        &cut,
+        text.replacen(&format!("end_tick: {end}"), "end_tick: 0", 1),
+    )
+    .unwrap();
+    let o = iron3d(&["replay", cut.to_str().unwrap(), "--headless", "--verify"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("replay: not verified: 0 checkpoints of 10 reached"),
+        "{err}"
+    );
 }

@@ -6,7 +6,7 @@ use iron3d_replay::{
     LoadsPlugin, Playback, PlaybackPlugin, RecordPlugin, Replay, TracePlugin, finish_trace,
     install_identity,
 };
-use iron3d_schedules::SimulationRate;
+use iron3d_schedules::{GameClock, SimulationRate};
 use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -97,10 +97,8 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     // What the end of the run prints and checks, headless or windowed.
     let finish = move |world: &mut bevy::prelude::World, tick: u64, hash: u64| {
         let playback = world.resource::<Playback>();
-        println!(
-            "replay: {} checkpoints of {checkpoints} reached",
-            playback.checked
-        );
+        let checked = playback.checked;
+        println!("replay: {checked} checkpoints of {checkpoints} reached");
         let parted = playback.divergence.clone();
         if let Some(path) = &report {
             let mission = world
@@ -116,6 +114,11 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 println!("replay: {parted}");
                 Ok(())
             }
+            // A verification that checked fewer than every checkpoint (or
+            // a replay with none) verified nothing of the rest.
+            None if verify && (checked == 0 || checked < checkpoints) => Err(format!(
+                "replay: not verified: {checked} checkpoints of {checkpoints} reached"
+            )),
             None => Ok(()),
         }
     };
@@ -172,7 +175,11 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let hash = app::run_headless(&mut app, ticks, None, |_, _| {});
+    // A verification stops at the first checkpoint that differs.
+    let hash = app::run_headless_until(&mut app, ticks, |world| {
+        verify && world.resource::<Playback>().divergence.is_some()
+    });
+    let ticks = app.world().resource::<GameClock>().tick();
     if traced {
         finish_trace(app.world_mut());
     }
