@@ -54,6 +54,12 @@ fn validate_broken_install_exits_one() {
     assert_eq!(missing.status.code(), Some(1));
     let usage = iron3d(&["validate".as_ref()]);
     assert_eq!(usage.status.code(), Some(2));
+    // An empty directory is not an install.
+    let empty = tempfile::tempdir().unwrap();
+    let out = iron3d(&["validate".as_ref(), empty.path().as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the directory holds no file"), "{err}");
 }
 
 #[test]

@@ -207,6 +207,12 @@ fn files(root: &Path) -> Result<Vec<(String, PathBuf)>> {
 pub fn validate(root: &Path, progress: &mut dyn FnMut(Progress)) -> Result<Report> {
     let dir = GameDir::open(root)?;
     let files = files(dir.root())?;
+    if files.is_empty() {
+        return Err(
+            FormatError::missing("validate", "an install: the directory holds no file")
+                .in_file(root.display().to_string()),
+        );
+    }
     let missions = dir.missions().unwrap_or_default();
     let total = (files.len() + missions.len()) as u64 + 1;
     let mut collector = Collector::default();
