@@ -11,7 +11,7 @@
 mod assets;
 mod world;
 pub use world::ROAD_PATH;
-pub use world::arena::{ARENA_MISSION, Arena, Piece, Side, What};
+pub use world::arena::{ARENA_MISSION, Arena, Piece, ROBOT_DESIGNS, Side, What};
 
 use iron3d_formats::error::{FormatError, Result};
 use std::collections::BTreeMap;

@@ -37,6 +37,9 @@ struct Plan {
     robot_designs: usize,
 }
 
+/// The walking robot designs of the demo scale (and the arena's).
+const DEMO_ROBOT_DESIGNS: usize = 3;
+
 impl Plan {
     fn of(scale: Scale) -> Plan {
         match scale {
@@ -47,7 +50,7 @@ impl Plan {
                 missions_per_campaign: 2,
                 trees: 12,
                 rocks: 6,
-                robot_designs: 3,
+                robot_designs: DEMO_ROBOT_DESIGNS,
             },
             // 30 maps of 77 x 77 = 5,929 vertices; 30 missions of about
             // 33 objects (~990), 19 unit references each (570, ~12 parts)
@@ -112,12 +115,7 @@ pub fn write_arena(
 ) -> Result<Vec<u32>> {
     let mut rng = Rng::new(seed ^ 0x5752_4C44_0000_0006);
     write_root_configs(install)?;
-    let units = units::write(
-        install,
-        catalog,
-        &mut rng,
-        Plan::of(Scale::Demo).robot_designs,
-    )?;
+    let units = units::write(install, catalog, &mut rng, DEMO_ROBOT_DESIGNS)?;
     let ids = arena::write(install, &units, arena)?;
     mission::write_dialogue(install)?;
     Ok(ids)

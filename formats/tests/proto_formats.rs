@@ -622,7 +622,11 @@ fn ctld_parameters_read_as_typed_fields_at_their_file_offsets() {
 fn a_controller_holds_ground_when_a_state_carries_the_contact_flag() {
     use iron3d_formats::proto::ctld::{ControlParams, STATE_BASE, STATE_GROUND_CONTACT};
     let mut ctld = Ctld::frame(&ControlParams::ENGINE_DEFAULT);
-    assert!(!ctld.holds_ground(), "no state: no contact");
+    assert_eq!(ctld.to_bytes().unwrap().len(), 212, "the floor layout");
+    assert!(
+        ctld.holds_ground(),
+        "no state: a plain body, held by gravity and the ground"
+    );
     let state = |flags: u32| {
         let mut s = vec![0u8; STATE_BASE + 16];
         s[4..8].copy_from_slice(&flags.to_le_bytes());

@@ -147,7 +147,8 @@ struct ObjectReport {
     prototype: String,
     /// Map frame, Z up.
     position: [f32; 3],
-    /// Map frame, Z up, m/s (zero for a static body).
+    /// Map frame, Z up, m/s: the real velocity over the last step, pushes
+    /// and the ground's hold included (zero for a static body).
     velocity: [f32; 3],
     /// The rotation about the map's Z axis, degrees in `[0, 360)`.
     heading_deg: f32,
@@ -298,7 +299,7 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
                     .map(|n| String::from_utf8_lossy(n).into_owned()),
                 prototype: String::from_utf8_lossy(&key.0).into_owned(),
                 position,
-                velocity: state.map_or([0.0; 3], PhysicalState::map_velocity),
+                velocity: iron3d_control::map_velocity(world, entity).unwrap_or_default(),
                 heading_deg,
                 on_ground: state.is_some_and(|s| s.flags.has(MotionFlags::ON_GROUND)),
                 alive: !pending && !destroyed,

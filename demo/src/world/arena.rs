@@ -9,8 +9,11 @@ use super::units::Units;
 use super::{Rng, crlf};
 use crate::Install;
 use iron3d_formats::config::builddat::BuildCategory;
-use iron3d_formats::error::Result;
+use iron3d_formats::error::{FormatError, Result};
 use iron3d_formats::tma::{ObjectKind, Tma};
+
+/// The walking robot designs the arena can place ([`What::Robot`]).
+pub const ROBOT_DESIGNS: usize = super::DEMO_ROBOT_DESIGNS;
 
 /// The arena mission's name below `MISSIONS`.
 pub const ARENA_MISSION: &str = "Arena/Flat";
@@ -40,6 +43,9 @@ pub struct Piece {
 pub enum What {
     /// The first walking robot design (`Walker_Light`).
     Walker,
+    /// The `n`th walking robot design (0 `Walker_Light`, 1 `Walker_Heavy`,
+    /// 2 `Walker_Assault`; [`ROBOT_DESIGNS`] in all).
+    Robot(usize),
     /// The player's hero (`UNITS\HERO\Hero.dat`), marked as the hero.
     Hero,
     /// The flying design, placed on the ground.
@@ -101,6 +107,13 @@ pub fn write(install: &mut Install, units: &Units, arena: &Arena) -> Result<Vec<
     for piece in &arena.pieces {
         let (kind, path) = match piece.what {
             What::Walker => (ObjectKind::Unit, units.robots[0].clone()),
+            What::Robot(n) => {
+                let path = units.robots.get(n).ok_or_else(|| {
+                    let expected = format!("a robot design below {}", units.robots.len());
+                    FormatError::invalid("arena", n as u64, expected, format!("design {n}"))
+                })?;
+                (ObjectKind::Unit, path.clone())
+            }
             What::Hero => (ObjectKind::Unit, units.hero.clone()),
             What::Flyer => (ObjectKind::Unit, units.flyer.clone()),
             What::Building(category) => (ObjectKind::Building, units.building(category, &mut rng)),

@@ -814,14 +814,19 @@ impl Ctld {
     /// `+4`). Controllers with contact points (walkers, wheels, tracks) set
     /// it on every state; flyers have none and never fall (openparkan
     /// `docs/24-motion.md`, "Holding the body on the ground"). A controller
-    /// without states holds no ground either.
+    /// without states (the 212-byte floor) is a plain body: it has nothing
+    /// to fly with, so gravity and the ground hold it.
+    // STAND-IN: no retail mover has no states and no source says what the
+    // original does with one; settled by a retail session with a unit
+    // whose controller is cut to the floor layout.
     pub fn holds_ground(&self) -> bool {
-        self.states.iter().any(|state| {
-            state
-                .get(4..8)
-                .and_then(|w| w.try_into().ok())
-                .is_some_and(|w| u32::from_le_bytes(w) & STATE_GROUND_CONTACT != 0)
-        })
+        self.states.is_empty()
+            || self.states.iter().any(|state| {
+                state
+                    .get(4..8)
+                    .and_then(|w| w.try_into().ok())
+                    .is_some_and(|w| u32::from_le_bytes(w) & STATE_GROUND_CONTACT != 0)
+            })
     }
 
     /// The actions of the group the block's `entry` names (none when the

@@ -75,6 +75,12 @@ impl OrderKind {
         }
     }
 
+    /// Whether carrying it out takes the unit anywhere (a stop or a stand
+    /// does not).
+    pub fn moves(self) -> bool {
+        !matches!(self, OrderKind::Stop | OrderKind::StayGround)
+    }
+
     /// The original constant's name.
     pub fn name(self) -> &'static str {
         match self {
@@ -306,11 +312,12 @@ pub(crate) fn give_order_list(add: On<Add, Controller>, mut commands: Commands) 
 }
 
 /// Takes the order packets delivered this tick, in posting order; a packet
-/// that cannot be taken is reported with its unit and dropped.
+/// that cannot be taken, or that asks a unit whose controller has no
+/// states to move, is reported with its unit and dropped.
 pub(crate) fn take_orders(
     mut messages: MessageReader<WorldMessage>,
     registry: Res<ObjectRegistry>,
-    mut units: Query<&mut Orders>,
+    mut units: Query<(&mut Orders, &Controller)>,
 ) {
     for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
         let Some(id) = message.target else {
@@ -318,7 +325,7 @@ pub(crate) fn take_orders(
             continue;
         };
         let unit = registry.entity(id).ok().and_then(|e| units.get_mut(e).ok());
-        let Some(mut orders) = unit else {
+        let Some((mut orders, controller)) = unit else {
             warn!(
                 "object {:#010x}: takes no orders (it has no controller)",
                 id.raw()
@@ -329,6 +336,14 @@ pub(crate) fn take_orders(
             .map_err(OrderError::Packet)
             .and_then(|p| Ok((Order::from_packet(&p)?, p.mode)));
         match taken {
+            Ok((order, _)) if order.kind.moves() && !controller.can_move() => warn!(
+                "object {:#010x}: order packet {}: {} refused: its controller {} has no \
+                 states to move in",
+                id.raw(),
+                message.seq,
+                order.kind.name(),
+                controller.resource
+            ),
             Ok((order, mode)) => orders.insert(order, mode),
             Err(e) => warn!(
                 "object {:#010x}: order packet {}: {e}",

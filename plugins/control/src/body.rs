@@ -13,9 +13,10 @@
 //!   own slot boxes stand for it.
 
 use crate::backend::{self, Shape};
+use crate::motion::StepStart;
 use bevy::prelude::*;
 use iron3d_formats::proto::ctld::{ControlMode, ControlParams};
-use iron3d_schedules::StateHasher;
+use iron3d_schedules::{GameClock, StateHasher};
 use iron3d_world::mission::{BodyBounds, Controller, Drive, NodeLife};
 use iron3d_world::{ObjectRegistry, PendingDelete};
 
@@ -74,14 +75,22 @@ pub struct PhysicalState {
     pub face: Option<u32>,
 }
 
-impl PhysicalState {
-    /// The linear velocity in the map frame (Z up), as reports print it
-    /// (the axis swap of `z_up_to_y_up` undone; no negative zeros).
-    pub fn map_velocity(&self) -> [f32; 3] {
-        let v = self.linear_velocity;
-        // Adding +0 turns -0 into +0.
-        [v.x, -v.z, v.y].map(|c| c + 0.0)
-    }
+/// A mover's real velocity over the last step ([`StepStart::real_velocity`])
+/// in the map frame (Z up), as reports and the inspector print it (the
+/// axis swap of `z_up_to_y_up` undone; no negative zeros); none for an
+/// object that is not a mover.
+pub fn map_velocity(world: &World, entity: Entity) -> Option<[f32; 3]> {
+    let state = world.get::<PhysicalState>(entity)?;
+    let now = world.get::<Transform>(entity)?.translation;
+    let v = match (
+        world.get::<StepStart>(entity),
+        world.get_resource::<GameClock>(),
+    ) {
+        (Some(step), Some(clock)) => step.real_velocity(state, now, clock.timestep().as_secs_f32()),
+        _ => state.linear_velocity,
+    };
+    // Adding +0 turns -0 into +0.
+    Some([v.x, -v.z, v.y].map(|c| c + 0.0))
 }
 
 /// A body a person drives (the player's hero): its [`PhysicalState`]
@@ -131,6 +140,9 @@ pub struct Body {
     pub mass: f32,
     /// False for flyers.
     pub holds_ground: bool,
+    /// False when its controller has no states to move in: the integrator
+    /// refuses its requests ([`Controller::can_move`]).
+    pub can_move: bool,
     pub limits: LiveLimits,
     pub brakes_on_slopes: bool,
     /// rad.
@@ -196,6 +208,7 @@ impl Body {
             radius,
             mass: drive.mass_kg.max(LEAST_MASS),
             holds_ground: controller.holds_ground,
+            can_move: controller.can_move(),
             limits: LiveLimits::of(controller, drive, life),
             brakes_on_slopes: params.mode == ControlMode::BrakeOnSlopes,
             slope_cone: params.slope_cone,
@@ -251,7 +264,7 @@ fn attach_bodies(
     objects: Query<Attachable>,
     mut commands: Commands,
 ) {
-    for (_, entity) in registry.iter() {
+    for (id, entity) in registry.iter() {
         let Ok((transform, controller, bounds, has_body, has_static, pending)) =
             objects.get(entity)
         else {
@@ -265,6 +278,14 @@ fn attach_bodies(
         match controller {
             Some((controller, drive, life)) => {
                 let body = Body::new(controller, drive, life, bounds);
+                if !body.can_move && !has_body {
+                    warn!(
+                        "object {:#010x}: controller {} has no states: it stands where \
+                         gravity puts it and refuses every move asked of it",
+                        id.raw(),
+                        controller.resource
+                    );
+                }
                 let shape = Shape::Sphere {
                     centre: body.centre,
                     radius: body.radius,
@@ -277,7 +298,8 @@ fn attach_bodies(
                     state.flags.set(MotionFlags::FLYER, !body.holds_ground);
                     state.ground_normal = Vec3::Y;
                     // A loaded save's state stays.
-                    entity.insert_if_new((state, crate::motion::StepStart::default()));
+                    let step = StepStart::at(transform.translation);
+                    entity.insert_if_new((state, step));
                 }
             }
             None => {

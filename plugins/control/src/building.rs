@@ -284,12 +284,12 @@ fn stop_at_buildings(
             continue;
         };
         let offset = transform.rotation * body.centre;
-        let (from, to) = (start.0 + offset, transform.translation + offset);
+        let (from, to) = (start.start + offset, transform.translation + offset);
         if from == to {
             continue;
         }
         if let Some(owner) = buildings.stop(from, to, body.holds_ground) {
-            transform.translation = start.0;
+            transform.translation = start.start;
             // STAND-IN: the velocity into the wall is lost (reference
             // msh.md says nothing of velocity; kept whole, a walker against
             // a wall read its top speed); settled by a retail unit's speed

@@ -35,13 +35,13 @@ pub mod pose;
 mod save;
 mod terrain;
 
-pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody};
+pub use body::{Body, LiveLimits, MotionFlags, PhysicalState, Piloted, StaticBody, map_velocity};
 pub use building::BuildingFaces;
 pub use contact::TouchingPairs;
 pub use footing::{Footing, Landing};
 pub use gait::{Gait, GaitFrame, GaitGraph, Motion, applies};
 pub use ground::{GroundFaces, GroundHit, crosses};
-pub use motion::{GRAVITY, WALKABLE_NORMAL_Z};
+pub use motion::{GRAVITY, StepStart, WALKABLE_NORMAL_Z};
 pub use terrain::{MapBounds, TerrainBody};
 
 use bevy::prelude::*;

@@ -43,9 +43,36 @@ const CEILING_PUSH: f32 = 3.0 * 0.05;
 /// How far a ground probe reaches down, m.
 const PROBE_REACH: f32 = 100_000.0;
 
-/// Where a mover stood before this tick's move (for a snap back).
+/// Where a mover stood before this tick's move (for a snap back) and
+/// where the integrator meant to take it: what the rules after it (the
+/// ground, push-outs, the map edge) did to the move is their difference.
+/// Not state: each step writes it anew before anything reads it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
-pub(crate) struct StepStart(pub Vec3);
+pub struct StepStart {
+    pub(crate) start: Vec3,
+    candidate: Vec3,
+}
+
+impl StepStart {
+    /// A mover standing at `at`, not moved yet.
+    pub(crate) fn at(at: Vec3) -> Self {
+        Self {
+            start: at,
+            candidate: at,
+        }
+    }
+
+    /// The body's real velocity over the last step of `dt` seconds, now at
+    /// `now`: the integrator's velocity plus what the rules after it did
+    /// to the move (a body pushed along, lifted or snapped back moves as
+    /// it is moved, not as it asked to).
+    pub fn real_velocity(&self, state: &PhysicalState, now: Vec3, dt: f32) -> Vec3 {
+        if dt <= 0.0 {
+            return state.linear_velocity;
+        }
+        state.linear_velocity + (now - self.candidate) / dt
+    }
+}
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -92,6 +119,11 @@ pub(crate) fn step(
     dt: f32,
 ) -> Transform {
     let limits = &body.limits;
+    if !body.can_move {
+        // No state to move in: whatever was asked is refused.
+        state.requested = Vec3::ZERO;
+        state.turn = 0.0;
+    }
     let turn = state.turn.clamp(-1.0, 1.0) * limits.turn_rate.z;
     let rotation = (Quat::from_rotation_y(turn * dt) * transform.rotation).normalize();
     let right = rotation * Vec3::X;
@@ -162,10 +194,11 @@ fn integrate(
         let Ok((mut transform, mut state, body, mut start)) = movers.get_mut(entity) else {
             continue;
         };
-        start.0 = transform.translation;
+        start.start = transform.translation;
         // Blocked is this step's news: a cliff or a building sets it.
         state.flags.set(MotionFlags::BLOCKED, false);
         *transform = step(&transform, &mut state, body, dt);
+        start.candidate = transform.translation;
         poses.set(entity, &transform);
     }
 }
@@ -182,7 +215,7 @@ fn follow_ground(
             continue;
         };
         if body.holds_ground {
-            stand(&mut transform, &mut state, body, start.0, &ground);
+            stand(&mut transform, &mut state, body, start.start, &ground);
         } else {
             lift(&mut transform, &mut state, body, &ground);
         }
@@ -336,6 +369,7 @@ mod tests {
             radius: 2.0,
             mass: 1000.0,
             holds_ground: true,
+            can_move: true,
             limits: LiveLimits::new(&params, 1.0, 1.0),
             brakes_on_slopes: true,
             slope_cone: 0.6,

@@ -276,7 +276,7 @@ fn sound_rows(world: &World, id: OriginalObjectId) -> Vec<String> {
 fn motion_text(world: &World, entity: Entity) -> Option<String> {
     let state = world.get::<PhysicalState>(entity)?;
     let body = world.get::<Body>(entity)?;
-    let [x, y, z] = state.map_velocity();
+    let [x, y, z] = iron3d_control::map_velocity(world, entity)?;
     let flags = state.flags;
     let how = if flags.has(MotionFlags::FLYER) {
         "flying"

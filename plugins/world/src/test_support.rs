@@ -8,7 +8,7 @@ use crate::mission::{MissionRequest, headless_app, update_until_loaded};
 use crate::{OriginalObjectId, WorldOps};
 use bevy::prelude::*;
 use iron3d_demo::{self as demo, Scale};
-pub use iron3d_demo::{ARENA_MISSION, Arena, Piece, Side, What};
+pub use iron3d_demo::{ARENA_MISSION, Arena, Piece, ROBOT_DESIGNS, Side, What};
 use iron3d_schedules::GameClock;
 
 /// A temporary directory holding the demo install (default seed, demo
@@ -86,4 +86,59 @@ pub fn delete_all_but(app: &mut App, keep: &[OriginalObjectId]) {
             }
         })
         .expect("the delete system runs");
+}
+
+/// [`running_arena`] with the controller file of the `piece`th piece
+/// replaced by `controller` (a file no writer of ours produces, where the
+/// piece's prototype already points).
+pub fn running_arena_with_controller<M>(
+    arena: &Arena,
+    piece: usize,
+    controller: Vec<u8>,
+    plugins: impl bevy::app::Plugins<M>,
+) -> (tempfile::TempDir, App, Vec<OriginalObjectId>) {
+    let (tmp, app, ids) = running_arena(arena, ());
+    let entity = app
+        .world()
+        .resource::<crate::ObjectRegistry>()
+        .entity(ids[piece]);
+    let resource = entity
+        .ok()
+        .and_then(|e| app.world().get::<crate::mission::Controller>(e))
+        .expect("the piece has a controller")
+        .resource
+        .clone();
+    drop(app);
+    let game = tmp.path().join("game");
+    replace_entry(&game, &resource, controller);
+    let request = MissionRequest {
+        game_dir: game,
+        mission: Some(ARENA_MISSION.into()),
+        mod_dirs: Vec::new(),
+    };
+    let app = running_mission_test_app(request, plugins);
+    (tmp, app, ids)
+}
+
+/// Replaces the payload of the entry `resource` (`ARCHIVE::entry`, as a
+/// [`Controller`](crate::mission::Controller) names it) in the install at
+/// `game_dir` with `bytes`.
+fn replace_entry(game_dir: &std::path::Path, resource: &str, bytes: Vec<u8>) {
+    use iron3d_formats::archive::nres::{Nres, NresEditor};
+    use iron3d_formats::gamedir::GameDir;
+    let (archive, entry) = resource
+        .split_once("::")
+        .expect("a resource names its archive and entry");
+    let game = GameDir::open(game_dir).expect("an install");
+    let path = game
+        .resolve(archive.as_bytes())
+        .expect("the archive exists");
+    let data = std::fs::read(&path).expect("the archive reads");
+    let nres =
+        Nres::parse(&data, iron3d_formats::archive::Mode::Compatible).expect("an NRes archive");
+    let index = nres.find(entry.as_bytes()).expect("the entry exists");
+    let mut editor = NresEditor::new(&nres);
+    editor.set_payload(index, bytes);
+    let rebuilt = editor.to_bytes().expect("the archive rebuilds");
+    iron3d_formats::fsutil::write_atomic(&path, &rebuilt).expect("the archive is written");
 }

@@ -142,14 +142,24 @@ pub struct Controller {
     pub part: usize,
     /// Its parameter block.
     pub params: iron3d_formats::proto::ctld::ControlParams,
-    /// Whether it holds the body on the ground (contact points); a
-    /// controller without them flies ([`Ctld::holds_ground`]).
+    /// Whether it holds the body on the ground (contact points, or no
+    /// states at all); a controller with states but no contacts flies
+    /// ([`Ctld::holds_ground`]).
     ///
     /// [`Ctld::holds_ground`]: iron3d_formats::proto::ctld::Ctld::holds_ground
     pub holds_ground: bool,
     /// Its animation state graph (section 1), shared by every object using
     /// the same controller on the same model.
     pub states: Arc<ControllerStates>,
+}
+
+impl Controller {
+    /// Whether it has states to move in: a controller without any (the
+    /// 212-byte floor) stands where gravity puts it, and every move asked
+    /// of it is refused.
+    pub fn can_move(&self) -> bool {
+        !self.states.states.is_empty()
+    }
 }
 
 /// One triangle of a static object's physical model: its corners in the
