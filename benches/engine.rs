@@ -20,6 +20,9 @@
 //!   orders, in the same run; the tick of the three clans' units mixed,
 //!   engaging each other; and the planning of one global path (A* and
 //!   waypoints);
+//! - the base crossing: 50 walkers sent across a block of buildings in the
+//!   test arena, the whole crossing against the same ticks of the same
+//!   units standing, in the same run;
 //! - headless run speed: game seconds simulated per wall second over a run
 //!   of the demo mission at the default rate (the figure a replay verifier
 //!   or a batch of headless runs cares about), as a multiple of real time,
@@ -317,6 +320,103 @@ fn order_across(app: &mut App) -> Vec<([f32; 2], [f32; 2])> {
             (from, to)
         })
         .collect()
+}
+
+/// Walkers in the base crossing, in columns of [`CROSSING_ROWS`].
+const CROSSING_UNITS: usize = 50;
+const CROSSING_ROWS: usize = 10;
+/// Most ticks a crossing may take (two minutes of game time).
+const CROSSING_CAP: u32 = 3600;
+
+/// The base crossing in the test arena: a 3 × 3 block of buildings 60 m
+/// apart round the middle, and [`CROSSING_UNITS`] walkers of the player
+/// in a block west of it (columns 10 m apart, rows 12 m apart).
+fn crossing_arena() -> iron3d_demo::Arena {
+    use iron3d_demo::{Side, What};
+    use iron3d_formats::config::builddat::BuildCategory;
+    let mut arena = iron3d_demo::Arena::default();
+    for (k, category) in BuildCategory::ALL.into_iter().take(9).enumerate() {
+        let at = [60.0 * (k % 3) as f32 - 60.0, 60.0 * (k / 3) as f32 - 60.0];
+        arena = arena.with(What::Building(category), Side::Player, at);
+    }
+    for i in 0..CROSSING_UNITS {
+        let (column, row) = ((i / CROSSING_ROWS) as f32, (i % CROSSING_ROWS) as f32);
+        let at = [-170.0 + 10.0 * column, 12.0 * row - 54.0];
+        arena = arena.with(
+            What::Robot(i % iron3d_demo::ROBOT_DESIGNS),
+            Side::Player,
+            at,
+        );
+    }
+    arena
+}
+
+/// The crossing arena loaded with Control and Behavior and settled, its
+/// walkers sent across when `go`.
+fn crossing_app(dir: &Path, go: bool) -> App {
+    let mut app = behavior_app(dir, iron3d_demo::ARENA_MISSION);
+    load(&mut app);
+    settle(&mut app, 30);
+    if go {
+        order_across(&mut app);
+    }
+    app
+}
+
+/// Runs the crossing until every walker's order is over (or
+/// [`CROSSING_CAP`]): the ticks it took, how many arrived and how many
+/// were reported (a diagnostic) instead.
+fn cross(app: &mut App) -> (u32, usize, usize) {
+    let mut ticks = 0;
+    let going = |app: &mut App| {
+        let world = app.world_mut();
+        let mut orders = world.query::<&iron3d_behavior::Orders>();
+        orders.iter(world).filter(|o| !o.0.is_empty()).count()
+    };
+    while ticks < CROSSING_CAP && going(app) > 0 {
+        app.update();
+        ticks += 1;
+    }
+    let reported = app
+        .world()
+        .resource::<iron3d_behavior::BehaviorDiagnostics>()
+        .0
+        .len();
+    (ticks, CROSSING_UNITS - going(app) - reported, reported)
+}
+
+/// The base crossing: the whole crossing timed against the same number of
+/// ticks of the same walkers standing without orders.
+fn bench_crossing(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("arena");
+    iron3d_demo::build_arena(&dir, &crossing_arena()).unwrap();
+    let (ticks, arrived, reported) = cross(&mut crossing_app(&dir, true));
+    println!(
+        "base_crossing: {CROSSING_UNITS} walkers across a block of 9 buildings: {arrived} \
+         arrived, {reported} gave up with a diagnostic, every order over after {ticks} ticks \
+         ({:.1} s of game time)",
+        f64::from(ticks) / RATE_HZ
+    );
+    let mut group = c.benchmark_group("base_crossing");
+    group.sample_size(10);
+    let dir = dir.as_path();
+    let run = |go: bool| {
+        move |b: &mut criterion::Bencher| {
+            b.iter_batched_ref(
+                || crossing_app(&dir, go),
+                |app| {
+                    for _ in 0..ticks {
+                        app.update();
+                    }
+                },
+                criterion::BatchSize::PerIteration,
+            )
+        }
+    };
+    group.bench_function(format!("units_50_go_{ticks}_ticks"), run(true));
+    group.bench_function(format!("units_50_standing_{ticks}_ticks"), run(false));
+    group.finish();
 }
 
 /// One load of `mission`: its progress and the heap peak above the heap in
@@ -706,5 +806,5 @@ fn run(app: &mut App) {
     }
 }
 
-criterion_group!(mission, benches);
+criterion_group!(mission, benches, bench_crossing);
 criterion_main!(mission);

@@ -882,7 +882,7 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         (
             &serde_json::json!("Leave the enemy no robot"),
             &serde_json::json!("complete"),
-            &serde_json::json!(4801)
+            &serde_json::json!(4561)
         ),
         "{}",
         report["objectives"]
@@ -905,11 +905,11 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         .iter()
         .filter(|e| e["kind"] == "destroyed")
         .collect();
-    assert_eq!(destroyed.last().unwrap()["tick"], 4794);
+    assert_eq!(destroyed.last().unwrap()["tick"], 4532);
     // The player's script gave its hint on the way, then the objective.
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
     assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");
-    assert_eq!(report["messages"][1]["tick"], 4801);
+    assert_eq!(report["messages"][1]["tick"], 4561);
     assert!(report["script_errors"].as_array().unwrap().is_empty());
 }
 

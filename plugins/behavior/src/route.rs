@@ -19,6 +19,11 @@
 //! square growing from a half-width of 30 by 3 a round up to 500
 //! (docs/24-motion "Off a non-walkable areal"). Everything that fails is a
 //! [`Diagnostic`] and the order is dropped: the unit stays put.
+//!
+//! A go order is watched ([`Route::watch`]): when its path left has not
+//! shrunk by [`PROGRESS_STEP`] in [`PROGRESS_TIME`], its way is planned
+//! again, and when that does not help either it is given up with a
+//! diagnostic. No unit goes round in circles for ever.
 
 use crate::diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState, object_chain};
 use crate::wizard::{Footprints, MARGIN};
@@ -71,7 +76,51 @@ pub struct Route {
     /// The areal the unit stands in (`None`: off the areal map), updated
     /// every step.
     pub areal: Option<u32>,
+    /// The watch on a go order's progress (`None`: no go order watched).
+    #[serde(default)]
+    pub progress: Option<Progress>,
 }
+
+/// How a go order gets on: the least path left seen and the tick it last
+/// shrank by [`PROGRESS_STEP`], and how often it was planned again for
+/// want of progress.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    /// The place the order sends the unit to.
+    pub goal: [f32; 2],
+    /// m: the least path left seen since `since`.
+    pub least: f32,
+    pub since: u64,
+    pub replans: u32,
+}
+
+/// What the watch on a go order says this step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Watch {
+    /// It gets on (or has not had its time yet).
+    Going,
+    /// No progress in its time: plan the way again.
+    Replan,
+    /// No progress after planning again either: give the order up.
+    GiveUp,
+}
+
+/// m: by how much the path left must shrink to count as progress.
+// STAND-IN: 1 m (no source measures a go order's progress: docs/31 "What
+// each package does" re-plans only when the walker is idle); settled by
+// reading the go task's progress test, if any, in `Behavior.dll`.
+pub const PROGRESS_STEP: f32 = 1.0;
+/// s: how long a go order may go without progress before it is planned
+/// again, and then given up.
+// STAND-IN: 20 s, the time after which the escape checks whether its unit
+// is still on the building (docs/31 "The escape"), the only measured check
+// of a unit's lack of progress; settled as `PROGRESS_STEP`.
+pub const PROGRESS_TIME: f32 = 20.0;
+/// How often a go order without progress is planned again before it is
+/// given up.
+// STAND-IN: once (the search's random costs give another way, where there
+// is one); settled as `PROGRESS_STEP`.
+pub const REPLANS: u32 = 1;
 
 impl Route {
     /// `ClearWizardPath`.
@@ -87,6 +136,43 @@ impl Route {
         self.points.clear();
         self.escape = None;
         self.clear_wizard_path();
+    }
+
+    /// Watches the go order to `goal` at tick `tick` (steps of `dt`) with
+    /// `left` metres of path left: a new goal starts a new watch, progress
+    /// restarts its clock, and a watch out of time plans again (the path
+    /// is dropped) until [`REPLANS`] plans are spent.
+    pub(crate) fn watch(&mut self, goal: [f32; 2], left: f32, (tick, dt): (u64, f32)) -> Watch {
+        let fresh = Progress {
+            goal,
+            least: left,
+            since: tick,
+            replans: 0,
+        };
+        let progress = match &mut self.progress {
+            Some(p) if p.goal == goal => p,
+            other => {
+                *other = Some(fresh);
+                return Watch::Going;
+            }
+        };
+        if left < progress.least - PROGRESS_STEP {
+            progress.least = left;
+            progress.since = tick;
+            return Watch::Going;
+        }
+        let window = (PROGRESS_TIME / dt.max(f32::EPSILON)).round() as u64;
+        if tick.saturating_sub(progress.since) < window {
+            return Watch::Going;
+        }
+        if progress.replans >= REPLANS {
+            return Watch::GiveUp;
+        }
+        progress.replans += 1;
+        progress.least = left;
+        progress.since = tick;
+        self.goal = None;
+        Watch::Replan
     }
 
     /// The next point to go for and how much path lies beyond it.
@@ -121,6 +207,16 @@ impl Route {
         hasher.write_u32(self.wizard_side.map_or(2, u32::from));
         point(hasher, self.escape);
         hasher.write_u32(self.areal.map_or(u32::MAX, |a| a));
+        match &self.progress {
+            None => hasher.write_u32(0),
+            Some(p) => {
+                hasher.write_u32(1);
+                p.goal.iter().for_each(|c| hasher.write_f32(*c));
+                hasher.write_f32(p.least);
+                hasher.write_u64(p.since);
+                hasher.write_u32(p.replans);
+            }
+        }
     }
 }
 

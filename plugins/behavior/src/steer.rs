@@ -18,10 +18,14 @@
 
 use crate::attack::{self, Target};
 use crate::diagnostic::BehaviorDiagnostics;
+use crate::diagnostic::ErrorState;
 use crate::leave;
 use crate::order::{FOLLOW_RADIUS, OrderKind, OrderTarget, Orders};
 use crate::patrol::{self, Circle, Ground};
-use crate::route::{Planner, Route, Who, distance, map_point, off_corridor, pass_points};
+use crate::route::{
+    PROGRESS_TIME, Planner, REPLANS, Route, Watch, Who, distance, map_point, off_corridor,
+    pass_points,
+};
 use crate::sensor::Sensor;
 use crate::wizard::{Footprints, MARGIN, Surroundings, ground_units};
 use bevy::prelude::*;
@@ -204,6 +208,13 @@ fn travel(
         );
     }
     let last = route.points.len() == 1;
+    let taken = |goal: [f32; 2]| {
+        let (here, goal) = (Vec2::from(here), Vec2::from(goal));
+        around.as_near_as_can_be(who.id, who.radius, (here, goal), corridor)
+    };
+    if last && !who.flyer && taken(goal) {
+        return Some(Command { done: true, ..HOLD });
+    }
     let step = match route.wizard {
         // Toward the Wizard's corner, never stopping at it.
         Some(by) => Command {
@@ -224,6 +235,15 @@ fn travel(
         },
     };
     Some(step)
+}
+
+/// The watch on a go order to `goal` of a unit at `here` after its step
+/// along `route` (the path left: to the next point and beyond it).
+fn watch_go(route: &mut Route, goal: [f32; 2], here: [f32; 2], now: (u64, f32)) -> Watch {
+    let left = route
+        .next_point()
+        .map_or(0.0, |(next, beyond)| distance(here, next) + beyond);
+    route.watch(goal, left, now)
 }
 
 /// The world-frame point of a map-frame ground point (height 0: steering
@@ -444,7 +464,25 @@ pub(crate) fn steer(
         let command = match (order.kind, order.target) {
             (OrderKind::Go, OrderTarget::Place(place)) => {
                 let goal = [place[0], place[1]];
-                go(&mut route, goal, (params.corridor_radius, 0.0)).unwrap_or(DROP)
+                match go(&mut route, goal, (params.corridor_radius, 0.0)) {
+                    Some(step) if !step.done => {
+                        let watched = watch_go(&mut route, goal, here, (tick, dt));
+                        if watched == Watch::GiveUp {
+                            let cause = format!(
+                                "no progress toward ({}, {}) in {PROGRESS_TIME} s, planned {} \
+                                 times; the order is given up",
+                                goal[0],
+                                goal[1],
+                                REPLANS + 1
+                            );
+                            planner.report(&who, ErrorState::NonReachable, cause);
+                            DROP
+                        } else {
+                            step
+                        }
+                    }
+                    step => step.unwrap_or(DROP),
+                }
             }
             (OrderKind::Follow, OrderTarget::Object(leader)) => {
                 let leader = view
@@ -605,12 +643,14 @@ pub(crate) fn steer(
         };
         if matches!(order.kind, OrderKind::Stop | OrderKind::StayGround) {
             route.clear();
+            route.progress = None;
         }
         state.requested = Vec3::new(0.0, command.forward, 0.0);
         state.turn = command.turn;
         if command.done {
             orders.0.pop_front();
             route.clear();
+            route.progress = None;
         }
     }
 }

@@ -73,18 +73,18 @@ impl Footprints {
 
     /// The local path from `from` through `points`, going round the tree
     /// and stone footprints in the way (grown by `radius`); a point inside
-    /// one that is not the goal is left out.
+    /// one, or inside a building's (where no unit can stand: buildings do
+    /// not cut areals, so a path over their areals crosses them), that is
+    /// not the goal is left out.
     pub fn local_path(&self, from: Vec2, points: &[Vec2], radius: f32) -> Vec<Vec2> {
-        let grown: Vec<Convex> = self
-            .cutting
-            .iter()
-            .map(|f| f.outline.inflated(radius))
-            .collect();
+        let grow = |f: &Footprint| f.outline.inflated(radius);
+        let grown: Vec<Convex> = self.cutting.iter().map(grow).collect();
+        let buildings: Vec<Convex> = self.buildings.iter().map(grow).collect();
         let mut out = Vec::with_capacity(points.len());
         let mut last = from;
         for (i, &point) in points.iter().enumerate() {
             let goal = i + 1 == points.len();
-            if !goal && grown.iter().any(|g| g.contains(point)) {
+            if !goal && grown.iter().chain(&buildings).any(|g| g.contains(point)) {
                 continue;
             }
             for _ in 0..DETOURS_PER_LEG {
@@ -262,25 +262,11 @@ impl Surroundings<'_> {
         let to = next - here;
         let ahead = here + to.clamp_length_max(LOOK_AHEAD);
         let grow = radius + MARGIN;
-        let (lo, hi) = (here.min(ahead), here.max(ahead));
-        let mut polygons: Vec<Convex> = self
-            .footprints
-            .buildings
-            .iter()
-            .chain(&self.footprints.cutting)
-            .filter(|f| overlaps(f.outline.bounds(), (lo, hi), grow))
-            .map(|f| f.outline.inflated(grow))
-            .collect();
         // Only units whose grown circle reaches the way ahead.
         let reach = |p: Vec2, r: f32| {
             crate::route::segment_distance(p.into(), here.into(), ahead.into()) < r + grow
         };
-        polygons.extend(
-            self.units
-                .near(lo, hi, id)
-                .filter(|&(p, r)| reach(p, r))
-                .map(|(p, r)| Convex::octagon(p, r + grow)),
-        );
+        let polygons = self.obstacles(id, grow, (here.min(ahead), here.max(ahead)), reach);
         let corner = first_in_way(&polygons, here, ahead)
             .and_then(|p| p.detour(here, next, route.wizard_side))
             .filter(|(corner, _)| self.walkable(*corner));
@@ -291,6 +277,57 @@ impl Surroundings<'_> {
             }
             None => route.clear_wizard_path(),
         }
+    }
+
+    /// The buildings', trees', stones' and other ground units' outlines
+    /// (but `id`'s) with bounds in the box `lo..hi`, grown by `grow`: a
+    /// unit's as an octagon round its sphere, when `keep` takes its
+    /// centre and radius.
+    fn obstacles(
+        &self,
+        id: OriginalObjectId,
+        grow: f32,
+        (lo, hi): (Vec2, Vec2),
+        keep: impl Fn(Vec2, f32) -> bool,
+    ) -> Vec<Convex> {
+        let mut polygons: Vec<Convex> = self
+            .footprints
+            .buildings
+            .iter()
+            .chain(&self.footprints.cutting)
+            .filter(|f| overlaps(f.outline.bounds(), (lo, hi), grow))
+            .map(|f| f.outline.inflated(grow))
+            .collect();
+        polygons.extend(
+            self.units
+                .near(lo, hi, id)
+                .filter(|&(p, r)| keep(p, r))
+                .map(|(p, r)| Convex::octagon(p, r + grow)),
+        );
+        polygons
+    }
+
+    /// Whether unit `id` of `radius` at `here` has come as near `goal` as
+    /// it can: `goal` lies under a building, a tree, a stone or another
+    /// ground unit, and `here` is within `reach` of that one's outline
+    /// grown by the radius and [`MARGIN`].
+    // STAND-IN: a go to a place something stands on is done at the edge of
+    // what stands there (docs/31 "What each package does" has the go task
+    // done within 30 of its place, measured on ground that is free; the
+    // engine keeps the corridor radius); settled by reading the go task's
+    // done test with its place taken.
+    pub fn as_near_as_can_be(
+        &self,
+        id: OriginalObjectId,
+        radius: f32,
+        (here, goal): (Vec2, Vec2),
+        reach: f32,
+    ) -> bool {
+        let grow = radius + MARGIN;
+        let covers = |p: Vec2, r: f32| p.distance(goal) < r + grow;
+        self.obstacles(id, grow, (goal, goal), covers)
+            .iter()
+            .any(|p| p.contains(goal) && p.inflated(reach).contains(here))
     }
 
     /// Whether map point `p` is walkable (anywhere, without a map).

@@ -8,7 +8,7 @@ use iron3d_behavior::capture::{REOPEN_SECONDS, capture_seconds};
 use iron3d_behavior::wizard::Footprints;
 use iron3d_behavior::*;
 use iron3d_control::{Body, ControlPlugin, PhysicalState};
-use iron3d_schedules::StateHash;
+use iron3d_schedules::{GameClock, StateHash};
 use iron3d_world::mission::*;
 use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOps, WorldOutbox};
@@ -1094,4 +1094,144 @@ fn building_of(app: &App, clan: u32) -> OriginalObjectId {
         })
         .map(|(id, _)| id)
         .expect("a building of the clan")
+}
+
+/// Where a go order of the base test leads and by when it must be over.
+struct Trip {
+    unit: OriginalObjectId,
+    goal: [f32; 2],
+    /// Game seconds by which it arrives.
+    arrive_by: f32,
+    /// Game seconds by which it has arrived or been reported.
+    over_by: f32,
+}
+
+/// The player's ground units (walkers: a flyer is not searched), its
+/// buildings' footprints and the box of both, from the first demo mission.
+fn player_base(app: &mut App) -> (Vec<OriginalObjectId>, Vec<obstacle::Convex>, [Vec2; 2]) {
+    app.update();
+    let world = app.world();
+    let clans = world.resource::<MissionClans>().0.clone();
+    let player = |e: Entity| {
+        world
+            .get::<ObjectClan>(e)
+            .and_then(|c| c.name(&clans))
+            .is_some_and(|n| n == b"Player")
+    };
+    let registry = world.resource::<ObjectRegistry>();
+    let units: Vec<_> = registry
+        .iter()
+        .filter(|&(_, e)| player(e))
+        .filter(|&(_, e)| world.get::<Body>(e).is_some_and(|b| b.holds_ground))
+        .map(|(id, _)| id)
+        .collect();
+    let footprints = world.resource::<wizard::Footprints>();
+    let buildings: Vec<_> = footprints
+        .buildings
+        .iter()
+        .filter(|f| registry.entity(f.id).is_ok_and(player))
+        .map(|f| f.outline.clone())
+        .collect();
+    let points = units
+        .iter()
+        .map(|&id| ground(translation(app, id)).into())
+        .chain(buildings.iter().flat_map(|b| b.0.iter().copied()));
+    let (lo, hi) = points.fold((Vec2::MAX, Vec2::MIN), |(lo, hi), p: Vec2| {
+        (lo.min(p), hi.max(p))
+    });
+    (units, buildings, [lo, hi])
+}
+
+/// Every unit of the player's base is sent, round after round, to every
+/// building's door (the point of its footprint grown by the unit's radius
+/// and the Wizard's margin nearest to it) and every far corner of the
+/// base (one of them where a unit stands), each unit to each place once,
+/// all of a round at once: each arrives within twice
+/// the time its top speed takes in a straight line plus 15 s, or is
+/// reported by the time the progress watch gives up (its two windows
+/// after that); no unit still holds its order at the end. Most trips
+/// arrive.
+#[test]
+fn units_sent_across_the_players_base_arrive_or_report_why_not() {
+    let dir = demo_install();
+    let mut app = app(dir.path());
+    let (units, buildings, [lo, hi]) = player_base(&mut app);
+    assert!(units.len() >= 5 && buildings.len() >= 2, "{units:?}");
+    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+    let places = buildings.len() + corners.len();
+    let rounds = places;
+    let (mut arrived, mut reported) = (0, 0);
+    for round in 0..rounds {
+        let now = app.world().resource::<GameClock>().elapsed().as_secs_f32();
+        let trips: Vec<Trip> = units
+            .iter()
+            .enumerate()
+            .map(|(i, &unit)| {
+                let e = entity(&app, unit);
+                let body = app.world().get::<Body>(e).unwrap();
+                let (radius, top) = (body.radius, body.limits.top_speed.y);
+                let here = Vec2::from(ground(translation(&app, unit)));
+                let goal = match (i + round) % places {
+                    k if k < buildings.len() => buildings[k]
+                        .inflated(radius + wizard::MARGIN)
+                        .nearest_on_outline(here),
+                    k => corners[k - buildings.len()],
+                };
+                let straight = here.distance(goal) / top;
+                Trip {
+                    unit,
+                    goal: goal.into(),
+                    arrive_by: now + 2.0 * straight + 15.0,
+                    over_by: now + straight + 2.0 * route::PROGRESS_TIME + 15.0,
+                }
+            })
+            .collect();
+        for trip in &trips {
+            let place = [trip.goal[0], trip.goal[1], 0.0];
+            post(&mut app, trip.unit, go(place, InsertMode::Replace));
+        }
+        let mut open: Vec<&Trip> = trips.iter().collect();
+        while !open.is_empty() {
+            app.update();
+            let now = app.world().resource::<GameClock>().elapsed().as_secs_f32();
+            let diagnostics = &app.world().resource::<BehaviorDiagnostics>().0;
+            let mut still = Vec::new();
+            for trip in open {
+                let why = diagnostics.iter().find(|d| d.object == trip.unit);
+                let done = orders(&app, trip.unit).0.is_empty();
+                match (why, done) {
+                    (Some(_), _) => reported += 1,
+                    (None, true) => {
+                        assert!(
+                            now <= trip.arrive_by,
+                            "unit {:#x} arrived late at {now} s",
+                            trip.unit.raw()
+                        );
+                        arrived += 1;
+                    }
+                    (None, false) => {
+                        assert!(
+                            now <= trip.over_by,
+                            "unit {:#x} still going to {:?} at {now} s",
+                            trip.unit.raw(),
+                            trip.goal
+                        );
+                        still.push(trip);
+                    }
+                }
+            }
+            open = still;
+        }
+        app.world_mut()
+            .resource_mut::<BehaviorDiagnostics>()
+            .0
+            .clear();
+    }
+    let trips = rounds * units.len();
+    println!(
+        "{} units, {places} places, {rounds} rounds: {arrived} arrived, {reported} reported",
+        units.len()
+    );
+    assert_eq!(arrived + reported, trips);
+    assert!(arrived * 4 >= trips * 3, "{arrived} of {trips} arrived");
 }
