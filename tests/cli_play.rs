@@ -1107,9 +1107,21 @@ fn a_broken_newer_or_foreign_replay_is_refused_with_its_reason() {
     assert!(err.contains("recorded on another install"), "{err}");
 }
 
-/// The trace `path` a finished run wrote (renamed from its `.part`).
+/// The trace `path` a finished run wrote (renamed from its temporary
+/// name: nothing else is left beside it).
 fn written_trace(path: &std::path::Path) -> iron3d_replay::TraceLines {
-    assert!(!path.with_extension("jsonl.part").exists());
+    let dir = path.parent().unwrap();
+    let left = std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".part")
+        })
+        .count();
+    assert_eq!(left, 0, "a temporary file is left in {}", dir.display());
     iron3d_replay::TraceLines::read(path).unwrap()
 }
 
@@ -1686,5 +1698,181 @@ fn a_verification_that_reaches_no_checkpoint_fails() {
     assert!(
         err.contains("replay: not verified: 0 checkpoints of 10 reached"),
         "{err}"
+    );
+}
+
+/// The text of the kept replay `name`.
+fn kept_text(name: &str) -> String {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+    std::fs::read_to_string(kept.join(name)).unwrap()
+}
+
+/// `iron3d ARGS` failing with exit 1; its stderr.
+fn fails(args: &[&str]) -> String {
+    let o = iron3d(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    err
+}
+
+/// A replay's numbers are checked as it is read: a rate the game cannot
+/// run at, an end past a day of game time, checkpoints out of tick order
+/// are refused with the field named, before anything runs.
+#[test]
+fn impossible_numbers_in_a_replay_are_refused_naming_the_field() {
+    let text = kept_text("walk-and-fire.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "rate: 30.0,",
+            "rate: 0.0,",
+            "rate: 0 is not a simulation rate",
+        ),
+        (
+            "rate: 30.0,",
+            "rate: -1.0,",
+            "rate: -1 is not a simulation rate",
+        ),
+        ("rate: 30.0,", "rate: 1e300,", "is not a simulation rate"),
+        ("rate: 30.0,", "rate: 1e-300,", "is not a simulation rate"),
+        (
+            "rate: 30.0,",
+            "rate: inf,",
+            "rate: inf is not a simulation rate",
+        ),
+        (
+            "rate: 30.0,",
+            "rate: NaN,",
+            "rate: NaN is not a simulation rate",
+        ),
+        (
+            "end_tick: 306,",
+            "end_tick: 18446744073709551615,",
+            "end_tick: 18446744073709551615 is more than a day of game time",
+        ),
+        (
+            "(tick: 62, hash",
+            "(tick: 20, hash",
+            "checkpoints[1]: tick 20 is not after tick 30",
+        ),
+    ];
+    for (i, (from, to, says)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.ron"));
+        assert!(text.contains(from));
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let err = fails(&["replay", path.to_str().unwrap(), "--headless", "--verify"]);
+        assert!(
+            err.contains(says) && err.contains(path.to_str().unwrap()),
+            "{to}: {err}"
+        );
+    }
+}
+
+/// A save is checked as a replay is, and its state must come with the
+/// checkpoint of its tick and be of that tick.
+#[test]
+fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.ron");
+    let o = iron3d(
+        &["play", "--headless", "--ticks", "40", "--save-at", "40"]
+            .into_iter()
+            .chain([save.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let load = |path: &std::path::Path| {
+        fails(&[
+            "play",
+            "--headless",
+            "--ticks",
+            "60",
+            "--load",
+            path.to_str().unwrap(),
+        ])
+    };
+    let text = std::fs::read_to_string(&save).unwrap();
+    let far = dir.path().join("far.ron");
+    let clock = "(name: \"game_clock\", state: (tick:40,";
+    assert!(text.contains(clock));
+    std::fs::write(
+        &far,
+        text.replacen(clock, &clock.replace("40", "18446744073709551615"), 1),
+    )
+    .unwrap();
+    let err = load(&far);
+    assert!(
+        err.contains(
+            "game_clock: the state is of tick 18446744073709551615, which has no checkpoint"
+        ),
+        "{err}"
+    );
+    let mut unchecked = iron3d_replay::Replay::load(&save).unwrap();
+    unchecked.checkpoints.clear();
+    let bare = dir.path().join("bare.ron");
+    unchecked.save(&bare).unwrap();
+    let err = load(&bare);
+    assert!(
+        err.contains("checkpoints: a save needs the checkpoint of its tick 40"),
+        "{err}"
+    );
+}
+
+/// A device, a directory or an oversized file is never read as a save or
+/// a replay.
+#[test]
+fn a_device_or_a_directory_is_not_read_as_a_save_or_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for path in ["/dev/zero", d] {
+        let err = fails(&["replay", path, "--headless"]);
+        assert!(
+            err.contains(path) && err.contains("not a regular file"),
+            "{err}"
+        );
+        let err = fails(&["play", "--headless", "--ticks", "10", "--load", path]);
+        assert!(
+            err.contains(path) && err.contains("not a regular file"),
+            "{err}"
+        );
+    }
+}
+
+/// Outputs are written whole under a fresh name and renamed: a target
+/// that is a directory or a link, or whose directory is missing, fails
+/// the run naming it, and nothing else changes.
+#[test]
+fn an_output_that_cannot_be_written_fails_the_run_and_touches_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, b"kept").unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let missing = dir.path().join("no/such/t.jsonl");
+    for target in [&sub, &link, &missing] {
+        let t = target.to_str().unwrap();
+        for flag in ["--trace", "--report"] {
+            let err = fails(&["play", "--headless", "--ticks", "5", flag, t]);
+            assert!(err.contains(t), "{flag} {t}: {err}");
+        }
+    }
+    assert_eq!(std::fs::read(&victim).unwrap(), b"kept");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["link.jsonl", "sub", "victim"],
+        "no temporary file is left"
     );
 }

@@ -185,10 +185,13 @@ fn parse_effect(s: &str) -> Result<(String, [f32; 3]), String> {
 
 fn parse_rate(s: &str) -> Result<f64, String> {
     let rate: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if rate.is_finite() && (1.0..=1000.0).contains(&rate) {
+    use iron3d_replay::{MAX_RATE, MIN_RATE};
+    if rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&rate) {
         Ok(rate)
     } else {
-        Err("rate must be between 1 and 1000 steps per second".into())
+        Err(format!(
+            "rate must be between {MIN_RATE} and {MAX_RATE} steps per second"
+        ))
     }
 }
 
@@ -433,9 +436,9 @@ fn run_headless(
     let hash = app::run_headless(&mut app, ticks, every, |tick, hash| {
         say!("tick {tick}: hash {hash:016x}");
     });
-    if traced {
-        finish_trace(app.world_mut());
-    }
+    let trace_failed = traced
+        .then(|| finish_trace(app.world_mut()))
+        .and_then(Result::err);
     if recorded {
         // As the window's recording ends when it exits: a last checkpoint
         // at the last tick, the file written (a failure fails the run).
@@ -448,6 +451,10 @@ fn run_headless(
         && let Err(e) = super::report::write(app.world_mut(), path, &progress.mission, ticks, hash)
     {
         eprintln!("iron3d: cannot write the report {}: {e}", path.display());
+        return ExitCode::from(1);
+    }
+    if let Some(e) = trace_failed {
+        eprintln!("iron3d: cannot write the trace: {e}");
         return ExitCode::from(1);
     }
     session_outcome(app.world())

@@ -180,8 +180,11 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         verify && world.resource::<Playback>().divergence.is_some()
     });
     let ticks = app.world().resource::<GameClock>().tick();
-    if traced {
-        finish_trace(app.world_mut());
+    let trace_failed = traced
+        .then(|| finish_trace(app.world_mut()))
+        .and_then(Result::err);
+    if let Some(e) = &trace_failed {
+        eprintln!("iron3d: cannot write the trace: {e}");
     }
     if let Some(out) = &args.rerecord
         && let Err(e) = rerecord(app.world(), (&replay, &here), out)
@@ -196,7 +199,8 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     if let Err(e) = &finished {
         eprintln!("iron3d: {e}");
     }
-    if finished.is_err() | super::play::state_or_saves_failed(app.world()) {
+    if finished.is_err() | trace_failed.is_some() | super::play::state_or_saves_failed(app.world())
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -485,8 +485,9 @@ impl BindingsFile {
             return None;
         }
         self.read_at = Some(modified);
-        let read = std::fs::read_to_string(&self.path)
+        let read = iron3d_formats::fsutil::read_bounded(&self.path, MAX_BINDINGS_BYTES)
             .map_err(|e| e.to_string())
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
             .and_then(|text| Bindings::from_ron(&text));
         match read {
             Ok(bindings) => {
@@ -507,6 +508,9 @@ impl BindingsFile {
 /// Wall-clock time between looks at the bindings file (the file is the
 /// user's, outside the game: the wall clock, not the game's, paces it).
 const POLL: Duration = Duration::from_millis(500);
+/// The most bytes a bindings file may have (a full one is a few
+/// kilobytes).
+const MAX_BINDINGS_BYTES: u64 = 1 << 20;
 
 /// Writes the file on the first run, then reads it whenever it changes
 /// and puts its bindings in use.

@@ -328,6 +328,15 @@ fn a_remapped_bindings_file_changes_which_key_walks_and_a_broken_one_keeps_the_l
         .clone()
         .unwrap();
     assert!(error.contains("not a map of names"), "{error}");
+
+    // A link to a device is refused unread, as any file that is not a
+    // regular one.
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    reread(&mut app);
+    let error = app.world().resource::<BindingsFile>().error.clone();
+    let error = error.expect("a device is reported");
+    assert!(error.contains("not a regular file"), "{error}");
 }
 
 #[test]

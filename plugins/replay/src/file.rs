@@ -240,10 +240,14 @@ impl Replay {
     /// Reads the replay at `path`; another layout version is its own
     /// error.
     pub fn load(path: &Path) -> Result<Self, ReplayError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Io {
+        let io = |source| ReplayError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let bytes = iron3d_formats::fsutil::read_bounded(path, MAX_FILE_BYTES)
+            .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         Self::parse(&text).map_err(|e| match e {
             Parse::Version(found) => ReplayError::Version {
                 path: path.to_path_buf(),
@@ -264,12 +268,78 @@ impl Replay {
             return Err(Parse::Version(head.version));
         }
         let replay: Self = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
+        replay.check().map_err(Parse::Document)?;
         if let Some(last) = replay.checkpoints.len().checked_sub(1) {
             replay.fields_at(last).map_err(Parse::Document)?;
         }
         Ok(replay)
     }
+
+    /// Checks every number of the header, the steps and the checkpoints
+    /// against what a recording can hold: a rate the game runs at, an end
+    /// within a day of game time, steps and checkpoints in tick order up
+    /// to the end, finite mouse counts and sensitivities, and a save's
+    /// checkpoint at its own tick. The error names the field.
+    fn check(&self) -> Result<(), String> {
+        if !(self.rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&self.rate)) {
+            return Err(format!(
+                "rate: {} is not a simulation rate ({MIN_RATE} to {MAX_RATE} steps a second)",
+                self.rate
+            ));
+        }
+        let most = (self.rate * MAX_GAME_SECONDS) as u64;
+        if self.end_tick > most {
+            return Err(format!(
+                "end_tick: {} is more than a day of game time ({most} ticks at {} a second)",
+                self.end_tick, self.rate
+            ));
+        }
+        let in_order = |what: &str, ticks: &mut dyn Iterator<Item = u64>| {
+            let mut last = 0;
+            for (i, tick) in ticks.enumerate() {
+                if tick <= last && i > 0 || tick > self.end_tick {
+                    return Err(format!(
+                        "{what}[{i}]: tick {tick} is not after tick {last} and within end_tick {}",
+                        self.end_tick
+                    ));
+                }
+                last = tick;
+            }
+            Ok(())
+        };
+        in_order("steps", &mut self.steps.iter().map(|s| s.tick))?;
+        in_order("checkpoints", &mut self.checkpoints.iter().map(|c| c.tick))?;
+        if let Some(i) = self
+            .steps
+            .iter()
+            .position(|s| !(s.sensitivity.is_finite() && s.mouse.iter().all(|m| m.is_finite())))
+        {
+            return Err(format!(
+                "steps[{i}]: mouse counts and sensitivity must be finite"
+            ));
+        }
+        let at_end = self
+            .checkpoints
+            .last()
+            .is_some_and(|c| c.tick == self.end_tick);
+        if self.state.is_some() && !at_end {
+            return Err(format!(
+                "checkpoints: a save needs the checkpoint of its tick {}",
+                self.end_tick
+            ));
+        }
+        Ok(())
+    }
 }
+
+/// The most bytes a replay or save file may have (a recorded hour is a
+/// few megabytes).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// The simulation rates a replay may have, steps a second (the CLI's).
+pub const MIN_RATE: f64 = 1.0;
+pub const MAX_RATE: f64 = 1000.0;
+/// The most game time a replay may cover, s.
+const MAX_GAME_SECONDS: f64 = 86_400.0;
 
 /// The header's version alone (every other field ignored).
 #[derive(Deserialize)]

@@ -21,7 +21,9 @@ pub mod digest;
 pub mod file;
 pub mod trace;
 
-pub use file::{Checkpoint, FORMAT_VERSION, Replay, ReplayError, Step};
+pub use file::{
+    Checkpoint, FORMAT_VERSION, MAX_FILE_BYTES, MAX_RATE, MIN_RATE, Replay, ReplayError, Step,
+};
 pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 
 use bevy::app::AppExit;
@@ -578,7 +580,13 @@ fn restore_saved_state(world: &mut World) {
     let Some(state) = playback.replay.state.clone() else {
         return;
     };
+    // The state's tick must be one the recording checked (the save's own).
+    let checked: Vec<u64> = playback.replay.checkpoints.iter().map(|c| c.tick).collect();
     let failed = match StateSave::restore(world, &state) {
+        Ok(()) if !checked.contains(&world.resource::<GameClock>().tick()) => Some(format!(
+            "game_clock: the state is of tick {}, which has no checkpoint in the save",
+            world.resource::<GameClock>().tick()
+        )),
         Ok(()) => {
             let tick = world.resource::<GameClock>().tick();
             info!("save: the state of tick {tick} is back");

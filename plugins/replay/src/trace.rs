@@ -18,8 +18,10 @@
 //!
 //! The simulation's lines are written at the end of each step (input as
 //! the step takes it); sound lines carry their event's tick; camera lines
-//! the tick of the frame. The file is written as `FILE.part` and renamed
-//! to `FILE` as the app exits (or [`finish_trace`] is called).
+//! the tick of the frame. The file is written under a fresh temporary
+//! name beside `FILE` and renamed to it as the app exits (or
+//! [`finish_trace`] is called); a `FILE` that is not a regular file is
+//! refused ([`OutputFile`]).
 //!
 //! Each object's last [`RECENT`] lines (those naming it as `object`,
 //! among `objects` or as a sound's `owner`) are also kept in memory, with
@@ -33,6 +35,7 @@ use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use iron3d_behavior::{Route, Target};
 use iron3d_control::{Body, PhysicalState, TouchingPairs};
+use iron3d_formats::fsutil::OutputFile;
 use iron3d_player::{PlayerAction, PlayerView, StepInput, ViewMode};
 use iron3d_schedules::{GameClock, Phase, SimStep};
 use iron3d_sound::{Listener, Sounds};
@@ -40,7 +43,6 @@ use iron3d_world::mission::{Hero, MissionScopeExt};
 use iron3d_world::{OriginalObjectId, Undeliverable, WorldMessage, WorldQueue};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
@@ -95,7 +97,7 @@ pub struct TraceEntry {
 #[derive(Resource, Debug)]
 pub struct Trace {
     pub path: Option<PathBuf>,
-    out: Option<BufWriter<File>>,
+    out: Option<BufWriter<OutputFile>>,
     /// Lines written to the file.
     pub lines: u64,
     /// Why the trace stopped being written, if it did.
@@ -122,13 +124,6 @@ fn named_objects(fields: &Value) -> Vec<u32> {
 }
 
 impl Trace {
-    /// The file being written until it is finished.
-    fn part(path: &std::path::Path) -> PathBuf {
-        let mut name = path.to_path_buf().into_os_string();
-        name.push(".part");
-        name.into()
-    }
-
     /// Object `id`'s last lines, oldest first.
     pub fn recent(&self, id: u32) -> impl Iterator<Item = &TraceEntry> {
         self.recent.get(&id).into_iter().flatten()
@@ -182,10 +177,10 @@ impl Plugin for TracePlugin {
             recent: BTreeMap::new(),
         };
         if let Some(path) = &self.path {
-            match File::create(Trace::part(path)) {
+            match OutputFile::create(path) {
                 Ok(file) => trace.out = Some(BufWriter::new(file)),
                 Err(e) => {
-                    error!("trace: cannot write {}: {e}", Trace::part(path).display());
+                    error!("trace: {e}");
                     trace.error = Some(e.to_string());
                 }
             }
@@ -487,26 +482,34 @@ fn trace_listener(
 }
 
 fn finish_on_exit(world: &mut World) {
-    if !world.resource::<Messages<AppExit>>().is_empty() {
-        finish_trace(world);
+    if !world.resource::<Messages<AppExit>>().is_empty()
+        && let Err(e) = finish_trace(world)
+    {
+        error!("trace: not written: {e}");
     }
 }
 
-/// Flushes the trace and gives it its name.
-pub fn finish_trace(world: &mut World) {
+/// Flushes the trace and gives it its name; why the trace was not
+/// written whole, if it was not (the error names the file).
+pub fn finish_trace(world: &mut World) -> Result<(), String> {
     let mut trace = world.resource_mut::<Trace>();
-    let (Some(mut out), Some(path)) = (trace.out.take(), trace.path.clone()) else {
-        return;
+    let Some(path) = trace.path.clone() else {
+        return Ok(());
     };
-    let done = out
-        .flush()
-        .and_then(|()| std::fs::rename(Trace::part(&path), &path));
-    match done {
-        Ok(()) => info!("trace: {} lines written to {}", trace.lines, path.display()),
-        Err(e) => {
-            error!("trace: not written: {e}");
-            trace.error = Some(e.to_string());
+    if let Some(out) = trace.out.take() {
+        let done = out
+            .into_inner()
+            .map_err(|e| e.error().to_string())
+            .and_then(|file| file.finish().map_err(|e| e.to_string()));
+        match done {
+            Ok(()) => info!("trace: {} lines written to {}", trace.lines, path.display()),
+            Err(e) => trace.error = Some(e),
         }
+    }
+    match &trace.error {
+        None => Ok(()),
+        Some(e) if e.contains(&path.display().to_string()) => Err(e.clone()),
+        Some(e) => Err(format!("{}: {e}", path.display())),
     }
 }
 

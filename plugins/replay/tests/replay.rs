@@ -188,7 +188,7 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
         ),
     );
     run_to(&mut app, ticks);
-    finish_trace(app.world_mut());
+    finish_trace(app.world_mut()).expect("the trace is written");
     assert!(!path.with_extension("jsonl.part").exists());
     let lines = TraceLines::read(&path).unwrap();
     let on = |channel: &str| lines.on(channel);
