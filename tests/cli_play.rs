@@ -1469,7 +1469,7 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
             "--load",
             path.to_str().unwrap(),
             "--ticks",
-            "10",
+            "30",
         ]);
         assert_eq!(o.status.code(), Some(1), "{body}");
         String::from_utf8_lossy(&o.stderr).into_owned()
@@ -1768,8 +1768,9 @@ fn impossible_numbers_in_a_replay_are_refused_naming_the_field() {
     }
 }
 
-/// A save is checked as a replay is, and its state must come with the
-/// checkpoint of its tick and be of that tick.
+/// A save is checked as a replay is, its state must come with the
+/// checkpoint of its tick and be of that tick, and it loads only on the
+/// install it was made on and in a run that reaches its tick.
 #[test]
 fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -1814,6 +1815,34 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     let err = load(&bare);
     assert!(
         err.contains("checkpoints: a save needs the checkpoint of its tick 40"),
+        "{err}"
+    );
+    // Made on another install (as a replay is refused), or asked to end
+    // before its own tick.
+    let (head, _) = text.split_once("install: \"").unwrap();
+    let foreign = dir.path().join("foreign.ron");
+    let other = format!(
+        "{head}install: \"0000000000000000{}",
+        &text[head.len() + 26..]
+    );
+    std::fs::write(&foreign, other).unwrap();
+    let err = load(&foreign);
+    assert!(
+        err.contains("the save was made on another install"),
+        "{err}"
+    );
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "30",
+        "--load",
+        save.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--ticks 30 ends before the save's tick 40"),
         "{err}"
     );
 }

@@ -262,6 +262,15 @@ pub fn run(args: PlayArgs) -> ExitCode {
         };
         // A save's orders were given at its start: its state holds them.
         let mut post = true;
+        if let (Some(save), Some(ticks)) = (&save, args.ticks)
+            && ticks < save.end_tick
+        {
+            eprintln!(
+                "iron3d: --ticks {ticks} ends before the save's tick {}",
+                save.end_tick
+            );
+            return ExitCode::from(2);
+        }
         if let Some(save) = save {
             orders = save.orders.clone();
             post = save.state.is_none();
@@ -430,6 +439,10 @@ fn run_headless(
     if has_mission {
         print_load(&progress);
     }
+    if let Err(e) = same_install(app.world()) {
+        eprintln!("iron3d: {e}");
+        return ExitCode::from(1);
+    }
     if state_not_loaded(app.world()) {
         return session_outcome(app.world());
     }
@@ -475,6 +488,26 @@ fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A loaded save must have been made on this install (as a replay is
+/// played only on its own): the identity of the mission's `data.tma`.
+fn same_install(world: &bevy::prelude::World) -> Result<(), String> {
+    let (Some(playback), Some(description)) = (
+        world.get_resource::<Playback>(),
+        world.get_resource::<iron3d_world::mission::MissionDescription>(),
+    ) else {
+        return Ok(());
+    };
+    let here = iron3d_replay::install_identity(description);
+    let made = &playback.replay.install;
+    if *made == here {
+        Ok(())
+    } else {
+        Err(format!(
+            "the save was made on another install (its data.tma {made}, this one {here})"
+        ))
     }
 }
 
