@@ -1905,3 +1905,33 @@ fn an_output_that_cannot_be_written_fails_the_run_and_touches_nothing_else() {
         "no temporary file is left"
     );
 }
+
+/// An order names objects of the mission of the kinds it needs and takes
+/// exactly its arguments; anything else exits 2 naming the order.
+#[test]
+fn an_order_for_no_such_object_or_of_the_wrong_kind_or_arguments_exits_2() {
+    let cases = [
+        (
+            "999999 GO 1 2",
+            "--order for object 0xf423f: no object 0xf423f in the mission",
+        ),
+        (
+            "6 FOLLOW 999999",
+            "no object 0xf423f in the mission to go after",
+        ),
+        ("6 CAPTURE 7", "object 0x7 is not a building to capture"),
+        (
+            "1 GO 1 2",
+            "object 0x1 takes no orders (it has no controller)",
+        ),
+        ("6 GO 100 120 130", "wrong arguments for GO"),
+        ("6 LEAVE 1 2", "wrong arguments for LEAVE"),
+        ("6 GO 1e39 0", "\"1e39\" is not a finite number of metres"),
+    ];
+    for (order, says) in cases {
+        let o = iron3d(&["play", "--headless", "--ticks", "5", "--order", order]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{order}: {err}");
+        assert!(err.contains(says), "{order}: {err}");
+    }
+}

@@ -2,7 +2,7 @@
 
 use bevy::prelude::{App, Plugin};
 use iron3d::app;
-use iron3d_behavior::{OrderPacket, parse_order_command};
+use iron3d_behavior::{OrderPacket, check_order, parse_order_command};
 use iron3d_demo as demo;
 use iron3d_formats::gamedir::GameDir;
 use iron3d_fx::StartEffects;
@@ -442,6 +442,16 @@ fn run_headless(
     if let Err(e) = same_install(app.world()) {
         eprintln!("iron3d: {e}");
         return ExitCode::from(1);
+    }
+    // A start order names objects of the mission, of the kinds it needs.
+    for (id, bytes) in orders {
+        let checked = OrderPacket::parse(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|packet| check_order(app.world(), OriginalObjectId(*id), &packet));
+        if let Err(e) = checked {
+            eprintln!("iron3d: --order for object {id:#x}: {e}");
+            return ExitCode::from(2);
+        }
     }
     if state_not_loaded(app.world()) {
         return session_outcome(app.world());

@@ -44,7 +44,8 @@ pub use capture::{Pod, Pods, Seizures};
 pub use clan::{ClanRelations, Relation};
 pub use diagnostic::{BehaviorDiagnostics, Diagnostic, ErrorState};
 pub use order::{
-    InsertMode, Order, OrderError, OrderKind, OrderPacket, OrderTarget, Orders, parse_order_command,
+    InsertMode, Order, OrderError, OrderKind, OrderPacket, OrderTarget, Orders, check_order,
+    parse_order_command,
 };
 pub use route::{PATH_STREAM, Route};
 pub use sensor::Sensor;

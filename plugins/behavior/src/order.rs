@@ -7,8 +7,9 @@
 use bevy::prelude::*;
 use iron3d_formats::error::FormatError;
 pub use iron3d_formats::order::{InsertMode, OrderPacket, OrderTarget};
+use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::Controller;
+use iron3d_world::mission::{Controller, ObjectKind};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldMessage};
 use std::collections::VecDeque;
 use std::fmt;
@@ -212,8 +213,8 @@ impl fmt::Display for OrderError {
 }
 
 /// Reads an order as a person writes it: `ID VERB [ARGS]`, the unit's
-/// original id in decimal or `0x` hex, then `GO x y [z]` (a place in the map
-/// frame), `PATROL PATH_ID` (a mission path's id), `PATROL x y [RADIUS]`
+/// original id in decimal or `0x` hex, then `GO x y` (a place on the
+/// ground, in the map frame), `PATROL PATH_ID` (a mission path's id), `PATROL x y [RADIUS]`
 /// (round a place), `FOLLOW TARGET_ID`, `ATTACK TARGET_ID`, `CAPTURE
 /// BUILDING_ID`, `LEAVE`, `STOP` or `STAYGROUND` (verbs in any case). The
 /// packet goes to the end of the unit's list.
@@ -237,12 +238,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
             (4, OrderTarget::None, path)
         }
         ("PATROL", [x, y, radius @ ..]) if radius.len() <= 1 => {
-            let number = |v: &str| {
-                v.parse::<f32>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| format!("{text:?}: {v:?} is not a number"))
-            };
+            let number = |v: &str| coordinate(text, v);
             let radius = match radius {
                 [r] => r
                     .parse()
@@ -259,12 +255,10 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
         _ => {
             let numbers = args
                 .iter()
-                .map(|a| a.parse::<f32>().ok().filter(|v| v.is_finite()))
-                .collect::<Option<Vec<f32>>>()
-                .ok_or_else(|| format!("{text:?}: the arguments must be numbers"))?;
+                .map(|a| coordinate(text, a))
+                .collect::<Result<Vec<f32>, String>>()?;
             let (code, target) = match (verb.as_str(), numbers.as_slice()) {
                 ("GO", &[x, y]) => (2, OrderTarget::Place([x, y, 0.0])),
-                ("GO", &[x, y, z]) => (2, OrderTarget::Place([x, y, z])),
                 ("STOP", []) => (1, OrderTarget::None),
                 ("LEAVE", []) => (20, OrderTarget::None),
                 ("STAYGROUND", []) => (21, OrderTarget::None),
@@ -287,6 +281,45 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
         parameter,
     };
     Ok((OriginalObjectId(object_id(id)?), packet))
+}
+
+/// A coordinate of the order `text`: a finite number of metres.
+fn coordinate(text: &str, word: &str) -> Result<f32, String> {
+    word.parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{text:?}: {word:?} is not a finite number of metres"))
+}
+
+/// Whether the order `packet` for unit `id` can be given in `world`: the
+/// unit is an object that takes orders, an object it names exists, and a
+/// capture names a building. The error says which.
+pub fn check_order(
+    world: &World,
+    id: OriginalObjectId,
+    packet: &OrderPacket,
+) -> Result<(), String> {
+    let registry = world.resource::<ObjectRegistry>();
+    let unit = registry
+        .entity(id)
+        .map_err(|_| format!("no object {:#x} in the mission", id.raw()))?;
+    if world.get::<Controller>(unit).is_none() {
+        return Err(format!(
+            "object {:#x} takes no orders (it has no controller)",
+            id.raw()
+        ));
+    }
+    let OrderTarget::Object(raw) = packet.target else {
+        return Ok(());
+    };
+    let target = registry
+        .entity(OriginalObjectId(raw))
+        .map_err(|_| format!("no object {raw:#x} in the mission to go after"))?;
+    let kind = world.get::<ObjectKind>(target).and_then(|k| k.kind());
+    if packet.code == OrderKind::Capture.code() && kind != Some(tma::ObjectKind::Building) {
+        return Err(format!("object {raw:#x} is not a building to capture"));
+    }
+    Ok(())
 }
 
 /// A raw object id in decimal or `0x` hex.
@@ -471,6 +504,8 @@ mod tests {
             "x GO 1 2",
             "17 GO 1",
             "17 GO 1 nan",
+            "17 GO 1 2 3",
+            "17 GO 1e39 0",
             "17 STOP 3",
             "17 PATROL",
             "17 PATROL x",
