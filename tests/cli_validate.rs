@@ -62,6 +62,35 @@ fn validate_broken_install_exits_one() {
     assert!(err.contains("the directory holds no file"), "{err}");
 }
 
+/// A library that is not an archive (random bytes where `effects.rlb`
+/// was) is an error of the library, not a file of another kind.
+#[test]
+fn validate_counts_a_library_that_does_not_read_as_an_error() {
+    let dir = install(Knobs::default());
+    let mut noise = 0x2545_f491_4f6c_dd1d_u64;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            noise ^= noise << 13;
+            noise ^= noise >> 7;
+            noise ^= noise << 17;
+            noise as u8
+        })
+        .collect();
+    std::fs::write(dir.path().join("effects.rlb"), bytes).unwrap();
+    let args = [
+        "validate".as_ref(),
+        dir.path().as_os_str(),
+        "--json".as_ref(),
+    ];
+    let out = iron3d(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let named = json["diagnostics"].as_array().unwrap().iter().any(|d| {
+        d["severity"] == "error" && d["family"] == "archive" && d["file"] == "effects.rlb"
+    });
+    assert!(named, "{}", json["diagnostics"]);
+}
+
 #[test]
 fn mission_graph_prints_the_tree() {
     let dir = install(Knobs::default());

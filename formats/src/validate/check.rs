@@ -160,6 +160,9 @@ fn classify_file(name: &str, data: &[u8]) -> &'static str {
         (_, "scr") => "SCR",
         (_, "fml") => "FML",
         (_, "dat") if data.starts_with(&[0xF1, 0xF0]) => "unit DAT",
+        // Libraries are archives whatever their bytes: one that does not
+        // read is an error, not another kind of file.
+        (_, "rlb" | "lib") => "archive",
         _ if data.starts_with(crate::archive::nres::MAGIC) || data.starts_with(b"NL") => "archive",
         _ => "other",
     }
