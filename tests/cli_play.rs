@@ -1935,3 +1935,15 @@ fn an_order_for_no_such_object_or_of_the_wrong_kind_or_arguments_exits_2() {
         assert!(err.contains(says), "{order}: {err}");
     }
 }
+
+/// A `--mod-dir` that is not a directory is named as the mod directory it
+/// was meant to be.
+#[test]
+fn a_mod_dir_that_is_a_file_is_named_as_the_mod_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    let f = file.to_str().unwrap();
+    let err = fails(&["play", "--headless", "--ticks", "5", "--mod-dir", f]);
+    assert!(err.contains(f) && err.contains("a mod directory"), "{err}");
+}

@@ -198,7 +198,16 @@ impl fmt::Display for FormatError {
             write!(f, "{file}: ")?;
         }
         if let Some(entry) = &self.entry {
-            write!(f, "entry #{} '{}': ", entry.index, entry.name)?;
+            // A name from a hostile file may hold line breaks and other
+            // control characters: they are shown escaped.
+            write!(f, "entry #{} '", entry.index)?;
+            for c in entry.name.chars() {
+                match c.is_control() {
+                    true => write!(f, "{}", c.escape_default())?,
+                    false => write!(f, "{c}")?,
+                }
+            }
+            write!(f, "': ")?;
         }
         write!(
             f,
@@ -244,6 +253,15 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "Textures.lib: entry #3 'TREE01': offset 0x30: Texm: expected mip count 1..=16, found 40"
+        );
+    }
+
+    #[test]
+    fn an_entry_name_with_line_breaks_is_shown_escaped() {
+        let err = FormatError::missing("MSH", "stream 3").in_entry(2, "evil\nname\u{1b}[2J");
+        assert_eq!(
+            err.to_string(),
+            "entry #2 'evil\\nname\\u{1b}[2J': offset 0x0: MSH: missing: stream 3"
         );
     }
 

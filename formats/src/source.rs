@@ -378,11 +378,19 @@ fn content_hash(bytes: &[u8]) -> u64 {
 }
 
 fn open_layers(roots: &[PathBuf]) -> Result<Vec<Layer>> {
+    let mods = roots.len().saturating_sub(1);
     roots
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
+            let dir = GameDir::open(r.clone()).map_err(|e| match i < mods {
+                // The roots before the last are mod directories.
+                true => FormatError::missing("mod dir", "a mod directory (a directory)")
+                    .in_file(r.display().to_string()),
+                false => e,
+            })?;
             Ok(Layer {
-                dir: GameDir::open(r.clone())?,
+                dir,
                 steps: Mutex::default(),
             })
         })
