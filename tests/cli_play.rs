@@ -1500,7 +1500,8 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
     );
     let err = refused(&reshaped);
     assert!(
-        err.contains("the save's state does not load: state section player:"),
+        err.contains("the save's state does not load: ")
+            && err.contains("broken.ron: state section player:"),
         "{err}"
     );
     // One that reads but does not fit the mission: a unit saved with one
@@ -1671,32 +1672,23 @@ fn a_headless_run_records_a_replay_that_verifies() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not written"));
 }
 
-/// `--verify` verifies every checkpoint or fails: a replay that ends
-/// before its checkpoints (here at tick 0) reaches none of them and exits
-/// 1 saying so.
+/// `--verify` verifies every checkpoint or fails: a replay with no
+/// checkpoints verifies nothing and exits 1 saying so (one that ends
+/// before its checkpoints is refused as it is read).
 #[test]
 fn a_verification_that_reaches_no_checkpoint_fails() {
     let kept =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/walk-and-fire.ron");
-    let text = std::fs::read_to_string(kept).unwrap();
-    let end = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("end_tick: "))
-        .expect("the replay's end")
-        .trim_end_matches(',')
-        .to_string();
+    let mut bare = iron3d_replay::Replay::load(&kept).unwrap();
+    bare.checkpoints.clear();
     let dir = tempfile::tempdir().unwrap();
     let cut = dir.path().join("cut.ron");
-    std::fs::write(
-        &cut,
-        text.replacen(&format!("end_tick: {end}"), "end_tick: 0", 1),
-    )
-    .unwrap();
+    bare.save(&cut).unwrap();
     let o = iron3d(&["replay", cut.to_str().unwrap(), "--headless", "--verify"]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("replay: not verified: 0 checkpoints of 10 reached"),
+        err.contains("replay: not verified: 0 checkpoints of 0 reached"),
         "{err}"
     );
 }
@@ -1946,4 +1938,111 @@ fn a_mod_dir_that_is_a_file_is_named_as_the_mod_directory() {
     let f = file.to_str().unwrap();
     let err = fails(&["play", "--headless", "--ticks", "5", "--mod-dir", f]);
     assert!(err.contains(f) && err.contains("a mod directory"), "{err}");
+}
+
+/// `text` with the first number after `key` in save section `section`
+/// replaced by `value`.
+fn edit_number(text: &str, section: &str, key: &str, value: &str) -> String {
+    let start = text
+        .find(&format!("(name: \"{section}\", state: "))
+        .unwrap_or_else(|| panic!("no section {section}"));
+    let at = start + text[start..].find(key).unwrap_or_else(|| panic!("{key}"));
+    let number = at
+        + key.len()
+        + text[at + key.len()..]
+            .find(|c: char| c.is_ascii_digit() || c == '-')
+            .unwrap();
+    let end = number
+        + text[number..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)))
+            .unwrap();
+    format!("{}{value}{}", &text[..number], &text[end..])
+}
+
+/// A save's values are checked before any is put back: a number the
+/// simulation cannot hold anywhere in the state, a transform no object
+/// has, a gun past a unit's guns, a node's life past whole, an objective
+/// the mission lacks; each refuses the save naming its section, object
+/// and field, even with the checkpoints intact.
+#[test]
+fn impossible_values_in_a_save_are_refused_naming_section_object_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.ron");
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "40",
+        "--save-at",
+        "40",
+        save.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&save).unwrap();
+    let cases = [
+        (
+            "world_objects",
+            "translation:",
+            "NaN",
+            "state section world_objects: .live[0][1].translation[0]: NaN is not a finite number",
+        ),
+        (
+            "world_objects",
+            "scale:",
+            "0.0",
+            "state section world_objects: object 0x00000001: scale: [0, 1, 1] has a zero",
+        ),
+        (
+            "world_objects",
+            "rotation:",
+            "3.0",
+            "is not a unit quaternion",
+        ),
+        (
+            "control",
+            "linear_velocity:",
+            "1e300",
+            ".linear_velocity[0]: 1e300 is not a finite number",
+        ),
+        (
+            "control",
+            "turn:",
+            "-inf",
+            ".turn: -inf is not a finite number",
+        ),
+        (
+            "player",
+            "weapon:",
+            "255",
+            "state section player: object 0x00000016: weapon: 255 is past the 64 guns a unit may have",
+        ),
+        (
+            "node_life",
+            "[[",
+            "2.0",
+            "state section node_life: object 0x00000001: node life 2 is not a share from 0 to 1",
+        ),
+        (
+            "script_progress",
+            "index:",
+            "99",
+            "state section script_progress: objectives[0]: objective 99",
+        ),
+    ];
+    for (i, (section, key, value, says)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.ron"));
+        std::fs::write(&path, edit_number(&text, section, key, value)).unwrap();
+        let err = fails(&[
+            "play",
+            "--headless",
+            "--ticks",
+            "60",
+            "--load",
+            path.to_str().unwrap(),
+        ]);
+        assert!(
+            err.contains(says) && err.contains(path.to_str().unwrap()),
+            "{section} {key} {value}: {err}"
+        );
+    }
 }

@@ -115,10 +115,54 @@ impl StateSave {
                     .iter()
                     .find(|s| s.name == name)
                     .ok_or_else(|| refuse(name, "missing from the save"))?;
-                check(&saved.state).map_err(|problem| refuse(name, &problem))?;
+                every_float_held(&saved.state)
+                    .and_then(|()| check(&saved.state))
+                    .map_err(|problem| refuse(name, &problem))?;
                 Ok((name, restore, &*saved.state))
             })
             .collect()
+    }
+}
+
+/// Whether every floating-point number of a section is one the
+/// simulation's `f32` state can hold: finite and within `f32`'s range (a
+/// save is untrusted; a NaN or an overflowing position would reach the
+/// physics). The error gives the number's path in the section.
+fn every_float_held(state: &RawValue) -> Result<(), String> {
+    let value: ron::Value = ron::from_str(state.get_ron()).map_err(|e| e.to_string())?;
+    let mut path = String::new();
+    first_float_not_held(&value, &mut path).map_or(Ok(()), |(at, number)| {
+        let at = if at.is_empty() { "the value" } else { &at };
+        Err(format!("{at}: {number:e} is not a finite number"))
+    })
+}
+
+/// The path and value of the first float in `value` that is not finite
+/// or past `f32`'s range; `path` is where `value` stands.
+fn first_float_not_held(value: &ron::Value, path: &mut String) -> Option<(String, f64)> {
+    use std::fmt::Write;
+    let within = |path: &mut String, step: std::fmt::Arguments, inner: &ron::Value| {
+        let len = path.len();
+        path.write_fmt(step).expect("a String takes any text");
+        let found = first_float_not_held(inner, path);
+        path.truncate(len);
+        found
+    };
+    match value {
+        ron::Value::Number(n @ (ron::Number::F32(_) | ron::Number::F64(_))) => {
+            let x = n.into_f64();
+            (!(x.is_finite() && x.abs() <= f64::from(f32::MAX))).then(|| (path.clone(), x))
+        }
+        ron::Value::Seq(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| within(path, format_args!("[{i}]"), item)),
+        ron::Value::Map(map) => map.iter().find_map(|(key, item)| match key {
+            ron::Value::String(name) => within(path, format_args!(".{name}"), item),
+            _ => within(path, format_args!("[{key:?}]"), item),
+        }),
+        ron::Value::Option(Some(inner)) => first_float_not_held(inner, path),
+        _ => None,
     }
 }
 
@@ -293,5 +337,33 @@ mod tests {
             "{}",
             err.problem
         );
+    }
+
+    /// A float no `f32` state can hold (NaN, an infinity, a magnitude past
+    /// `f32`'s range) refuses its section before the section's own check,
+    /// with its path; integers and held floats pass.
+    #[test]
+    fn a_section_with_a_number_the_state_cannot_hold_is_refused_with_its_path() {
+        let world = app();
+        let saved = StateSave::capture(world.world()).unwrap();
+        let refused = |ron: &str| {
+            let mut bad = saved.clone();
+            bad[1].state = RawValue::from_boxed_ron(ron.into()).unwrap();
+            StateSave::check(world.world(), &bad).unwrap_err()
+        };
+        let err = refused("[(3, (at: (1.0, NaN, 0.0)))]");
+        assert_eq!(err.section, "count");
+        assert_eq!(err.problem, "[0][1].at[1]: NaN is not a finite number");
+        let err = refused("(speed: Some(-inf))");
+        assert_eq!(err.problem, ".speed: -inf is not a finite number");
+        let err = refused("[1e300]");
+        assert_eq!(err.problem, "[0]: 1e300 is not a finite number");
+        assert_eq!(
+            refused("inf").problem,
+            "the value: inf is not a finite number"
+        );
+        // Held numbers reach the section's own check (a Count is no list).
+        let err = refused("[18446744073709551615, 3.4e38, -1.5]");
+        assert!(err.problem.contains("Expected"), "{}", err.problem);
     }
 }

@@ -274,7 +274,8 @@ pub fn run(args: PlayArgs) -> ExitCode {
         if let Some(save) = save {
             orders = save.orders.clone();
             post = save.state.is_none();
-            session.playback = Some(PlaybackPlugin::load(save));
+            let file = args.load.clone().expect("a save is loaded from --load");
+            session.playback = Some(PlaybackPlugin::load(save).state_from(file));
         }
         if args.record.is_some() || !saves.is_empty() {
             session.record = Some(RecordPlugin {
@@ -515,8 +516,13 @@ fn same_install(world: &bevy::prelude::World) -> Result<(), String> {
     if *made == here {
         Ok(())
     } else {
+        let file = playback
+            .state_file
+            .as_deref()
+            .unwrap_or(Path::new("the save"));
         Err(format!(
-            "the save was made on another install (its data.tma {made}, this one {here})"
+            "{}: the save was made on another install (its data.tma {made}, this one {here})",
+            file.display()
         ))
     }
 }

@@ -129,7 +129,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             ..Default::default()
         };
         let mut app = app::windowed(rate, Some(ticks), mission, view);
-        app.add_plugins((PlaybackPlugin::replay_from(replay), LoadsPlugin));
+        app.add_plugins((playback(replay, args.from), LoadsPlugin));
         // Always traced: the inspector shows the selected object's
         // timeline.
         app.add_plugins(TracePlugin { path: args.trace });
@@ -149,7 +149,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             saves,
             orders: replay.orders.clone(),
         }),
-        playback: Some(PlaybackPlugin::replay_from(replay.clone())),
+        playback: Some(playback(replay.clone(), args.from)),
     };
     let mut app = app::headless(rate, mission, (session, LoadsPlugin));
     if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {
@@ -204,6 +204,16 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The playback of `replay`, from the state of the save `from` when one
+/// is named.
+fn playback(replay: Replay, from: Option<PathBuf>) -> PlaybackPlugin {
+    let plugin = PlaybackPlugin::replay_from(replay);
+    match from {
+        Some(file) => plugin.state_from(file),
+        None => plugin,
     }
 }
 

@@ -54,7 +54,7 @@ impl Plugin for PlayerPlugin {
             .add_systems(OnEnter(MissionPhase::Running), pilot::adopt_hero)
             .add_systems(FixedUpdate, pilot::drive.in_set(SimStep::Pilot))
             .add_state_hash("player", pilot::hash_pilots)
-            .save_object_component::<pilot::Pilot>("player");
+            .save_checked_object_component::<pilot::Pilot>("player");
     }
 }
 

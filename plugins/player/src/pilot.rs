@@ -77,6 +77,21 @@ pub struct Pilot {
     pub cruise: f32,
 }
 
+/// The most guns a selection can name (the trigger mask's bits).
+const MOST_GUNS: u8 = 64;
+
+impl iron3d_world::save::SavedValue for Pilot {
+    fn check_saved(&self) -> Result<(), String> {
+        if self.weapon > MOST_GUNS {
+            return Err(format!(
+                "weapon: {} is past the {MOST_GUNS} guns a unit may have",
+                self.weapon
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The pitch limits of the hero's first turret (rad), or ±π/2.
 fn pitch_limits(armament: Option<&Armament>) -> (f32, f32) {
     armament
@@ -196,7 +211,7 @@ impl Pilot {
         };
         let selected = match self.weapon {
             0 => all,
-            n => 1u64 << (n - 1),
+            n => 1u64.checked_shl(u32::from(n) - 1).unwrap_or(0),
         };
         let mut mask = 0;
         if input.held.has(A::FirePrimary) {

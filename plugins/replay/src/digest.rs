@@ -177,6 +177,8 @@ mod tests {
     #[test]
     fn checkpoints_keep_only_the_changes_and_rebuild_every_digest() {
         let mut replay = Replay::new("M".into(), "0".into(), 1, 30.0);
+        // A recording as long as its checkpoints (a replay is read only so).
+        replay.end_tick = 120;
         let first = digest(&[
             ("object 0x00000001", "control.turn", 1),
             ("object 0x00000002", "control.turn", 2),

@@ -392,6 +392,7 @@ mod tests {
         let path = dir.path().join("r.ron");
         let mut replay = Replay::new("Campaign.00/Mission.01".into(), "ab".into(), 7, 30.0);
         replay.record(3, &held(&[PlayerAction::StrafeLeft]));
+        replay.end_tick = 30;
         let fields = [(("world".into(), "game_clock".into()), 9)].into();
         let point = Checkpoint {
             tick: 30,

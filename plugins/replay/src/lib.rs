@@ -288,6 +288,8 @@ pub fn finish_recording(world: &mut World) {
 pub struct PlaybackPlugin {
     pub replay: Replay,
     pub live_after_end: bool,
+    /// The file the replay's state was read from, named by its errors.
+    pub state_file: Option<PathBuf>,
 }
 
 impl PlaybackPlugin {
@@ -297,6 +299,7 @@ impl PlaybackPlugin {
         Self {
             replay: replay.without_state(),
             live_after_end: false,
+            state_file: None,
         }
     }
 
@@ -305,6 +308,16 @@ impl PlaybackPlugin {
         Self {
             replay,
             live_after_end: false,
+            state_file: None,
+        }
+    }
+
+    /// The same, its state read from `path` (named when it does not
+    /// load).
+    pub fn state_from(self, path: PathBuf) -> Self {
+        Self {
+            state_file: Some(path),
+            ..self
         }
     }
 
@@ -313,6 +326,7 @@ impl PlaybackPlugin {
         Self {
             replay: save,
             live_after_end: true,
+            state_file: None,
         }
     }
 }
@@ -339,8 +353,11 @@ pub struct Playback {
     /// The state is still to be put back.
     state_pending: bool,
     /// Why a loaded save's state could not be put back, or was not the
-    /// one saved (the clock is stopped).
+    /// one saved (the clock is stopped); it names the state's file when
+    /// known.
     pub restore_error: Option<String>,
+    /// The file the state was read from.
+    pub state_file: Option<PathBuf>,
     /// The clock's scale to go back to when a loaded save has played
     /// again or a seek arrived ([`FAST_FORWARD`]).
     resume_scale: Option<f64>,
@@ -400,6 +417,7 @@ impl Playback {
             restores_state,
             state_pending: restores_state,
             restore_error: None,
+            state_file: None,
             resume_scale: None,
             held: false,
         }
@@ -422,7 +440,10 @@ impl Playback {
 
 impl Plugin for PlaybackPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Playback::new(self.replay.clone(), self.live_after_end));
+        app.insert_resource(Playback {
+            state_file: self.state_file.clone(),
+            ..Playback::new(self.replay.clone(), self.live_after_end)
+        });
         playback_systems(app);
     }
 }
@@ -600,6 +621,11 @@ fn restore_saved_state(world: &mut World) {
         Err(e) => Some(e.to_string()),
     };
     // No step runs on a state that did not come back as it was saved.
+    let file = world.resource::<Playback>().state_file.clone();
+    let failed = match (failed, file) {
+        (Some(error), Some(file)) => Some(format!("{}: {error}", file.display())),
+        (failed, _) => failed,
+    };
     if let Some(error) = failed {
         error!("save: the state does not load: {error}");
         world.resource_mut::<Playback>().restore_error = Some(error);

@@ -58,6 +58,24 @@ pub struct Brain {
 }
 
 impl Brain {
+    /// Whether every handler index the brain holds (its problem handler,
+    /// each problem's two) is one of its script's `count` handlers: a
+    /// save is untrusted.
+    fn handlers_within(&self, count: usize) -> Result<(), String> {
+        let held = self.problem_handler.into_iter().chain(
+            self.problems
+                .iter()
+                .flat_map(|p| p.handlers.iter().copied()),
+        );
+        match held.into_iter().find(|&h| h >= count) {
+            Some(h) => Err(format!(
+                "clan {}: handler {h} is not one of its script's {count}",
+                self.clan
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// A brain for `clan` running `bundle`, its variables at their defaults.
     pub fn new(clan: u32, clan_name: String, path: String, bundle: Arc<Bundle>) -> Self {
         let problem_handler = bundle.script.handler("Problems0").map(|(i, _)| i);
@@ -178,7 +196,14 @@ pub(crate) fn restore_brains(world: &mut World, state: &RawValue) -> Result<(), 
                 bundle.vars.vars().len()
             ));
         }
+        brain.handlers_within(bundle.script.handlers.len())?;
         brain.bundle = bundle.clone();
+    }
+    if let Some(player) = brains.player.filter(|&p| p >= brains.list.len()) {
+        return Err(format!(
+            "player: brain {player} is not one of the {} saved",
+            brains.list.len()
+        ));
     }
     world.insert_resource(brains);
     Ok(())

@@ -120,7 +120,12 @@ impl Plugin for ScriptPlugin {
                 check_as::<Brains>,
                 brain::restore_brains,
             )
-            .save_resource::<Progress>("script_progress")
+            .add_state_save(
+                "script_progress",
+                save_resource::<Progress>,
+                check_as::<Progress>,
+                progress::restore_progress,
+            )
             .save_resource::<ScriptErrors>("script_errors")
             .save_resource::<VoicesSpoken>("script_voices_spoken");
     }

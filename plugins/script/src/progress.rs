@@ -259,6 +259,44 @@ impl Progress {
         }
     }
 
+    /// Whether this (saved) progress is of `mission`'s: the same
+    /// objectives in order (index, kind, text), the same message table
+    /// and hero; a save is untrusted, and an objective the mission lacks
+    /// would be completed, shown and reported.
+    fn of_mission(&self, mission: &Progress) -> Result<(), String> {
+        let key = |o: &ObjectiveStatus| (o.index, o.primary, o.text.clone());
+        let stranger = self
+            .objectives
+            .iter()
+            .enumerate()
+            .find(|(i, o)| mission.objectives.get(*i).map(key) != Some(key(o)));
+        if let Some((i, o)) = stranger {
+            return Err(format!(
+                "objectives[{i}]: objective {} ({}) is not the mission's (it has {})",
+                o.index,
+                o.text,
+                mission.objectives.len()
+            ));
+        }
+        if self.objectives.len() != mission.objectives.len() {
+            return Err(format!(
+                "objectives: {} saved, the mission has {}",
+                self.objectives.len(),
+                mission.objectives.len()
+            ));
+        }
+        if self.table != mission.table {
+            return Err("table: not the mission's messages.cfg".to_string());
+        }
+        if self.hero != mission.hero {
+            return Err(format!(
+                "hero: {:?} is not the mission's {:?}",
+                self.hero, mission.hero
+            ));
+        }
+        Ok(())
+    }
+
     /// Hash contribution.
     pub fn hash_into(&self, h: &mut StateHasher) {
         for o in &self.objectives {
@@ -275,4 +313,19 @@ impl Progress {
             None => h.write_u8(0),
         }
     }
+}
+
+/// Puts a saved progress back once it is of the loaded mission's
+/// ([`Progress::of_mission`]).
+pub(crate) fn restore_progress(
+    world: &mut World,
+    state: &iron3d_schedules::RawValue,
+) -> Result<(), String> {
+    let saved: Progress = iron3d_schedules::from_section(state)?;
+    let mission = world
+        .get_resource::<Progress>()
+        .ok_or("the mission has no progress to put it in")?;
+    saved.of_mission(mission)?;
+    world.insert_resource(saved);
+    Ok(())
 }

@@ -18,11 +18,39 @@ pub trait AppSaveExt {
     where
         C: Component<Mutability = Mutable> + Serialize + DeserializeOwned;
 
+    /// [`save_object_component`](Self::save_object_component) for a
+    /// component whose saved values are checked before anything is put
+    /// back ([`SavedValue`]).
+    fn save_checked_object_component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component<Mutability = Mutable> + Serialize + DeserializeOwned + SavedValue;
+
     /// A section of resource `R` whole.
     fn save_resource<R: Resource + Serialize + DeserializeOwned>(
         &mut self,
         name: &'static str,
     ) -> &mut Self;
+}
+
+/// A value a save gives back, checked before it is: a save travels
+/// between people and is untrusted, so a value the simulation could not
+/// run on (a weapon past the guns, a node's life past whole) refuses the
+/// save. (Every float of every section is checked finite before.)
+pub trait SavedValue {
+    /// Why the value cannot be put back, if it cannot.
+    fn check_saved(&self) -> Result<(), String>;
+}
+
+/// The check of a [`SavedValue`] component's section: it reads, and every
+/// object's value passes its check.
+fn check_objects<C: DeserializeOwned + SavedValue>(state: &RawValue) -> Result<(), String> {
+    let saved: Vec<(u32, C)> = from_section(state)?;
+    for (id, value) in &saved {
+        value
+            .check_saved()
+            .map_err(|e| format!("object {id:#010x}: {e}"))?;
+    }
+    Ok(())
 }
 
 impl AppSaveExt for App {
@@ -34,6 +62,18 @@ impl AppSaveExt for App {
             name,
             save_objects::<C>,
             check_as::<Vec<(u32, C)>>,
+            restore_objects::<C>,
+        )
+    }
+
+    fn save_checked_object_component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component<Mutability = Mutable> + Serialize + DeserializeOwned + SavedValue,
+    {
+        self.add_state_save(
+            name,
+            save_objects::<C>,
+            check_objects::<C>,
             restore_objects::<C>,
         )
     }
@@ -119,8 +159,22 @@ struct SavedObjects {
     deleted: Vec<u32>,
 }
 
+/// The world's section reads, and every transform is one an object can
+/// have: a scale without a zero, a unit rotation (every number is finite
+/// already: the save's sections are checked for that first).
 pub(crate) fn check_world_objects(state: &RawValue) -> Result<(), String> {
-    check_as::<SavedObjects>(state)
+    let saved: SavedObjects = from_section(state)?;
+    for (id, t) in &saved.live {
+        let fit = if t.scale.cmpeq(Vec3::ZERO).any() {
+            Err(format!("scale: {} has a zero", t.scale))
+        } else if (t.rotation.length() - 1.0).abs() > 1e-3 {
+            Err(format!("rotation: {} is not a unit quaternion", t.rotation))
+        } else {
+            Ok(())
+        };
+        fit.map_err(|e| format!("object {id:#010x}: {e}"))?;
+    }
+    Ok(())
 }
 
 pub(crate) fn save_world_objects(world: &World) -> Result<Box<RawValue>, String> {

@@ -336,6 +336,21 @@ pub struct Destroyed {
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NodeLife(pub Vec<Vec<f32>>);
 
+impl crate::save::SavedValue for NodeLife {
+    /// Every node's life is a finite share of its full life, 0 to 1.
+    fn check_saved(&self) -> Result<(), String> {
+        let bad = self
+            .0
+            .iter()
+            .flatten()
+            .find(|l| !(l.is_finite() && (0.0..=1.0).contains(*l)));
+        match bad {
+            Some(l) => Err(format!("node life {l} is not a share from 0 to 1")),
+            None => Ok(()),
+        }
+    }
+}
+
 impl NodeLife {
     /// The life of `node` (whole when the object has no such node).
     pub fn of(&self, node: NodeRef) -> f32 {

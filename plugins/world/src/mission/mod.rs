@@ -297,7 +297,7 @@ impl Plugin for MissionPlugin {
             .add_state_hash("rng_streams", rng::hash_streams)
             .add_state_hash("node_life", drive::hash_node_life)
             .save_resource::<RngStreams>("rng_streams")
-            .save_object_component::<NodeLife>("node_life")
+            .save_checked_object_component::<NodeLife>("node_life")
             .save_object_component::<ObjectClan>("object_clans")
             .save_object_component::<PropertyBag>("object_properties")
             .save_object_component::<Destroyed>("destroyed");
