@@ -404,7 +404,7 @@ fn bench_crossing(c: &mut Criterion) {
     let run = |go: bool| {
         move |b: &mut criterion::Bencher| {
             b.iter_batched_ref(
-                || crossing_app(&dir, go),
+                || crossing_app(dir, go),
                 |app| {
                     for _ in 0..ticks {
                         app.update();
