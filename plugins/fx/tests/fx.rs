@@ -1,7 +1,7 @@
-//! Effects on the demo install, headless at the fixed step: an explosion
-//! plays its sound, emits its primitives and deletes itself at its end; a
-//! fight sets off muzzle effects on the shooters and explosions where the
-//! rounds go off.
+//! Effects headless at the fixed step: on the demo install an explosion
+//! plays its sound, emits its primitives and deletes itself at its end; in
+//! the test arena a fight sets off muzzle effects on the shooters and
+//! explosions where the rounds go off.
 
 use bevy::prelude::*;
 use iron3d_behavior::BehaviorPlugin;
@@ -12,7 +12,9 @@ use iron3d_fx::*;
 use iron3d_schedules::GameClock;
 use iron3d_sound::{Bus, SoundEvent, SoundKind, Sounds};
 use iron3d_world::mission::*;
-use iron3d_world::test_support::{delete_all_but, demo_install, running_test_app};
+use iron3d_world::test_support::{
+    Arena, Side, What, delete_all_but, demo_install, running_arena, running_test_app,
+};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
 fn app() -> (tempfile::TempDir, App) {
@@ -203,18 +205,15 @@ fn armed_unit_of(app: &mut App, clan: u32) -> OriginalObjectId {
 
 #[test]
 fn a_fight_sets_off_muzzle_effects_on_the_shooters_and_explosions_where_rounds_go_off() {
-    let (_tmp, mut app) = app();
-    app.update();
-    let (player, enemy) = (armed_unit_of(&mut app, 1), armed_unit_of(&mut app, 2));
-    delete_all_but(&mut app, &[player, enemy]);
-    app.update();
-    let registry = app.world().resource::<ObjectRegistry>();
-    let (p, e) = (
-        registry.entity(player).unwrap(),
-        registry.entity(enemy).unwrap(),
+    // Two hostile walkers 60 m apart in the test arena, nothing else.
+    let arena = Arena::default()
+        .with(What::Walker, Side::Player, [0.0, -30.0])
+        .with(What::Walker, Side::Enemy, [0.0, 30.0]);
+    let (_tmp, mut app, ids) = running_arena(
+        &arena,
+        (ControlPlugin, BehaviorPlugin, CombatPlugin, FxPlugin),
     );
-    let at = app.world().get::<Transform>(p).unwrap().translation + Vec3::new(60.0, 1.0, 0.0);
-    app.world_mut().get_mut::<Transform>(e).unwrap().translation = at;
+    let (player, enemy) = (ids[0], ids[1]);
     let mut muzzle = None;
     let mut explosion = None;
     for _ in 0..900 {

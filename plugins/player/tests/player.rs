@@ -50,8 +50,7 @@ fn steps(app: &mut App, n: usize) {
 
 /// The hull's heading about the up axis, rad (+ left).
 fn heading(app: &App, hero: Entity) -> f32 {
-    let forward = app.world().get::<Transform>(hero).unwrap().rotation * Vec3::NEG_Z;
-    (-forward.x).atan2(-forward.z)
+    heading_of(app.world().get::<Transform>(hero).unwrap())
 }
 
 fn angle_gap(a: f32, b: f32) -> f32 {
@@ -590,4 +589,45 @@ fn the_keypad_cruise_drives_the_hull_when_no_walk_key_does() {
     pilot_step(&mut pilot, &[], &[NextWeapon], 0.1);
     pilot_step(&mut pilot, &[], &[NextWeapon], 0.1);
     assert_eq!(pilot.weapon, 1, "0 -> 1 -> 2 -> 1");
+}
+
+/// In the test arena (the hero alone on flat ground, no bunker around
+/// it), W walks the hero straight ahead and nothing else moves it.
+#[test]
+fn in_the_arena_w_walks_the_lone_hero_straight_ahead() {
+    use iron3d_world::test_support::{Arena, Side, What, running_arena};
+    let arena = Arena::default().with(What::Hero, Side::Player, [0.0, 0.0]);
+    let (_tmp, mut app, _ids) = running_arena(
+        &arena,
+        (
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            PlayerPlugin,
+            InputPlugin,
+            PlayerInputPlugin,
+        ),
+    );
+    let hero = hero(&mut app);
+    steps(&mut app, 5);
+    let start = *app.world().get::<Transform>(hero).unwrap();
+    let forward = start.rotation * Vec3::NEG_Z;
+    KeyCode::KeyW.press(app.world_mut());
+    steps(&mut app, 60);
+    let end = app.world().get::<Transform>(hero).unwrap().translation;
+    let moved = end - start.translation;
+    let ahead = moved.dot(forward);
+    let aside = (moved - forward * ahead).with_y(0.0).length();
+    assert!(ahead > 3.0, "two seconds of walking: {ahead} m ahead");
+    assert!(aside < 0.05 * ahead, "straight ahead: {aside} m aside");
+    assert!(
+        angle_gap(heading(&app, hero), heading_of(&start)) < 0.01,
+        "no turn"
+    );
+}
+
+/// The heading of `transform` about the up axis, rad (+ left).
+fn heading_of(transform: &Transform) -> f32 {
+    let forward = transform.rotation * Vec3::NEG_Z;
+    (-forward.x).atan2(-forward.z)
 }

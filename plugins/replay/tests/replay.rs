@@ -14,7 +14,9 @@ use iron3d_schedules::GameClock;
 use iron3d_script::ScriptPlugin;
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::Hero;
-use iron3d_world::test_support::{demo_install, running_test_app};
+use iron3d_world::test_support::{
+    ARENA_MISSION, Arena, Side, What, demo_install, running_test_app,
+};
 use leafwing_input_manager::prelude::*;
 use std::path::Path;
 
@@ -92,10 +94,13 @@ fn play(game: &Path, replay: Replay) -> Playback {
 
 #[test]
 fn a_recorded_session_replays_to_its_hashes_and_a_changed_step_is_found() {
-    let tmp = demo_install();
+    // The hero alone in the test arena.
+    let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
+    let arena = Arena::default().with(What::Hero, Side::Player, [0.0, 0.0]);
+    iron3d_demo::build_arena(&game, &arena).unwrap();
     let replay = record(&game, &tmp.path().join("session.ron"));
-    assert_eq!(replay.mission, "Campaign.00/Mission.01");
+    assert_eq!(replay.mission, ARENA_MISSION);
     assert_eq!(replay.install.len(), 16);
     assert!(replay.end_tick >= 150);
     assert!(

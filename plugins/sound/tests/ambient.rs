@@ -143,3 +143,20 @@ fn the_night_list_plays_once_the_sun_is_down() {
         "crickets at night"
     );
 }
+
+/// A mission without a `mission.cfg` (the test arena has none) names no
+/// theme and no variations: nothing plays on the ambience bus, and that
+/// is no fault.
+#[test]
+fn a_mission_without_mission_cfg_plays_no_ambience_and_reports_nothing() {
+    use iron3d_world::test_support::{Arena, Side, What, running_arena};
+    let arena = Arena::default().with(What::Walker, Side::Player, [0.0, 0.0]);
+    let (_tmp, mut app, _ids) = running_arena(&arena, SoundPlugin);
+    run_for_seconds(&mut app, 30);
+    let ambience: Vec<SoundEvent> = sounds(&app)
+        .into_iter()
+        .filter(|e| e.bus == Bus::Ambience)
+        .collect();
+    assert!(ambience.is_empty(), "{ambience:?}");
+    assert!(app.world().resource::<SoundFaults>().faults.is_empty());
+}
