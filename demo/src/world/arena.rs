@@ -5,6 +5,7 @@
 
 use super::land::Field;
 use super::mission::{self, CLANS, ENEMY, NEUTRAL, Objects, PLAYER};
+use super::scripts;
 use super::units::Units;
 use super::{Rng, crlf};
 use crate::Install;
@@ -25,6 +26,10 @@ const ARENA_SIZE: usize = 33;
 #[derive(Debug, Clone, Default)]
 pub struct Arena {
     pub pieces: Vec<Piece>,
+    /// The player clan's script, in the script assembler's source form
+    /// over the demo's `varset.var` (engine handlers it lacks are added
+    /// bare); none by default.
+    pub player_script: Option<String>,
 }
 
 /// One placed object: what it is, whose, where (metres east and north of
@@ -84,6 +89,12 @@ impl Arena {
         });
         self
     }
+
+    /// Gives the player clan the script `source`.
+    pub fn with_player_script(mut self, source: &str) -> Self {
+        self.player_script = Some(source.to_string());
+        self
+    }
 }
 
 /// Writes the arena's map and mission (the prototypes and root configs
@@ -125,6 +136,11 @@ pub fn write(install: &mut Install, units: &Units, arena: &Arena) -> Result<Vec<
             o.instance_name = b"Hero".to_vec();
             mission::mark_hero(o);
         }
+    }
+    if let Some(source) = &arena.player_script {
+        scripts::write_varset(install)?;
+        let path = scripts::write_script(install, &scripts::varset()?, "scr_arena", source)?;
+        tma.clans[PLAYER as usize].ai_script = path.into_bytes();
     }
     tma.objects = objects.list;
     let ids = tma.original_ids();

@@ -149,7 +149,12 @@ pub struct Targets {
 /// Assembles `source` (every engine handler it lacks added as a bare
 /// `return`) and writes `<name>.scr` and `<name>.fml`; the legacy path a
 /// clan names it by.
-fn write_script(install: &mut Install, vars: &Varset, name: &str, source: &str) -> Result<String> {
+pub(super) fn write_script(
+    install: &mut Install,
+    vars: &Varset,
+    name: &str,
+    source: &str,
+) -> Result<String> {
     let mut source = source.to_string();
     for handler in ENGINE_HANDLERS {
         if !source

@@ -702,3 +702,38 @@ fn a_varset_with_the_names_in_another_order_and_other_values_gives_the_same_outc
     );
     assert_eq!(run(true), plain);
 }
+
+/// In the test arena (the hero alone, no objectives), the player clan's
+/// own script completes the mission by a timer its `Init` started: the
+/// outcome comes from the script's message once the timer has run, not
+/// before.
+#[test]
+fn in_the_arena_a_players_script_completes_the_mission_on_its_timer() {
+    use iron3d_world::test_support::{Arena, Side, What, run_for_seconds, running_arena};
+    let script = "handler Init
+  dHintTime = fn59(d5)
+  return
+handler Mission
+  dTemp = fn60(dHintTime)
+  if dTemp == d1
+    fn30(SYSTEM_MESSAGE, MISSION_COMPLETE)
+  end
+  return
+";
+    let arena = Arena::default()
+        .with(What::Hero, Side::Player, [0.0, 0.0])
+        .with_player_script(script);
+    let (_tmp, mut app, _ids) = running_arena(&arena, ScriptPlugin);
+    run_for_seconds(&mut app, 4);
+    assert_eq!(app.world().resource::<Progress>().outcome, None);
+    run_for_seconds(&mut app, 30);
+    let (result, tick) = app
+        .world()
+        .resource::<Progress>()
+        .outcome
+        .expect("the script completed the mission");
+    assert_eq!(result, OutcomeResult::Complete);
+    let step = app.world().resource::<GameClock>().timestep();
+    assert!(step.as_secs_f64() * tick as f64 >= 5.0, "at tick {tick}");
+    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+}
