@@ -1820,7 +1820,7 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     std::fs::write(&foreign, other).unwrap();
     let err = load(&foreign);
     assert!(
-        err.contains("the save was made on another install"),
+        err.contains("foreign.ron: the save was made on another install"),
         "{err}"
     );
     let o = iron3d(&[

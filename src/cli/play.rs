@@ -503,28 +503,15 @@ fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
 }
 
 /// A loaded save must have been made on this install (as a replay is
-/// played only on its own): the identity of the mission's `data.tma`.
+/// played only on its own); the error names the save's file.
 fn same_install(world: &bevy::prelude::World) -> Result<(), String> {
-    let (Some(playback), Some(description)) = (
-        world.get_resource::<Playback>(),
-        world.get_resource::<iron3d_world::mission::MissionDescription>(),
-    ) else {
-        return Ok(());
-    };
-    let here = iron3d_replay::install_identity(description);
-    let made = &playback.replay.install;
-    if *made == here {
-        Ok(())
-    } else {
-        let file = playback
-            .state_file
-            .as_deref()
+    iron3d_replay::made_on_this_install(world).map_err(|e| {
+        let file = world
+            .get_resource::<Playback>()
+            .and_then(|p| p.state_file.as_deref())
             .unwrap_or(Path::new("the save"));
-        Err(format!(
-            "{}: the save was made on another install (its data.tma {made}, this one {here})",
-            file.display()
-        ))
-    }
+        format!("{}: {e}", file.display())
+    })
 }
 
 /// Whether a loaded save's state did not come back (the clock stopped on

@@ -29,7 +29,9 @@ pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use iron3d_player::StepInput;
-use iron3d_schedules::{FieldDigest, GameClock, Phase, SimStep, StateHash, StateHasher, StateSave};
+use iron3d_schedules::{
+    FieldDigest, GameClock, Phase, SavedSection, SimStep, StateHash, StateHasher, StateSave,
+};
 use iron3d_world::mission::{
     LoadProgress, MissionChange, MissionCommand, MissionDescription, MissionPhase, MissionScopeExt,
     RngStreams,
@@ -588,11 +590,12 @@ fn start_playback(playback: Res<Playback>, mut outbox: ResMut<WorldOutbox>) {
 
 /// A replay with a state (a loaded save, a replay started from a save):
 /// the mission, loaded anew, takes the state ([`StateSave::restore`]) and
-/// its hash is checked against the checkpoint of its tick. A state this
-/// build cannot put back (a section it does not read, an object the
-/// mission lacks) or one that differs from the checkpoint (its
-/// [`Divergence`]) is the load's [`Playback::restore_error`], and the
-/// clock stops there.
+/// its hash is checked against the checkpoint of its tick. A state made
+/// on another install (another `data.tma`), one this build cannot put
+/// back (a section it does not read, an object the mission lacks) or one
+/// that differs from the checkpoint (its [`Divergence`]) is the load's
+/// [`Playback::restore_error`], naming the file, and the clock stops
+/// there.
 fn restore_saved_state(world: &mut World) {
     let mut playback = world.resource_mut::<Playback>();
     if !std::mem::take(&mut playback.state_pending) {
@@ -603,7 +606,49 @@ fn restore_saved_state(world: &mut World) {
     };
     // The state's tick must be one the recording checked (the save's own).
     let checked: Vec<u64> = playback.replay.checkpoints.iter().map(|c| c.tick).collect();
-    let failed = match StateSave::restore(world, &state) {
+    // A state is put back only on the install it was made on.
+    let failed = match made_on_this_install(world) {
+        Err(e) => Some(e),
+        Ok(()) => restore_checked(world, &state, &checked),
+    };
+    // No step runs on a state that did not come back as it was saved.
+    let file = world.resource::<Playback>().state_file.clone();
+    let failed = match (failed, file) {
+        (Some(error), Some(file)) => Some(format!("{}: {error}", file.display())),
+        (failed, _) => failed,
+    };
+    if let Some(error) = failed {
+        error!("save: the state does not load: {error}");
+        world.resource_mut::<Playback>().restore_error = Some(error);
+        world.resource_mut::<GameClock>().pause();
+    }
+}
+
+/// Whether the replay being played was made on this install (the
+/// identity of the mission's `data.tma`), as a save must be to load;
+/// without a playback or a mission there is nothing to compare.
+pub fn made_on_this_install(world: &World) -> Result<(), String> {
+    let (Some(playback), Some(description)) = (
+        world.get_resource::<Playback>(),
+        world.get_resource::<MissionDescription>(),
+    ) else {
+        return Ok(());
+    };
+    let here = install_identity(description);
+    let made = &playback.replay.install;
+    if *made == here {
+        Ok(())
+    } else {
+        Err(format!(
+            "the save was made on another install (its data.tma {made}, this one {here})"
+        ))
+    }
+}
+
+/// Puts `state` back and checks it against the checkpoint of its tick
+/// (one of `checked`); why it did not come back as saved, if it did not.
+fn restore_checked(world: &mut World, state: &[SavedSection], checked: &[u64]) -> Option<String> {
+    match StateSave::restore(world, state) {
         Ok(()) if !checked.contains(&world.resource::<GameClock>().tick()) => Some(format!(
             "game_clock: the state is of tick {}, which has no checkpoint in the save",
             world.resource::<GameClock>().tick()
@@ -619,17 +664,6 @@ fn restore_saved_state(world: &mut World) {
                 .map(|parted| format!("the state put back is not the one saved: {parted}"))
         }
         Err(e) => Some(e.to_string()),
-    };
-    // No step runs on a state that did not come back as it was saved.
-    let file = world.resource::<Playback>().state_file.clone();
-    let failed = match (failed, file) {
-        (Some(error), Some(file)) => Some(format!("{}: {error}", file.display())),
-        (failed, _) => failed,
-    };
-    if let Some(error) = failed {
-        error!("save: the state does not load: {error}");
-        world.resource_mut::<Playback>().restore_error = Some(error);
-        world.resource_mut::<GameClock>().pause();
     }
 }
 
