@@ -367,12 +367,15 @@ fn crossing_app(dir: &Path, go: bool) -> App {
 /// [`CROSSING_CAP`]): the ticks it took, how many arrived and how many
 /// were reported (a diagnostic) instead.
 fn cross(app: &mut App) -> (u32, usize, usize) {
-    let mut ticks = 0;
     let going = |app: &mut App| {
         let world = app.world_mut();
         let mut orders = world.query::<&iron3d_behavior::Orders>();
         orders.iter(world).filter(|o| !o.0.is_empty()).count()
     };
+    // The orders were posted: the first tick takes them.
+    app.update();
+    let mut ticks = 1;
+    assert_eq!(going(app), CROSSING_UNITS, "every walker took its order");
     while ticks < CROSSING_CAP && going(app) > 0 {
         app.update();
         ticks += 1;

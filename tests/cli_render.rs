@@ -32,16 +32,37 @@ fn require_display() {
     );
 }
 
+/// Runs `iron3d ARGS`. A window that could not open the display at
+/// start-up (Xvfb under load has refused a connection now and then:
+/// winit's `XOpenDisplayFailed`, before anything ran) is started again,
+/// up to [`DISPLAY_TRIES`] times; any other failure is the run's.
 fn iron3d(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iron3d"))
-        .args(args)
-        .env("XDG_CACHE_HOME", cache_home())
-        // The bindings file of a windowed run goes here, not to the
-        // user's config.
-        .env("XDG_CONFIG_HOME", cache_home().join("config"))
-        .output()
-        .expect("run iron3d")
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_iron3d"))
+            .args(args)
+            .env("XDG_CACHE_HOME", cache_home())
+            // The bindings file of a windowed run goes here, not to the
+            // user's config.
+            .env("XDG_CONFIG_HOME", cache_home().join("config"))
+            .output()
+            .expect("run iron3d")
+    };
+    let refused = |o: &Output| {
+        !o.status.success() && String::from_utf8_lossy(&o.stderr).contains("XOpenDisplayFailed")
+    };
+    let mut out = run();
+    for _ in 1..DISPLAY_TRIES {
+        if !refused(&out) {
+            break;
+        }
+        eprintln!("the display refused the window; starting it again");
+        out = run();
+    }
+    out
 }
+
+/// How many times a run whose window could not open the display starts.
+const DISPLAY_TRIES: usize = 3;
 
 /// Takes a screenshot of the demo mission with `extra` arguments and
 /// returns its RGB pixels, width and height.
