@@ -325,8 +325,9 @@ fn order_across(app: &mut App) -> Vec<([f32; 2], [f32; 2])> {
 /// Walkers in the base crossing, in columns of [`CROSSING_ROWS`].
 const CROSSING_UNITS: usize = 50;
 const CROSSING_ROWS: usize = 10;
-/// Most ticks a crossing may take (two minutes of game time).
-const CROSSING_CAP: u32 = 3600;
+/// Most ticks a crossing may take (four minutes of game time: the slowest
+/// design crosses its 340 m in about two).
+const CROSSING_CAP: u32 = 7200;
 
 /// The base crossing in the test arena: a 3 × 3 block of buildings 60 m
 /// apart round the middle, and [`CROSSING_UNITS`] walkers of the player
@@ -397,8 +398,9 @@ fn bench_crossing(c: &mut Criterion) {
     let (ticks, arrived, reported) = cross(&mut crossing_app(&dir, true));
     println!(
         "base_crossing: {CROSSING_UNITS} walkers across a block of 9 buildings: {arrived} \
-         arrived, {reported} gave up with a diagnostic, every order over after {ticks} ticks \
-         ({:.1} s of game time)",
+         arrived, {reported} gave up with a diagnostic, {} still on their way after {ticks} \
+         ticks ({:.1} s of game time)",
+        CROSSING_UNITS - arrived - reported,
         f64::from(ticks) / RATE_HZ
     );
     let mut group = c.benchmark_group("base_crossing");
