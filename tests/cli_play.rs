@@ -1254,6 +1254,24 @@ fn saved_section(save: &str, name: &str) -> String {
     section.state.get_ron().to_string()
 }
 
+/// `name` in `dir`: a save of the first demo mission made at `tick` by a
+/// headless run of as many ticks; its path and text.
+fn save_made_at(dir: &std::path::Path, name: &str, tick: &str) -> (std::path::PathBuf, String) {
+    let save = dir.join(name);
+    let o = iron3d(&[
+        "play",
+        "--headless",
+        "--ticks",
+        tick,
+        "--save-at",
+        tick,
+        save.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&save).unwrap();
+    (save, text)
+}
+
 #[test]
 fn a_save_loads_and_the_run_goes_on_with_the_uninterrupted_hashes() {
     let dir = tempfile::tempdir().unwrap();
@@ -1482,18 +1500,7 @@ fn a_broken_or_newer_save_is_refused_and_a_save_past_the_run_is_an_error() {
     assert!(refused("(version: 7)").contains("replay layout version 7"));
     // A save whose state does not fit this build: a section of another
     // shape, one this build does not have.
-    let good = dir.path().join("good.ron");
-    let o = iron3d(&[
-        "play",
-        "--headless",
-        "--ticks",
-        "20",
-        "--save-at",
-        "20",
-        good.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&good).unwrap();
+    let (_, text) = save_made_at(dir.path(), "good.ron", "20");
     let reshaped = text.replace(
         r#"(name: "player", state: ["#,
         r#"(name: "player", state: [7,"#,
@@ -1766,14 +1773,7 @@ fn impossible_numbers_in_a_replay_are_refused_naming_the_field() {
 #[test]
 fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("s.ron");
-    let o = iron3d(
-        &["play", "--headless", "--ticks", "40", "--save-at", "40"]
-            .into_iter()
-            .chain([save.to_str().unwrap()])
-            .collect::<Vec<_>>(),
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (save, text) = save_made_at(dir.path(), "s.ron", "40");
     let load = |path: &std::path::Path| {
         fails(&[
             "play",
@@ -1784,7 +1784,6 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
             path.to_str().unwrap(),
         ])
     };
-    let text = std::fs::read_to_string(&save).unwrap();
     let far = dir.path().join("far.ron");
     let clock = "(name: \"game_clock\", state: (tick:40,";
     assert!(text.contains(clock));
@@ -1967,18 +1966,7 @@ fn edit_number(text: &str, section: &str, key: &str, value: &str) -> String {
 #[test]
 fn impossible_values_in_a_save_are_refused_naming_section_object_and_field() {
     let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("s.ron");
-    let o = iron3d(&[
-        "play",
-        "--headless",
-        "--ticks",
-        "40",
-        "--save-at",
-        "40",
-        save.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&save).unwrap();
+    let (_, text) = save_made_at(dir.path(), "s.ron", "40");
     let cases = [
         (
             "world_objects",

@@ -506,11 +506,9 @@ fn session_outcome(world: &bevy::prelude::World) -> ExitCode {
 /// played only on its own); the error names the save's file.
 fn same_install(world: &bevy::prelude::World) -> Result<(), String> {
     iron3d_replay::made_on_this_install(world).map_err(|e| {
-        let file = world
+        world
             .get_resource::<Playback>()
-            .and_then(|p| p.state_file.as_deref())
-            .unwrap_or(Path::new("the save"));
-        format!("{}: {e}", file.display())
+            .map_or(e.clone(), |p| p.of_file(&e))
     })
 }
 

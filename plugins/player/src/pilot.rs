@@ -211,7 +211,7 @@ impl Pilot {
         };
         let selected = match self.weapon {
             0 => all,
-            n => 1u64.checked_shl(u32::from(n) - 1).unwrap_or(0),
+            n => 1u64 << (n - 1),
         };
         let mut mask = 0;
         if input.held.has(A::FirePrimary) {

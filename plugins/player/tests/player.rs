@@ -18,19 +18,25 @@ use leafwing_input_manager::prelude::*;
 use std::f32::consts::{FRAC_PI_2, TAU};
 use std::path::Path;
 
-/// The first demo mission with the simulation and simulated devices.
-fn app(dir: &Path) -> App {
-    running_test_app(
-        dir.join("game"),
-        (
+/// The simulation the player drives, and simulated devices.
+struct PilotedSimulation;
+
+impl Plugin for PilotedSimulation {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
             ControlPlugin,
             BehaviorPlugin,
             CombatPlugin,
             PlayerPlugin,
             InputPlugin,
             PlayerInputPlugin,
-        ),
-    )
+        ));
+    }
+}
+
+/// The first demo mission with [`PilotedSimulation`].
+fn app(dir: &Path) -> App {
+    running_test_app(dir.join("game"), PilotedSimulation)
 }
 
 fn hero(app: &mut App) -> Entity {
@@ -597,17 +603,7 @@ fn the_keypad_cruise_drives_the_hull_when_no_walk_key_does() {
 fn in_the_arena_w_walks_the_lone_hero_straight_ahead() {
     use iron3d_world::test_support::{Arena, Side, What, running_arena};
     let arena = Arena::default().with(What::Hero, Side::Player, [0.0, 0.0]);
-    let (_tmp, mut app, _ids) = running_arena(
-        &arena,
-        (
-            ControlPlugin,
-            BehaviorPlugin,
-            CombatPlugin,
-            PlayerPlugin,
-            InputPlugin,
-            PlayerInputPlugin,
-        ),
-    );
+    let (_tmp, mut app, _ids) = running_arena(&arena, PilotedSimulation);
     let hero = hero(&mut app);
     steps(&mut app, 5);
     let start = *app.world().get::<Transform>(hero).unwrap();

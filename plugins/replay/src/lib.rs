@@ -425,6 +425,15 @@ impl Playback {
         }
     }
 
+    /// `error` about the replay's state, naming the file it was read from
+    /// when known.
+    pub fn of_file(&self, error: &str) -> String {
+        match &self.state_file {
+            Some(file) => format!("{}: {error}", file.display()),
+            None => error.to_string(),
+        }
+    }
+
     /// Whether a loaded save's steps are still being played again (or its
     /// state is still to be put back).
     pub fn loading(&self, tick: u64) -> bool {
@@ -612,12 +621,7 @@ fn restore_saved_state(world: &mut World) {
         Ok(()) => restore_checked(world, &state, &checked),
     };
     // No step runs on a state that did not come back as it was saved.
-    let file = world.resource::<Playback>().state_file.clone();
-    let failed = match (failed, file) {
-        (Some(error), Some(file)) => Some(format!("{}: {error}", file.display())),
-        (failed, _) => failed,
-    };
-    if let Some(error) = failed {
+    if let Some(error) = failed.map(|e| world.resource::<Playback>().of_file(&e)) {
         error!("save: the state does not load: {error}");
         world.resource_mut::<Playback>().restore_error = Some(error);
         world.resource_mut::<GameClock>().pause();

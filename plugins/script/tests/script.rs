@@ -710,19 +710,9 @@ fn a_varset_with_the_names_in_another_order_and_other_values_gives_the_same_outc
 #[test]
 fn in_the_arena_a_players_script_completes_the_mission_on_its_timer() {
     use iron3d_world::test_support::{Arena, Side, What, run_for_seconds, running_arena};
-    let script = "handler Init
-  dHintTime = fn59(d5)
-  return
-handler Mission
-  dTemp = fn60(dHintTime)
-  if dTemp == d1
-    fn30(SYSTEM_MESSAGE, MISSION_COMPLETE)
-  end
-  return
-";
     let arena = Arena::default()
         .with(What::Hero, Side::Player, [0.0, 0.0])
-        .with_player_script(script);
+        .with_player_script(TIMER);
     let (_tmp, mut app, _ids) = running_arena(&arena, ScriptPlugin);
     run_for_seconds(&mut app, 4);
     assert_eq!(app.world().resource::<Progress>().outcome, None);
