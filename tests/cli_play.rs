@@ -1680,8 +1680,8 @@ fn a_headless_run_records_a_replay_that_verifies() {
 }
 
 /// `--verify` verifies every checkpoint or fails: a replay with no
-/// checkpoints verifies nothing and exits 1 saying so (one that ends
-/// before its checkpoints is refused as it is read).
+/// checkpoints verifies nothing and exits 1 saying so before it plays
+/// (one that ends before its checkpoints is refused as it is read).
 #[test]
 fn a_verification_that_reaches_no_checkpoint_fails() {
     let kept =
@@ -1695,9 +1695,10 @@ fn a_verification_that_reaches_no_checkpoint_fails() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("replay: not verified: 0 checkpoints of 0 reached"),
+        err.contains("replay: not verified: 0 checkpoints of 0 reached (it holds none)"),
         "{err}"
     );
+    assert!(stdout(&o).is_empty(), "nothing played: {}", stdout(&o));
 }
 
 /// The text of the kept replay `name`.

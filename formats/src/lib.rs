@@ -21,6 +21,7 @@ pub mod msh;
 pub mod order;
 pub mod proto;
 pub mod registry;
+pub mod replay;
 pub mod script;
 pub mod sound;
 pub mod source;

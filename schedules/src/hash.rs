@@ -45,12 +45,7 @@ impl std::fmt::Display for Subject {
     }
 }
 
-/// Each field's own hash, by subject name and field path
-/// (`section.field`, or the section alone where a contributor names no
-/// field), folded to 16 bits: which fields differ when two whole hashes
-/// do (a field whose change folds to the same 16 bits, one in 65,536, is
-/// missed; the whole hash still tells).
-pub type FieldDigest = BTreeMap<(String, String), u16>;
+pub use iron3d_formats::replay::FieldDigest;
 
 /// A 64-bit hash folded to 16 bits (every bit counts).
 fn fold(hash: u64) -> u16 {

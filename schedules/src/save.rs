@@ -19,12 +19,7 @@ pub type CheckFn = fn(&RawValue) -> Result<(), String>;
 /// Puts one subsystem's saved state back into the world.
 pub type RestoreFn = fn(&mut World, &RawValue) -> Result<(), String>;
 
-/// One subsystem's state in a save.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SavedSection {
-    pub name: String,
-    pub state: Box<RawValue>,
-}
+pub use iron3d_formats::replay::SavedSection;
 
 /// A section that could not be written or put back, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

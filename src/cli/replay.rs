@@ -10,6 +10,7 @@ use iron3d_schedules::{GameClock, SimulationRate};
 use iron3d_world::mission::{MissionDescription, MissionPlugin, MissionRequest};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
@@ -71,6 +72,16 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // A replay with no checkpoint has nothing to verify: refused before
+    // it plays (a day-long one would play to its end first).
+    if args.verify && replay.checkpoints.is_empty() {
+        eprintln!(
+            "iron3d: {}: replay: not verified: 0 checkpoints of 0 reached (it holds none)",
+            args.file.display()
+        );
+        return ExitCode::from(1);
+    }
+    let replay = Arc::new(replay);
     let saves = match super::play::parse_saves(&args.save_at) {
         Ok(saves) => saves,
         Err(e) => {
@@ -149,7 +160,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             saves,
             orders: replay.orders.clone(),
         }),
-        playback: Some(playback(replay.clone(), args.from)),
+        playback: Some(playback(Arc::clone(&replay), args.from)),
     };
     let mut app = app::headless(rate, mission, (session, LoadsPlugin));
     if let Err(error) = iron3d_world::mission::update_until_loaded(&mut app) {
@@ -209,7 +220,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
 
 /// The playback of `replay`, from the state of the save `from` when one
 /// is named.
-fn playback(replay: Replay, from: Option<PathBuf>) -> PlaybackPlugin {
+fn playback(replay: Arc<Replay>, from: Option<PathBuf>) -> PlaybackPlugin {
     let plugin = PlaybackPlugin::replay_from(replay);
     match from {
         Some(file) => plugin.state_from(file),

@@ -17,13 +17,14 @@
 //! settings that reach the simulation (the mouse sensitivity) travel in
 //! the step input, so a replay needs nothing else.
 
-pub mod digest;
-pub mod file;
+pub mod step;
 pub mod trace;
 
-pub use file::{
+pub use iron3d_formats::replay::{
     Checkpoint, FORMAT_VERSION, MAX_FILE_BYTES, MAX_RATE, MIN_RATE, Replay, ReplayError, Step,
+    digest,
 };
+pub use step::{input_of, step_of};
 pub use trace::{Trace, TraceLines, TracePlugin, finish_trace};
 
 use bevy::app::AppExit;
@@ -38,6 +39,7 @@ use iron3d_world::mission::{
 };
 use iron3d_world::{GmsgKind, OriginalObjectId, WorldOutbox};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Ticks between checkpoints (one a second at 30 Hz).
 pub const CHECKPOINT_EVERY: u64 = 30;
@@ -150,7 +152,7 @@ fn start_recording(
     let install = description
         .map(|d| install_identity(&d))
         .unwrap_or_default();
-    let replay = Replay::new(
+    let mut replay = Replay::new(
         progress.mission.clone(),
         install,
         rng.seed(),
@@ -160,19 +162,19 @@ fn start_recording(
     let save = playback.filter(|p| p.live_after_end);
     if let Some(save) = save.as_ref().filter(|p| p.restores_state) {
         // The session goes on from the save's recording.
-        recording.replay = Some(save.replay.clone().without_state());
+        recording.replay = Some(save.replay.stateless());
         return;
     }
-    let orders = match save {
+    replay.orders = match save {
         Some(save) => save.replay.orders.clone(),
         None => recording.orders.clone(),
     };
-    recording.replay = Some(Replay { orders, ..replay });
+    recording.replay = Some(replay);
 }
 
 fn record_step(clock: Res<GameClock>, input: Res<StepInput>, mut recording: ResMut<Recording>) {
     if let Some(replay) = &mut recording.replay {
-        replay.record(clock.tick(), &input);
+        replay.record(step_of(clock.tick(), &input));
     }
 }
 
@@ -288,7 +290,9 @@ pub fn finish_recording(world: &mut World) {
 /// steps after its end to the live input.
 #[derive(Debug, Clone)]
 pub struct PlaybackPlugin {
-    pub replay: Replay,
+    /// Shared with the [`Playback`] it inserts (a replay is read-only once
+    /// loaded, and may be large).
+    pub replay: Arc<Replay>,
     pub live_after_end: bool,
     /// The file the replay's state was read from, named by its errors.
     pub state_file: Option<PathBuf>,
@@ -299,16 +303,16 @@ impl PlaybackPlugin {
     /// is one, is not taken), its input repeated after its end.
     pub fn replay(replay: Replay) -> Self {
         Self {
-            replay: replay.without_state(),
+            replay: Arc::new(replay.without_state()),
             live_after_end: false,
             state_file: None,
         }
     }
 
     /// The replay from its state on ([`Replay::starting_from`]).
-    pub fn replay_from(replay: Replay) -> Self {
+    pub fn replay_from(replay: impl Into<Arc<Replay>>) -> Self {
         Self {
-            replay,
+            replay: replay.into(),
             live_after_end: false,
             state_file: None,
         }
@@ -326,7 +330,7 @@ impl PlaybackPlugin {
     /// A save: its steps, then the live input.
     pub fn load(save: Replay) -> Self {
         Self {
-            replay: save,
+            replay: Arc::new(save),
             live_after_end: true,
             state_file: None,
         }
@@ -336,7 +340,7 @@ impl PlaybackPlugin {
 /// The replay being played and what its checkpoints showed.
 #[derive(Resource, Debug, Clone)]
 pub struct Playback {
-    pub replay: Replay,
+    pub replay: Arc<Replay>,
     /// Whether the steps after the replay's end take the live input.
     pub live_after_end: bool,
     /// Checkpoints reached and compared.
@@ -407,7 +411,7 @@ impl std::fmt::Display for Divergence {
 }
 
 impl Playback {
-    fn new(replay: Replay, live_after_end: bool) -> Self {
+    fn new(replay: Arc<Replay>, live_after_end: bool) -> Self {
         let restores_state = replay.state.is_some();
         Self {
             reached: replay.without_checkpoints(),
@@ -462,7 +466,7 @@ impl Plugin for PlaybackPlugin {
 /// A replay to play as the next mission starts ([`LoadsPlugin`]).
 #[derive(Resource, Debug, Clone)]
 pub struct PendingLoad {
-    pub replay: Replay,
+    pub replay: Arc<Replay>,
     /// A save: the live input after its end.
     pub live_after_end: bool,
     /// Run fast to this tick.
@@ -473,7 +477,7 @@ impl PendingLoad {
     /// A save to load: its steps again, then the live input.
     pub fn save(save: Replay) -> Self {
         Self {
-            replay: save,
+            replay: Arc::new(save),
             live_after_end: true,
             seek_to: None,
         }
@@ -610,15 +614,16 @@ fn restore_saved_state(world: &mut World) {
     if !std::mem::take(&mut playback.state_pending) {
         return;
     }
-    let Some(state) = playback.replay.state.clone() else {
+    let replay = Arc::clone(&playback.replay);
+    let Some(state) = &replay.state else {
         return;
     };
     // The state's tick must be one the recording checked (the save's own).
-    let checked: Vec<u64> = playback.replay.checkpoints.iter().map(|c| c.tick).collect();
+    let checked: Vec<u64> = replay.checkpoints.iter().map(|c| c.tick).collect();
     // A state is put back only on the install it was made on.
     let failed = match made_on_this_install(world) {
         Err(e) => Some(e),
-        Ok(()) => restore_checked(world, &state, &checked),
+        Ok(()) => restore_checked(world, state, &checked),
     };
     // No step runs on a state that did not come back as it was saved.
     if let Some(error) = failed.map(|e| world.resource::<Playback>().of_file(&e)) {
@@ -678,7 +683,7 @@ fn play_steps_instead(world: &mut World) {
     if playback.restore_error.take().is_none() {
         return;
     }
-    let replay = playback.replay.clone().without_state();
+    let replay = playback.replay.stateless();
     world.insert_resource(PendingLoad::save(replay));
     world
         .resource_mut::<MissionChange>()
@@ -766,7 +771,7 @@ fn apply_seek(world: &mut World) {
     }
     info!("replay: seeking back to tick {to}: the mission loads anew");
     let pending = PendingLoad {
-        replay: playback.replay.clone().without_state(),
+        replay: Arc::new(playback.replay.stateless()),
         live_after_end: false,
         seek_to: Some(to).filter(|&to| to > 0),
     };
@@ -790,7 +795,7 @@ fn end_fast_forward(world: &mut World) {
 fn play_step(clock: Res<GameClock>, playback: Res<Playback>, mut input: ResMut<StepInput>) {
     let tick = clock.tick();
     if !(playback.live_after_end && tick > playback.replay.end_tick) {
-        *input = playback.replay.input_at(tick);
+        *input = input_of(&playback.replay.step_at(tick));
     }
 }
 

@@ -202,7 +202,7 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
     assert!(!input.is_empty());
     for line in &input {
         let tick = line["tick"].as_u64().unwrap();
-        let step = replay.input_at(tick);
+        let step = input_of(&replay.step_at(tick));
         let held: Vec<&str> = line["held"]
             .as_array()
             .unwrap()

@@ -4,13 +4,21 @@
 //! document, readable and diffable, with a versioned header, the input of
 //! every fixed step that differs from "as before" (held buttons or mouse
 //! sensitivity changed, a press, mouse counts), and state-hash checkpoints
-//! with each subsystem's own hash and each field's ([`crate::digest`]: the
+//! with each subsystem's own hash and each field's ([`digest`]: the
 //! changes since the checkpoint before). RON rather than a binary: a replay of a
 //! 20-minute mission is a few thousand changed steps, and a reviewer can
 //! read a re-recorded replay's diff in a commit.
+//!
+//! Replays and saves travel between people, so the document is read as
+//! untrusted input: a size limit before reading, lists within a budget
+//! while reading ([`bounded`]), and every number checked against what a
+//! recording can hold before anything uses it.
 
-use iron3d_player::{Buttons, StepInput};
-use iron3d_schedules::SavedSection;
+mod bounded;
+pub mod digest;
+
+pub use digest::FieldDigest;
+use ron::value::RawValue;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -37,29 +45,52 @@ pub struct Replay {
     pub end_tick: u64,
     /// Orders given before the first step (`play --order`), as
     /// `(raw original id, order packet bytes)` posted in this order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::list")]
     pub orders: Vec<(u32, Vec<u8>)>,
     /// The steps whose input is not "as before", in tick order.
+    #[serde(deserialize_with = "bounded::list")]
     pub steps: Vec<Step>,
     /// The subjects (`world`, `object 0x…`, `round …`) the checkpoints'
     /// field changes name, by index.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "bounded::list"
+    )]
     pub subjects: Vec<String>,
     /// The field paths (`section.field`) they name, by index.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "bounded::list"
+    )]
     pub fields: Vec<String>,
     /// State hashes as the recording ran, in tick order.
+    #[serde(deserialize_with = "bounded::list")]
     pub checkpoints: Vec<Checkpoint>,
     /// A save's whole simulation state at its last tick, each subsystem's
-    /// section ([`StateSave`](iron3d_schedules::StateSave)); a replay has
-    /// none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// section (the engine's state registry writes and restores them); a
+    /// replay has none.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "bounded::optional_list"
+    )]
     pub state: Option<Vec<SavedSection>>,
     #[serde(skip)]
-    pub(crate) trail: crate::digest::Trail,
+    trail: digest::Trail,
 }
 
-/// One step's input (`tick` is the step's own tick, counted from 1).
+/// One subsystem's state in a save: its name and its RON document, which
+/// only that subsystem reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedSection {
+    pub name: String,
+    pub state: Box<RawValue>,
+}
+
+/// One step's input (`tick` is the step's own tick, counted from 1): the
+/// engine's input snapshot as raw numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub tick: u64,
@@ -77,6 +108,7 @@ pub struct Step {
 pub struct Checkpoint {
     pub tick: u64,
     pub hash: u64,
+    #[serde(deserialize_with = "bounded::list")]
     pub sections: Vec<(String, u64)>,
     /// The fields whose hash changed since the checkpoint before
     /// ([`Replay::push_checkpoint`]).
@@ -99,36 +131,36 @@ pub enum ReplayError {
 }
 
 impl Step {
-    /// The record of `input` at `tick`.
-    pub fn of(tick: u64, input: &StepInput) -> Self {
-        Self {
+    /// The input of a step that only carries on: nothing held or pressed,
+    /// no mouse counts, sensitivity 1.
+    pub const IDLE: Step = Step {
+        tick: 0,
+        held: 0,
+        pressed: 0,
+        mouse: [0.0; 2],
+        sensitivity: 1.0,
+    };
+
+    /// What a step at `tick` after this one repeats: what was held and
+    /// the sensitivity, no presses and no mouse counts.
+    pub fn carried_to(&self, tick: u64) -> Step {
+        Step {
             tick,
-            held: input.held.0,
-            pressed: input.pressed.0,
-            mouse: input.mouse.to_array(),
-            sensitivity: input.sensitivity,
+            pressed: 0,
+            mouse: [0.0; 2],
+            ..*self
         }
     }
 
-    /// The step input it records.
-    pub fn input(&self) -> StepInput {
-        StepInput {
-            held: Buttons(self.held),
-            pressed: Buttons(self.pressed),
-            mouse: self.mouse.into(),
-            sensitivity: self.sensitivity,
-        }
-    }
-
-    /// Whether a step with `input` after this one must be written: what
-    /// is held or the sensitivity changed, or it has presses or mouse
-    /// counts ([`Replay::input_at`] repeats the rest).
-    pub fn differs(previous: Option<&Step>, input: &StepInput) -> bool {
-        let carried = previous.map_or_else(StepInput::default, |p| p.input());
-        input.held != carried.held
-            || input.sensitivity != carried.sensitivity
-            || input.pressed.0 != 0
-            || input.mouse != bevy::math::Vec2::ZERO
+    /// Whether `step` after `previous` must be written: what is held or
+    /// the sensitivity changed, or it has presses or mouse counts
+    /// ([`Replay::step_at`] repeats the rest).
+    pub fn differs(previous: Option<&Step>, step: &Step) -> bool {
+        let carried = previous.unwrap_or(&Step::IDLE);
+        step.held != carried.held
+            || step.sensitivity != carried.sensitivity
+            || step.pressed != 0
+            || step.mouse != [0.0; 2]
     }
 }
 
@@ -157,35 +189,45 @@ impl Replay {
     /// (a playback's own, as it reaches them).
     pub fn without_checkpoints(&self) -> Self {
         Self {
-            subjects: Vec::new(),
-            fields: Vec::new(),
-            checkpoints: Vec::new(),
-            state: None,
-            trail: Default::default(),
-            ..self.clone()
+            version: self.version,
+            engine: self.engine.clone(),
+            mission: self.mission.clone(),
+            install: self.install.clone(),
+            seed: self.seed,
+            rate: self.rate,
+            end_tick: self.end_tick,
+            orders: self.orders.clone(),
+            steps: self.steps.clone(),
+            ..Self::new(String::new(), String::new(), 0, 0.0)
         }
     }
 
-    /// Adds the input of the step at `tick`.
-    pub fn record(&mut self, tick: u64, input: &StepInput) {
-        if Step::differs(self.steps.last(), input) {
-            self.steps.push(Step::of(tick, input));
+    /// Adds the input of the step at `step.tick`.
+    pub fn record(&mut self, step: Step) {
+        if Step::differs(self.steps.last(), &step) {
+            self.steps.push(step);
         }
-        self.end_tick = self.end_tick.max(tick);
+        self.end_tick = self.end_tick.max(step.tick);
     }
 
     /// The input of the step at `tick`: its record, else what the last
     /// record before it held (no presses, no mouse counts).
-    pub fn input_at(&self, tick: u64) -> StepInput {
+    pub fn step_at(&self, tick: u64) -> Step {
         let at = self.steps.partition_point(|s| s.tick <= tick);
         match at.checked_sub(1).map(|i| &self.steps[i]) {
-            Some(step) if step.tick == tick => step.input(),
-            Some(step) => StepInput {
-                pressed: Buttons::default(),
-                mouse: bevy::math::Vec2::ZERO,
-                ..step.input()
-            },
-            None => StepInput::default(),
+            Some(step) if step.tick == tick => *step,
+            Some(step) => step.carried_to(tick),
+            None => Step::IDLE.carried_to(tick),
+        }
+    }
+
+    /// A copy of the session without its state (the state is not copied).
+    pub fn stateless(&self) -> Self {
+        Self {
+            subjects: self.subjects.clone(),
+            fields: self.fields.clone(),
+            checkpoints: self.checkpoints.clone(),
+            ..self.without_checkpoints()
         }
     }
 
@@ -229,11 +271,9 @@ impl Replay {
 
     /// Writes it to `path` (write-then-rename).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        iron3d_formats::fsutil::write_atomic(path, self.to_ron().as_bytes()).map_err(|e| {
-            ReplayError::Io {
-                path: path.to_path_buf(),
-                source: std::io::Error::other(e.to_string()),
-            }
+        crate::fsutil::write_atomic(path, self.to_ron().as_bytes()).map_err(|e| ReplayError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(e.to_string()),
         })
     }
 
@@ -244,7 +284,7 @@ impl Replay {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = iron3d_formats::fsutil::read_bounded(path, MAX_FILE_BYTES)
+        let bytes = crate::fsutil::read_bounded(path, MAX_FILE_BYTES)
             .map_err(|e| io(std::io::Error::other(e.to_string())))?;
         let text = String::from_utf8(bytes)
             .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
@@ -260,14 +300,17 @@ impl Replay {
         })
     }
 
-    pub(crate) fn parse(text: &str) -> Result<Self, Parse> {
+    /// Reads a document: its version first, then the whole within the
+    /// budgets, then its numbers and its field changes.
+    pub fn parse(text: &str) -> Result<Self, Parse> {
         // The version first, so a newer layout says so rather than failing
         // on a field it added.
         let head: HeadOnly = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
         if head.version != FORMAT_VERSION {
             return Err(Parse::Version(head.version));
         }
-        let replay: Self = ron::from_str(text).map_err(|e| Parse::Document(e.to_string()))?;
+        let replay: Self = bounded::within(MAX_LIST_BYTES, || ron::from_str(text))
+            .map_err(|e| Parse::Document(e.to_string()))?;
         replay.check().map_err(Parse::Document)?;
         if let Some(last) = replay.checkpoints.len().checked_sub(1) {
             replay.fields_at(last).map_err(Parse::Document)?;
@@ -332,9 +375,13 @@ impl Replay {
     }
 }
 
-/// The most bytes a replay or save file may have (a recorded hour is a
-/// few megabytes).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// The most bytes a replay or save file may have (a recorded hour is
+/// about 2 MB, a save of the demo mission 0.3 MB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+/// The most bytes the lists of one document may take in memory (each
+/// element's own size, its text aside): a list of short items is several
+/// times its text.
+pub const MAX_LIST_BYTES: usize = 16 << 20;
 /// The simulation rates a replay may have, steps a second (the CLI's).
 pub const MIN_RATE: f64 = 1.0;
 pub const MAX_RATE: f64 = 1000.0;
@@ -347,7 +394,10 @@ struct HeadOnly {
     version: u32,
 }
 
-pub(crate) enum Parse {
+/// Why a document does not read: another layout version, or what is
+/// wrong with it.
+#[derive(Debug)]
+pub enum Parse {
     Version(u32),
     Document(String),
 }
@@ -355,34 +405,46 @@ pub(crate) enum Parse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bevy::math::Vec2;
-    use iron3d_player::PlayerAction;
 
-    fn held(actions: &[PlayerAction]) -> StepInput {
-        let mut input = StepInput::default();
-        for &a in actions {
-            input.held.set(a, true);
+    /// A step holding the buttons of bits `held`.
+    fn held(tick: u64, held: u32) -> Step {
+        Step {
+            tick,
+            held,
+            ..Step::IDLE
         }
-        input
     }
 
     #[test]
     fn only_changed_steps_are_written_and_the_rest_repeat_what_was_held() {
         let mut replay = Replay::new("M".into(), "0".into(), 1, 30.0);
-        let w = held(&[PlayerAction::WalkForward]);
-        let mut pressed = w;
-        pressed.pressed.set(PlayerAction::Weapon1, true);
-        let mut mouse = w;
-        mouse.mouse = Vec2::new(3.0, -1.0);
-        let inputs = [StepInput::default(), w, w, pressed, w, mouse, w, w];
-        for (i, input) in inputs.iter().enumerate() {
-            replay.record(i as u64 + 1, input);
+        let walk = 1;
+        let press = |tick| Step {
+            pressed: 16,
+            ..held(tick, walk)
+        };
+        let mouse = |tick| Step {
+            mouse: [3.0, -1.0],
+            ..held(tick, walk)
+        };
+        let steps = [
+            Step::IDLE.carried_to(1),
+            held(2, walk),
+            held(3, walk),
+            press(4),
+            held(5, walk),
+            mouse(6),
+            held(7, walk),
+            held(8, walk),
+        ];
+        for step in steps {
+            replay.record(step);
         }
         let ticks: Vec<u64> = replay.steps.iter().map(|s| s.tick).collect();
         assert_eq!(ticks, [2, 4, 6], "the walk starts, a press, the mouse");
         assert_eq!(replay.end_tick, 8);
-        for (i, input) in inputs.iter().enumerate() {
-            assert_eq!(replay.input_at(i as u64 + 1), *input, "step {}", i + 1);
+        for step in steps {
+            assert_eq!(replay.step_at(step.tick), step, "step {}", step.tick);
         }
     }
 
@@ -391,7 +453,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.ron");
         let mut replay = Replay::new("Campaign.00/Mission.01".into(), "ab".into(), 7, 30.0);
-        replay.record(3, &held(&[PlayerAction::StrafeLeft]));
+        replay.record(held(3, 4));
         replay.end_tick = 30;
         let fields = [(("world".into(), "game_clock".into()), 9)].into();
         let point = Checkpoint {

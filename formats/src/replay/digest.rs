@@ -1,5 +1,5 @@
 //! The field digests of a replay's checkpoints: each field's own hash
-//! ([`StateHash::fields`](iron3d_schedules::StateHash::fields)), so that a
+//! (the engine's state hash, field by field), so that a
 //! run that parts from its recording names the object and field that
 //! differ first, not only the subsystem.
 //!
@@ -10,14 +10,20 @@
 //! mission stands still between two checkpoints, so a 20-minute recording
 //! stays small.
 
-use crate::file::{Checkpoint, Replay};
-use iron3d_schedules::FieldDigest;
-use std::collections::HashMap;
+use super::{Checkpoint, Replay};
+use std::collections::{BTreeMap, HashMap};
+
+/// Each field's own hash, by subject name (`world`, `object 0x…`,
+/// `round …`) and field path (`section.field`, or the section alone where
+/// a contributor names no field), folded to 16 bits: which fields differ
+/// when two whole hashes do (a field whose change folds to the same 16
+/// bits, one in 65,536, is missed; the whole hash still tells).
+pub type FieldDigest = BTreeMap<(String, String), u16>;
 
 /// What the last checkpoint's digest was, to write the next one's changes
 /// (derived from the replay; not part of its document).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Trail {
+pub(super) struct Trail {
     /// How many checkpoints `last` covers.
     upto: usize,
     last: FieldDigest,
@@ -54,6 +60,9 @@ pub fn differing(recorded: &FieldDigest, now: &FieldDigest, sections: &[&str]) -
         .map(|(subject, path)| format!("{subject} {path}"))
         .collect()
 }
+
+/// How many characters of a change that does not read its error shows.
+const SHOWN_TOKEN: usize = 40;
 
 fn intern(names: &mut Vec<String>, index: &mut HashMap<String, usize>, name: &str) -> usize {
     *index.entry(name.to_string()).or_insert_with(|| {
@@ -97,7 +106,12 @@ impl Replay {
         for point in self.checkpoints.iter().take(at + 1) {
             for token in point.changes.split_whitespace() {
                 self.apply(&mut digest, token).ok_or_else(|| {
-                    format!("checkpoint at tick {}: bad change {token:?}", point.tick)
+                    let shown: String = token.chars().take(SHOWN_TOKEN).collect();
+                    let cut = if shown.len() < token.len() { "…" } else { "" };
+                    format!(
+                        "checkpoint at tick {}: bad change {shown:?}{cut}",
+                        point.tick
+                    )
                 })?;
             }
         }
@@ -242,5 +256,8 @@ mod tests {
             replay.fields_at(0),
             Err("checkpoint at tick 30: bad change \"0.7=0001\"".into())
         );
+        replay.checkpoints[0].changes = "x".repeat(1 << 20);
+        let long = replay.fields_at(0).unwrap_err();
+        assert!(long.len() < 100 && long.ends_with('…'), "{long}");
     }
 }
