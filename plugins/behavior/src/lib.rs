@@ -49,13 +49,13 @@ pub use order::{
 };
 pub use route::{PATH_STREAM, Route};
 pub use sensor::Sensor;
-pub use steer::BehaviorParams;
+pub use steer::{BehaviorIni, BehaviorParams};
 pub use tactical::{RouteReport, TacticalAreals};
 pub use wizard::Footprints;
 
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateHashExt, SimStep};
-use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::mission::{MissionPhase, MissionReaderExt, MissionScopeExt};
 use iron3d_world::save::AppSaveExt;
 
 /// The Behavior plugin. Needs the spine, the World3D, mission and Control
@@ -64,7 +64,9 @@ pub struct BehaviorPlugin;
 
 impl Plugin for BehaviorPlugin {
     fn build(&self, app: &mut App) {
-        app.init_mission_resource::<BehaviorParams>()
+        app.add_mission_reader(MissionPhase::Foundation, steer::read_behavior_ini)
+            .remove_on_unload::<BehaviorIni>()
+            .init_mission_resource::<BehaviorParams>()
             .init_mission_resource::<BehaviorDiagnostics>()
             .init_mission_resource::<Footprints>()
             .init_mission_resource::<ClanRelations>()

@@ -30,11 +30,12 @@ use crate::sensor::Sensor;
 use crate::wizard::{Footprints, MARGIN, Surroundings, ground_units};
 use bevy::prelude::*;
 use iron3d_control::{Body, LiveLimits, MapBounds, PhysicalState, Piloted, StaticBody};
+use iron3d_formats::config::ini::{BEHAVIOR_INI, Settings};
 use iron3d_formats::tma;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
-    BehaviorIni, Destroyed, InstanceName, MissionArealMap, MissionClans, MissionDescription,
-    MissionLand, MissionPaths, ObjectClan, ObjectKind, PrototypeKey, RngStreams,
+    Destroyed, InstanceName, LoadError, MissionArealMap, MissionClans, MissionDescription,
+    MissionLand, MissionPaths, ObjectClan, ObjectKind, PrototypeKey, ReadContext, RngStreams,
 };
 use iron3d_world::{ObjectRegistry, OriginalObjectId, PendingDelete};
 use std::f32::consts::FRAC_PI_4;
@@ -80,6 +81,23 @@ impl BehaviorParams {
         }
         params
     }
+}
+
+/// Behavior's run-time parameters, at the install's root (optional).
+const BEHAVIOR_FILE: &str = "Behavior.ini";
+
+/// The install's `Behavior.ini` as the mission load resolved it against
+/// its key table (every key at its default or unset when the install has
+/// none): Behavior reads its parameters from here.
+#[derive(Resource, Debug, Clone)]
+pub struct BehaviorIni(pub Settings);
+
+/// Behavior's reader in the mission load (foundation phase): publishes
+/// the install's [`BehaviorIni`].
+pub(crate) fn read_behavior_ini(world: &mut World, load: &ReadContext) -> Result<(), LoadError> {
+    let settings = load.settings(BEHAVIOR_FILE, BEHAVIOR_INI)?;
+    world.insert_resource(BehaviorIni(settings));
+    Ok(())
 }
 
 /// Takes the parameters of the mission's `Behavior.ini` when it is

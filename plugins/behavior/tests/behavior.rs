@@ -211,6 +211,37 @@ fn the_corridor_radius_comes_from_behavior_ini() {
     );
 }
 
+/// Behavior reads its own `Behavior.ini` in the mission load (the mission
+/// loader does not): a broken one fails the load with the chain naming
+/// the file and the phase, and the same install loads without Behavior.
+#[test]
+fn behavior_reads_its_own_ini_and_a_broken_one_fails_the_load() {
+    let tmp = demo_install();
+    let ini = tmp.path().join("game").join("Behavior.ini");
+    std::fs::write(
+        &ini,
+        b"PathFind_CorridorRadius = 9\r\nwords \"unterminated\r\n",
+    )
+    .unwrap();
+    let request = MissionRequest::first_of(tmp.path().join("game"));
+    let mut bare = headless_app(Some(request.clone()), 1);
+    let loaded = update_until_loaded(&mut bare);
+    assert!(
+        loaded.is_ok(),
+        "the loader reads no Behavior.ini: {loaded:?}"
+    );
+    assert!(bare.world().get_resource::<BehaviorIni>().is_none());
+    let mut app = headless_app(Some(request), 1);
+    app.add_plugins((ControlPlugin, BehaviorPlugin));
+    app.finish();
+    app.cleanup();
+    let error = update_until_loaded(&mut app).unwrap_err();
+    assert_eq!(error.phase, MissionPhase::Foundation);
+    let said = error.to_string();
+    assert!(said.contains("Behavior.ini"), "{said}");
+    assert!(said.contains("unterminated"), "{said}");
+}
+
 /// A walker following another keeps within 20 m of it as the leader walks
 /// away, and is still following; once the leader is gone the order is over.
 #[test]

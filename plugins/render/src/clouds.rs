@@ -16,10 +16,11 @@
 use crate::camera::MissionCamera;
 use crate::draw::{DrawItemSource, RenderPhase};
 use crate::material::{FLAG_VERTEX_COLOURS, LegacyMaterial};
+use crate::shade::ShadeSettings;
 use crate::sky::{Atmosphere, CLOUD_ITEM, SkyDraw, SkyNow, cap_points, cap_triangles, dome_radius};
 use bevy::prelude::*;
 use iron3d_assets::material::EntryMaterial;
-use iron3d_world::mission::{MissionSky, ShadeSettings};
+use iron3d_world::mission::MissionSky;
 
 /// The `sky.wea` role of the clouds' material.
 pub const CLOUD_ROLE: u32 = 2;

@@ -29,6 +29,7 @@ mod output;
 pub mod paths;
 pub mod scene;
 pub mod screenshot;
+mod shade;
 mod shadow;
 pub mod sky;
 pub mod terrain;
@@ -40,8 +41,7 @@ use bevy::prelude::*;
 use camera::{CameraPose, MissionCamera};
 use capture::{CaptureRequest, add_capture_frame, add_draw_item_capture};
 use iron3d_schedules::Phase;
-use iron3d_world::mission::MissionPhase;
-use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::mission::{MissionPhase, MissionReaderExt, MissionScopeExt};
 use material::{LegacyMaterial, embed_shader};
 use scene::{SceneSource, await_scene_assets, build_scene, drop_scene_requests, request_scene};
 use screenshot::{ScreenshotRequest, add_screenshot};
@@ -82,6 +82,8 @@ impl Plugin for IronRenderPlugin {
         }
         app.insert_resource(ClearColor(CLEAR_COLOUR))
             .add_systems(Startup, spawn_view)
+            .add_mission_reader(MissionPhase::Foundation, shade::read_shade_cfg)
+            .remove_on_unload::<shade::ShadeSettings>()
             .init_mission_resource::<animate::MaterialBindings>()
             .remove_on_unload::<scene::SceneRequests>()
             .remove_on_unload::<terrain::SceneTerrain>()

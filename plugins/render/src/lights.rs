@@ -27,11 +27,11 @@
 
 use crate::camera::MissionCamera;
 use crate::material::POINT_LIGHTS;
+use crate::shade::ShadeSettings;
 use bevy::prelude::*;
 use bevy::render::render_resource::ShaderType;
 use bevy::render::storage::ShaderBuffer;
 use iron3d_formats::fxid::emitter::{LightType, UnknownLightType};
-use iron3d_world::mission::ShadeSettings;
 use std::collections::BTreeMap;
 
 /// At most this many point lights shine at once (the original gathers

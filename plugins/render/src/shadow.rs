@@ -25,6 +25,7 @@
 
 use crate::camera::MissionCamera;
 use crate::draw::{DrawItemSource, DrawnBatch, RenderPhase, ShadowCaster};
+use crate::shade::ShadeSettings;
 use crate::sky::SceneLight;
 use bevy::light::{
     CascadeShadowConfigBuilder, DirectionalLightShadowMap, NotShadowCaster, ShadowFilteringMethod,
@@ -32,7 +33,7 @@ use bevy::light::{
 use bevy::prelude::*;
 use iron3d_formats::tma;
 use iron3d_world::OriginalObjectId;
-use iron3d_world::mission::{MissionObject, ObjectKind, ShadeSettings};
+use iron3d_world::mission::{MissionObject, ObjectKind};
 use std::collections::BTreeSet;
 
 pub(crate) fn plugin(app: &mut App) {

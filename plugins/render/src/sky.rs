@@ -609,7 +609,7 @@ pub(crate) struct SkyLights<'w, 's> {
     counter: Query<'w, 's, AimedLight, (With<CounterLight>, Without<SceneLight>)>,
     ambient: ResMut<'w, GlobalAmbientLight>,
     flare: ResMut<'w, FlareNow>,
-    settings: Option<Res<'w, iron3d_world::mission::ShadeSettings>>,
+    settings: Option<Res<'w, crate::shade::ShadeSettings>>,
     scene: Option<Res<'w, crate::terrain::SceneTerrain>>,
     terrains: Res<'w, Assets<iron3d_assets::terrain::Terrain>>,
 }

@@ -27,6 +27,7 @@
 
 use crate::camera::MissionCamera;
 use crate::material::{FLAG_WATER, LegacyMaterial};
+use crate::shade::ShadeSettings;
 use crate::terrain::{SceneTerrain, Terrain, TerrainLayer};
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraProjection, RenderTarget, SubCameraView};
@@ -35,7 +36,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
 use iron3d_assets::terrain::{Terrain as TerrainAsset, WaterSurface};
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{MissionScoped, ShadeSettings};
+use iron3d_world::mission::MissionScoped;
 
 /// The render layer only the player's camera sees: the water (the
 /// reflection camera sees layer 0 alone).

@@ -11,9 +11,7 @@ use super::chain::ResourceChain;
 use super::components::{ContactCondition, ControllerStates, StateFoot};
 use iron3d_formats::archive::Mode;
 use iron3d_formats::config::builddat::BuildDat;
-use iron3d_formats::config::ini::{
-    BEHAVIOR_INI, IRON_3D_INI, KeySpec, SHADE_CFG, SHADE_FROM_GAME_INI, Settings,
-};
+use iron3d_formats::config::ini::{IRON_3D_INI, KeySpec, Settings};
 use iron3d_formats::config::text::TextConfig;
 use iron3d_formats::error::FormatError;
 use iron3d_formats::gamedir::{GameDir, MISSION_FILE, Mission};
@@ -200,16 +198,13 @@ pub(crate) struct Loader {
     land_files: Option<(Found, Found)>,
     pub land: Option<(Arc<LandMsh>, Arc<LandMap>)>,
     pub build_dat: Option<BuildDat>,
-    /// `Behavior.ini` resolved against its key table (every key at its
-    /// default or unset when the install has no such file).
-    pub behavior_ini: Option<Settings>,
     /// The mission directory's `sky.ske`, when it has one, and its
     /// `sky.wea` materials by role.
     pub sky: Option<(Arc<Sky>, BTreeMap<u32, String>)>,
-    /// `iron_3d.ini` likewise: the bus volumes and the difficulty.
+    /// `iron_3d.ini` resolved against its key table (every key at its
+    /// default or unset when the install has no such file): the bus
+    /// volumes, the difficulty, the render keys it writes.
     pub game_ini: Option<Settings>,
-    /// `shade.cfg` likewise, with the three keys `iron_3d.ini` writes.
-    pub shade_cfg: Option<Settings>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
     /// Upper-cased prototype key -> its model nodes (empty: no geometry).
@@ -240,16 +235,11 @@ pub(crate) struct Loader {
     pub explosions: BTreeMap<Vec<u8>, Vec<Option<String>>>,
 }
 
-/// Behavior's run-time parameters, at the install's root (optional).
-const BEHAVIOR_FILE: &str = "Behavior.ini";
 /// The mission directory's sky and its materials.
 const SKY_FILE: &str = "sky.ske";
 const SKY_WEAR: &str = "sky.wea";
 /// The game's settings, at the install's root (optional).
 const GAME_FILE: &str = "iron_3d.ini";
-/// The renderer's settings, at the install's root (optional; no retail
-/// install ships one).
-const SHADE_FILE: &str = "shade.cfg";
 
 /// What runtime readers accept: retail files with their known quirks.
 const MODE: Mode = Mode::Compatible;
@@ -271,10 +261,8 @@ impl Loader {
             land_files: None,
             land: None,
             build_dat: None,
-            behavior_ini: None,
             sky: None,
             game_ini: None,
-            shade_cfg: None,
             parts: Vec::new(),
             models: BTreeMap::new(),
             chains: BTreeMap::new(),
@@ -440,8 +428,8 @@ impl Loader {
         Ok(Some((Arc::new(sky), materials)))
     }
 
-    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst`, `Behavior.ini`,
-    /// `iron_3d.ini` and `shade.cfg`.
+    /// Phase 2: `Land.msh`, `Land.map`, `BuildDat.lst` and `iron_3d.ini`
+    /// (the subsystems read their own settings files after it).
     pub fn foundation(&mut self) -> Result<(), LoadError> {
         let phase = MissionPhase::Foundation;
         let fail = |e: FormatError| self.error(phase, Edge::default(), e);
@@ -453,21 +441,22 @@ impl Loader {
         let build = read_required(self.source(), b"BuildDat.lst").map_err(fail)?;
         let build_dat =
             BuildDat::parse(build.bytes(), MODE).map_err(|e| fail(build.origin.annotate(e)))?;
-        self.behavior_ini = Some(self.settings(BEHAVIOR_FILE, BEHAVIOR_INI)?);
-        let game_ini = self.settings(GAME_FILE, IRON_3D_INI)?;
-        let mut shade_cfg = self.settings(SHADE_FILE, SHADE_CFG)?;
-        shade_cfg.written_by(&game_ini, GAME_FILE, SHADE_FROM_GAME_INI);
-        self.game_ini = Some(game_ini);
-        self.shade_cfg = Some(shade_cfg);
+        self.game_ini = Some(self.settings(phase, GAME_FILE, IRON_3D_INI)?);
         self.land = Some((land_msh, Arc::new(land_map)));
         self.build_dat = Some(build_dat);
         Ok(())
     }
 
     /// The install's settings file `name` resolved against `table` (every
-    /// key at its default or unset when there is no such file).
-    fn settings(&self, name: &'static str, table: &[KeySpec]) -> Result<Settings, LoadError> {
-        let fail = |e: FormatError| self.error(MissionPhase::Foundation, Edge::default(), e);
+    /// key at its default or unset when there is no such file), read in
+    /// `phase`.
+    pub(super) fn settings(
+        &self,
+        phase: MissionPhase,
+        name: &'static str,
+        table: &[KeySpec],
+    ) -> Result<Settings, LoadError> {
+        let fail = |e: FormatError| self.error(phase, Edge::default(), e);
         let config = match self.source().read_legacy(name.as_bytes()).map_err(fail)? {
             Some(found) => TextConfig::parse(found.bytes(), name)
                 .map_err(|e| fail(found.origin.annotate(e)))?,

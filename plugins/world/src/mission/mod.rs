@@ -32,6 +32,7 @@ mod gate;
 mod load;
 mod mount;
 mod programs;
+mod readers;
 mod rng;
 mod scripts;
 mod session;
@@ -57,6 +58,7 @@ pub use iron3d_formats::proto::ctld::SHIELD_SECTORS;
 pub use load::{ErrorChain, LoadError, MissionFiles, MissionRequest};
 pub use mount::node_to_bevy;
 pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigger};
+pub use readers::{MissionReader, MissionReaderExt, ReadContext};
 pub use rng::{Draws, RngStreams, fraction};
 pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
@@ -198,31 +200,6 @@ impl MissionArealMap {
     /// Route search and point lookup over the map.
     pub fn navigator(&self) -> Navigator<'_> {
         Navigator::with_graph(&self.map, &self.graph)
-    }
-}
-
-/// The install's `Behavior.ini` as the loader resolved it (published in
-/// the description phase): Behavior reads its parameters from here.
-#[derive(Resource, Debug, Clone)]
-pub struct BehaviorIni(pub iron3d_formats::config::ini::Settings);
-
-/// The install's `shade.cfg` render settings as the loader resolved them
-/// (with the keys `iron_3d.ini` writes; published in the description
-/// phase): the renderer's shadows, lights and water read them by name.
-#[derive(Resource, Debug, Clone)]
-pub struct ShadeSettings(pub iron3d_formats::config::ini::Settings);
-
-impl ShadeSettings {
-    /// A setting's effective number: the file's, else its compiled
-    /// default, which the resolution already gave every `SHADE_CFG` key
-    /// (0 for a name the table does not have).
-    pub fn number(&self, key: &str) -> f64 {
-        self.0.number(key).unwrap_or_default()
-    }
-
-    /// A flag setting: on unless it is 0.
-    pub fn on(&self, key: &str) -> bool {
-        self.number(key) != 0.0
     }
 }
 
@@ -482,7 +459,8 @@ fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> 
         }),
         MissionPhase::Resources => loader.resources(),
         _ => Ok(()),
-    };
+    }
+    .and_then(|()| readers::run_readers(world, &loader, phase));
     let mut progress = world.resource_mut::<LoadProgress>();
     progress.mission = loader.mission_name.clone();
     progress.parts = loader.parts.iter().map(Vec::len).sum();
@@ -532,12 +510,6 @@ fn describe(world: &mut World, loader: &Loader) {
             sky: sky.clone(),
             materials: materials.clone(),
         });
-    }
-    if let Some(settings) = &loader.behavior_ini {
-        world.insert_resource(BehaviorIni(settings.clone()));
-    }
-    if let Some(settings) = &loader.shade_cfg {
-        world.insert_resource(ShadeSettings(settings.clone()));
     }
     world.insert_resource(MissionPaths(tma.paths.clone()));
     world.insert_resource(MissionClans(tma.clans.clone()));

@@ -12,10 +12,9 @@
 //! so a restarted mission runs tick for tick like a fresh one.
 
 use super::{
-    BehaviorIni, LoadProgress, MissionArealMap, MissionClans, MissionDescription, MissionEffects,
-    MissionLand, MissionLoader, MissionObject, MissionPaths, MissionPhase, MissionRequest,
-    MissionScripts, MissionSky, MissionSounds, ResourceGate, RngStreams, load::Loader,
-    undo_construction,
+    LoadProgress, MissionArealMap, MissionClans, MissionDescription, MissionEffects, MissionLand,
+    MissionLoader, MissionObject, MissionPaths, MissionPhase, MissionRequest, MissionScripts,
+    MissionSky, MissionSounds, ResourceGate, RngStreams, load::Loader, undo_construction,
 };
 use crate::{
     GmsgKind, ObjectRegistry, OriginalObjectId, Undeliverable, WorldMessage, WorldOutbox,
@@ -140,8 +139,6 @@ pub(super) fn plugin(app: &mut App) {
         .remove_on_unload::<MissionLand>()
         .remove_on_unload::<MissionSky>()
         .remove_on_unload::<MissionArealMap>()
-        .remove_on_unload::<BehaviorIni>()
-        .remove_on_unload::<super::ShadeSettings>()
         .remove_on_unload::<MissionEffects>()
         .remove_on_unload::<MissionScripts>()
         .remove_on_unload::<MissionSounds>();
