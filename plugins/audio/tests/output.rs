@@ -9,7 +9,7 @@ use iron3d_audio::*;
 use iron3d_formats::sound::DecodedSound;
 use iron3d_schedules::GameClock;
 use iron3d_sound::*;
-use iron3d_world::mission::{MissionSounds, Sample, Volumes};
+use iron3d_sound::{MissionSounds, Sample, Volumes};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -30,7 +30,9 @@ use iron3d_formats::config::briefing::{EdgeType, WaitType, Waypoint};
 use iron3d_player::MenuOpen;
 use iron3d_render::camera::MissionCamera;
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{MissionScripts, MissionSounds, z_up_to_y_up};
+use iron3d_script::MissionScripts;
+use iron3d_sound::MissionSounds;
+use iron3d_world::mission::z_up_to_y_up;
 use std::f32::consts::TAU;
 
 /// The briefing camera's horizontal field of view, rad (GAMEPLAY §1).

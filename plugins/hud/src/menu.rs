@@ -20,7 +20,8 @@ use iron3d_player::{
     Bindings, BindingsFile, MenuOpen, MouseSensitivity, PlayerAction, PlayerInput,
 };
 use iron3d_schedules::GameClock;
-use iron3d_world::mission::{MissionChange, MissionCommand, MissionSounds};
+use iron3d_sound::MissionSounds;
+use iron3d_world::mission::{MissionChange, MissionCommand};
 use leafwing_input_manager::prelude::ActionState;
 
 /// The pause menu's state.

@@ -12,7 +12,9 @@ use iron3d_control::ControlPlugin;
 use iron3d_hud::model::{MESSAGE_LINES, RADAR_RANGE, message_box, radar_point};
 use iron3d_hud::*;
 use iron3d_player::{PlayerInputPlugin, PlayerPlugin};
-use iron3d_script::{MessageEntry, ObjectiveState, OutcomeResult, Progress, ScriptPlugin};
+use iron3d_script::{
+    MessageEntry, MissionScripts, ObjectiveState, OutcomeResult, Progress, ScriptPlugin,
+};
 use iron3d_world::mission::{NodeLife, ShieldSpec};
 use iron3d_world::test_support::{demo_install, running_test_app};
 use leafwing_input_manager::prelude::*;
@@ -291,9 +293,7 @@ mod briefing {
     use iron3d_player::MenuOpen;
     use iron3d_render::camera::MissionCamera;
     use iron3d_schedules::GameClock;
-    use iron3d_world::mission::{
-        MissionRequest, MissionScripts, headless_app, update_until_loaded, z_up_to_y_up,
-    };
+    use iron3d_world::mission::{MissionRequest, headless_app, update_until_loaded, z_up_to_y_up};
 
     fn stop(camera: [f32; 3], target: [f32; 3]) -> Waypoint {
         Waypoint {

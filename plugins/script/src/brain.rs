@@ -4,11 +4,11 @@
 //! its problem handler, its problems and the units it holds back.
 
 use crate::Brains;
+use crate::files::MissionScripts;
 use crate::vm::Variables;
 use bevy::prelude::World;
 use iron3d_formats::script::Bundle;
 use iron3d_schedules::{RawValue, StateHasher, from_section};
-use iron3d_world::mission::MissionScripts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

@@ -18,12 +18,14 @@
 //! problems and progress are simulation state: in the state hash.
 
 pub mod brain;
+pub mod files;
 pub mod functions;
 pub mod progress;
 pub mod view;
 pub mod vm;
 
 pub use brain::{Brain, Problem};
+pub use files::{ClanScript, MissionScripts};
 pub use progress::{
     MessageEntry, ObjectiveState, ObjectiveStatus, OutcomeResult, Progress, VoiceCue,
 };
@@ -36,12 +38,13 @@ use iron3d_formats::tma::ClanType;
 use iron3d_schedules::{
     AppStateHashExt, AppStateSaveExt, GameClock, SimStep, StateHasher, check_as,
 };
-use iron3d_sound::{Bus, SoundEvent, SoundKind, SoundPlugin, SoundSink};
-use iron3d_world::mission::MissionScopeExt;
+use iron3d_sound::{
+    Bus, MissionSounds, SoundEvent, SoundKind, SoundPlugin, SoundSink, VOICE_BUILD_CAPTURE,
+    VOICE_EBUILD_CAPTURE, VOICE_NBUILD_CAPTURE, VOICES,
+};
 use iron3d_world::mission::{
-    Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionScripts,
-    MissionSounds, ObjectClan, ObjectKind, Relation, RngStreams, VOICE_BUILD_CAPTURE,
-    VOICE_EBUILD_CAPTURE, VOICE_NBUILD_CAPTURE, VOICES, effect_key,
+    Destroyed, MissionClans, MissionDescription, MissionObject, MissionPhase, MissionReaderExt,
+    MissionScopeExt, ObjectClan, ObjectKind, Relation, RngStreams, effect_key,
 };
 use iron3d_world::save::{AppSaveExt, save_resource};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
@@ -99,7 +102,9 @@ impl Plugin for ScriptPlugin {
         }
         // Messages' voices join the sound events after the effects' and
         // the ambience's (the tick table's order).
-        app.init_mission_resource::<Brains>()
+        app.add_mission_reader(MissionPhase::Resources, files::read_mission_scripts)
+            .remove_on_unload::<MissionScripts>()
+            .init_mission_resource::<Brains>()
             .init_mission_resource::<Progress>()
             .init_mission_resource::<ScriptErrors>()
             .add_systems(OnEnter(MissionPhase::Running), start)

@@ -25,7 +25,7 @@ use crate::functions::ChannelCall;
 use bevy::prelude::*;
 use iron3d_formats::config::mission_text::{Message, Objective};
 use iron3d_schedules::StateHasher;
-use iron3d_world::mission::{VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE};
+use iron3d_sound::{VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_OBJ_COMPLETE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where an objective stands.

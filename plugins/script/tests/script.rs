@@ -72,6 +72,37 @@ fn run_until(app: &mut App, limit: usize, done: impl Fn(&App) -> bool) {
     assert!(done(app), "not within {limit} steps");
 }
 
+/// The messages' and the briefing's texts are the install's dialogue:
+/// `DATA/TextRes.cfg` names bound to `TextRes.dll` strings; a name it does
+/// not bind (the opening's mission name) stays as written. Script reads
+/// them in the mission load.
+#[test]
+fn messages_and_briefing_lines_are_read_through_textres() {
+    let tmp = demo_install();
+    let app = app(tmp.path());
+    let scripts = app.world().resource::<MissionScripts>();
+    assert_eq!(scripts.faults, Vec::<String>::new());
+    let messages: Vec<&str> = scripts.messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "Внимание: противник у базы",
+            "Objective complete",
+            "Mission failed"
+        ]
+    );
+    let lines: Vec<&str> = scripts.briefing.iter().map(|w| w.text.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "Mission.01",
+            "Захватите базу противника",
+            "Захватите базу противника",
+            ""
+        ]
+    );
+}
+
 #[test]
 fn the_demo_scripts_start_per_clan_and_the_enemy_sends_its_units_at_the_player() {
     let tmp = demo_install();

@@ -15,9 +15,10 @@
 //! start; the level's night flag is not known), day without a sky.
 
 use crate::event::{Bus, SoundEvent, SoundKind, SoundSink};
+use crate::samples::MissionSounds;
 use bevy::prelude::*;
 use iron3d_schedules::{GameClock, StateHasher};
-use iron3d_world::mission::{MissionSky, MissionSounds, RngStreams};
+use iron3d_world::mission::{MissionSky, RngStreams};
 
 /// The RNG stream of the variation timer and picks.
 pub const STREAM: &str = "ambient";

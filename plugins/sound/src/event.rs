@@ -4,9 +4,10 @@
 //! A sound whose sample did not load plays nothing: the event is dropped
 //! and a fault with its chain is kept ([`SoundSink`]).
 
+use crate::samples::MissionSounds;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use iron3d_world::mission::{MissionDescription, MissionSounds};
+use iron3d_world::mission::MissionDescription;
 use std::collections::BTreeSet;
 
 /// What a sound event does.

@@ -15,14 +15,20 @@
 pub mod ambient;
 pub mod event;
 mod listener;
+pub mod samples;
 
 pub use ambient::AmbientState;
 pub use event::{Bus, SoundEvent, SoundFault, SoundFaults, SoundKind, SoundSink, Sounds};
 pub use listener::Listener;
+pub use samples::{
+    AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_BUILD_CAPTURE,
+    VOICE_EBUILD_CAPTURE, VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_NBUILD_CAPTURE,
+    VOICE_OBJ_COMPLETE, VOICES, Volumes,
+};
 
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateHashExt, SimStep};
-use iron3d_world::mission::MissionScopeExt;
+use iron3d_world::mission::{MissionPhase, MissionReaderExt, MissionScopeExt};
 use iron3d_world::save::AppSaveExt;
 
 /// The simulation's sound: events, faults and the ambience. Needs the
@@ -31,7 +37,9 @@ pub struct SoundPlugin;
 
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
-        app.init_mission_resource::<Sounds>()
+        app.add_mission_reader(MissionPhase::Resources, samples::read_mission_sounds)
+            .remove_on_unload::<MissionSounds>()
+            .init_mission_resource::<Sounds>()
             .init_mission_resource::<SoundFaults>()
             .init_mission_resource::<AmbientState>()
             .add_systems(

@@ -7,7 +7,6 @@
 use bevy::prelude::*;
 use iron3d_schedules::GameClock;
 use iron3d_sound::*;
-use iron3d_world::mission::*;
 use iron3d_world::test_support::{demo_install, run_for_seconds, running_test_app};
 use std::path::Path;
 

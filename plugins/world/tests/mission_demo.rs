@@ -71,37 +71,6 @@ fn named_node(world: &mut World, part: Entity, name: &[u8]) -> Entity {
         .expect("the node is below the part")
 }
 
-/// The messages' and the briefing's texts are the install's dialogue:
-/// `DATA/TextRes.cfg` names bound to `TextRes.dll` strings; a name it does
-/// not bind (the opening's mission name) stays as written.
-#[test]
-fn messages_and_briefing_lines_are_read_through_textres() {
-    let tmp = demo_install();
-    let mut app = app(&tmp.path().join("game"));
-    assert_eq!(load(&mut app), MissionPhase::Running);
-    let scripts = app.world().resource::<MissionScripts>();
-    assert_eq!(scripts.faults, Vec::<String>::new());
-    let messages: Vec<&str> = scripts.messages.iter().map(|m| m.text.as_str()).collect();
-    assert_eq!(
-        messages,
-        [
-            "Внимание: противник у базы",
-            "Objective complete",
-            "Mission failed"
-        ]
-    );
-    let lines: Vec<&str> = scripts.briefing.iter().map(|w| w.text.as_str()).collect();
-    assert_eq!(
-        lines,
-        [
-            "Mission.01",
-            "Захватите базу противника",
-            "Захватите базу противника",
-            ""
-        ]
-    );
-}
-
 #[test]
 fn turrets_and_guns_of_the_demo_sit_on_their_parents_sockets() {
     let tmp = demo_install();

@@ -191,7 +191,7 @@ pub(crate) struct Loader {
     source: Option<Arc<Source>>,
     mission: Option<Mission>,
     /// The mission directory relative to the layer roots.
-    mission_dir: PathBuf,
+    pub mission_dir: PathBuf,
     /// Where the TMA was found.
     tma_file: PathBuf,
     pub tma: Option<Tma>,
@@ -314,22 +314,6 @@ impl Loader {
     /// What every phase reads through.
     pub fn source(&self) -> &Arc<Source> {
         self.source.as_ref().expect("the context phase ran")
-    }
-
-    /// The clans' scripts, the objectives and the messages of the mission.
-    pub fn scripts(&self, tma: &iron3d_formats::tma::Tma) -> super::MissionScripts {
-        super::MissionScripts::read(self.source(), &self.mission_dir, tma)
-    }
-
-    /// The sounds of the mission its effects, `mission.cfg` and its
-    /// messages name.
-    pub fn sounds(&self, scripts: &super::MissionScripts) -> super::MissionSounds {
-        super::MissionSounds::read(
-            self.source(),
-            &self.mission_dir,
-            (&self.effects, &scripts.messages),
-            self.game_ini.as_ref(),
-        )
     }
 
     /// Phase 1: the install, the mission directory, its `data.tma`, and the

@@ -34,9 +34,7 @@ mod mount;
 mod programs;
 mod readers;
 mod rng;
-mod scripts;
 mod session;
-mod sounds;
 
 pub use arms::{
     AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
@@ -60,15 +58,9 @@ pub use mount::node_to_bevy;
 pub use programs::{EffectAction, EffectDoes, EffectGroup, EffectPrograms, Trigger};
 pub use readers::{MissionReader, MissionReaderExt, ReadContext};
 pub use rng::{Draws, RngStreams, fraction};
-pub use scripts::{ClanScript, MissionScripts};
 pub use session::{
     LoadedMission, MissionChange, MissionCommand, MissionScopeExt, MissionScoped, StartOrders,
     unload,
-};
-pub use sounds::{
-    AmbientKeys, INTERFACE_VOICES, MissionSounds, Sample, VOICE_BUILD_CAPTURE,
-    VOICE_EBUILD_CAPTURE, VOICE_MISSION_COMPLETE, VOICE_MISSION_FAIL, VOICE_NBUILD_CAPTURE,
-    VOICE_OBJ_COMPLETE, VOICES, Volumes,
 };
 
 use crate::save::AppSaveExt;
@@ -630,14 +622,6 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
     };
     world.remove_resource::<PlannedObjects>();
     world.insert_resource(loader.effects.clone());
-    if let Some(tma) = &loader.tma {
-        let scripts = loader.scripts(tma);
-        for fault in &scripts.faults {
-            warn!("mission {}: {fault}", loader.mission_name);
-        }
-        world.insert_resource(loader.sounds(&scripts));
-        world.insert_resource(scripts);
-    }
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);

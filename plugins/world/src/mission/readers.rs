@@ -1,7 +1,8 @@
 //! A subsystem's own files in the staged load. The mission loader reads
 //! what every mission has (the TMA, its map, the objects, the prototype
 //! graph); a subsystem that needs a file of its own (Behavior its
-//! `Behavior.ini`, the renderer its `shade.cfg`) registers a reader for
+//! `Behavior.ini`, the renderer its `shade.cfg`, Script the clans' scripts
+//! and the mission's texts, Sound the mission's samples) registers a reader for
 //! the phase that reads it ([`MissionReaderExt::add_mission_reader`]).
 //! Readers run after the loader's part of their phase, in registration
 //! order, through the mission's one [`Source`] (its layers, parse cache
@@ -9,10 +10,12 @@
 //! as the loader's own do.
 
 use super::load::Loader;
-use super::{LoadError, MissionPhase};
+use super::{LoadError, MissionEffects, MissionPhase};
 use bevy::prelude::*;
 use iron3d_formats::config::ini::{KeySpec, Settings};
 use iron3d_formats::source::Source;
+use iron3d_formats::tma::Tma;
+use std::path::Path;
 use std::sync::Arc;
 
 /// Reads a subsystem's files and publishes what it read into the world.
@@ -45,6 +48,28 @@ impl ReadContext<'_> {
     /// foundation phase; none before it).
     pub fn game_ini(&self) -> Option<&Settings> {
         self.loader.game_ini.as_ref()
+    }
+
+    /// The mission's name as the load names it in errors.
+    pub fn mission_name(&self) -> &str {
+        &self.loader.mission_name
+    }
+
+    /// The mission directory, relative to the source's layer roots (where
+    /// [`Source::read_in_mission`] looks first).
+    pub fn mission_dir(&self) -> &Path {
+        &self.loader.mission_dir
+    }
+
+    /// The mission's `data.tma` (read in the context phase).
+    pub fn tma(&self) -> Option<&Tma> {
+        self.loader.tma.as_ref()
+    }
+
+    /// The effects the loader read for the mission's prototypes (complete
+    /// after its part of the resources phase).
+    pub fn effects(&self) -> &MissionEffects {
+        &self.loader.effects
     }
 }
 

@@ -13,8 +13,8 @@
 
 use super::{
     LoadProgress, MissionArealMap, MissionClans, MissionDescription, MissionEffects, MissionLand,
-    MissionLoader, MissionObject, MissionPaths, MissionPhase, MissionRequest, MissionScripts,
-    MissionSky, MissionSounds, ResourceGate, RngStreams, load::Loader, undo_construction,
+    MissionLoader, MissionObject, MissionPaths, MissionPhase, MissionRequest, MissionSky,
+    ResourceGate, RngStreams, load::Loader, undo_construction,
 };
 use crate::{
     GmsgKind, ObjectRegistry, OriginalObjectId, Undeliverable, WorldMessage, WorldOutbox,
@@ -139,9 +139,7 @@ pub(super) fn plugin(app: &mut App) {
         .remove_on_unload::<MissionLand>()
         .remove_on_unload::<MissionSky>()
         .remove_on_unload::<MissionArealMap>()
-        .remove_on_unload::<MissionEffects>()
-        .remove_on_unload::<MissionScripts>()
-        .remove_on_unload::<MissionSounds>();
+        .remove_on_unload::<MissionEffects>();
 }
 
 /// Applies the waiting change once the slot is not loading.

@@ -1,4 +1,5 @@
-//! What drives a mission, read at load with everything else: each clan's
+//! What drives a mission, read by Script's reader in the mission load
+//! (resources phase): each clan's
 //! script with its formulas and variables (a TMA clan's script path), the
 //! `mission.cfg` objectives and the `messages.cfg` messages (their texts,
 //! and the briefing's, through the install's `DATA/TextRes.cfg` names). A clan with an
@@ -16,6 +17,7 @@ use iron3d_formats::script::Bundle;
 use iron3d_formats::source::Source;
 use iron3d_formats::strings::read_engine_strings;
 use iron3d_formats::tma::Tma;
+use iron3d_world::mission::{LoadError, ReadContext};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -51,7 +53,7 @@ pub struct MissionScripts {
 impl MissionScripts {
     /// Reads what `tma`'s clans name and the mission's two configs, through
     /// `source` (the mission directory first for the configs).
-    pub(crate) fn read(source: &Source, mission_dir: &Path, tma: &Tma) -> Self {
+    pub fn read(source: &Source, mission_dir: &Path, tma: &Tma) -> Self {
         let mut out = Self::default();
         for (clan, c) in tma.clans.iter().enumerate() {
             if c.ai_script.is_empty() {
@@ -130,4 +132,19 @@ impl MissionScripts {
             Err(e) => self.faults.push(e.to_string()),
         }
     }
+}
+
+/// Script's reader in the mission load (resources phase): publishes
+/// [`MissionScripts`]; what does not read is a fault the mission runs
+/// without, reported here.
+pub(crate) fn read_mission_scripts(world: &mut World, load: &ReadContext) -> Result<(), LoadError> {
+    let Some(tma) = load.tma() else {
+        return Ok(());
+    };
+    let scripts = MissionScripts::read(load.source(), load.mission_dir(), tma);
+    for fault in &scripts.faults {
+        warn!("mission {}: {fault}", load.mission_name());
+    }
+    world.insert_resource(scripts);
+    Ok(())
 }

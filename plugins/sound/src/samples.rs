@@ -1,23 +1,23 @@
-//! The sounds a mission can play, read at load with everything else
-//! (nothing re-reads the install while it runs): every sample an effect's
+//! The sounds a mission can play, read by Sound's reader in the mission
+//! load (nothing re-reads the install while it runs): every sample an effect's
 //! sound emitter names, the `mission.cfg` theme and ambient variations
-//! ([`Ambient`]) and the briefing's voices (its `briefing_sounds`), and the
+//! ([`Ambient`]), the messages' voices (`messages.cfg`), the interface
+//! voices and the briefing's voices (its `briefing_sounds`), and the
 //! install's `iron_3d.ini` volumes. Each sample is
 //! decoded once and serves every source that plays it. A sound that is
 //! missing, empty or not a wave keeps its outcome (tome VI: `entry_missing`,
 //! `entry_empty`, `wave_invalid`) and plays nothing; the mission loads.
 
-use super::MissionEffects;
-use super::effects::effect_key;
 use bevy::prelude::*;
 use iron3d_formats::config::ambient::{Ambient, briefing_voices};
 use iron3d_formats::config::blocks::ObjectConfig;
 use iron3d_formats::config::ini::Settings;
-use iron3d_formats::config::mission_text::Message;
+use iron3d_formats::config::mission_text::{self, Message};
 use iron3d_formats::config::ui_resources;
 use iron3d_formats::fxid::emitter::EmitterKind;
 use iron3d_formats::sound::{DecodedSound, SoundOutcome, classify};
 use iron3d_formats::source::Source;
+use iron3d_world::mission::{LoadError, MissionEffects, ReadContext, effect_key};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -139,7 +139,7 @@ impl MissionSounds {
     /// `mission.cfg` ambience and its messages' voices (entries of
     /// `voices.lib`); the volumes of the install's `iron_3d.ini`
     /// (`settings`).
-    pub(crate) fn read(
+    pub fn read(
         source: &Source,
         mission_dir: &Path,
         (effects, messages): (&MissionEffects, &[Message]),
@@ -264,4 +264,35 @@ impl MissionSounds {
         warn!("sound not played: {line}");
         self.faults.push(line);
     }
+}
+/// The mission's messages file, whose messages name their voices.
+const MESSAGES_CFG: &[u8] = b"messages.cfg";
+
+/// Sound's reader in the mission load (resources phase, after the
+/// loader's effects): publishes [`MissionSounds`]. A sound that does not
+/// read plays nothing and is kept with its outcome; the load goes on.
+pub(crate) fn read_mission_sounds(world: &mut World, load: &ReadContext) -> Result<(), LoadError> {
+    let (source, mission_dir) = (load.source(), load.mission_dir());
+    let messages = mission_messages(source, mission_dir);
+    let sounds = MissionSounds::read(
+        source,
+        mission_dir,
+        (load.effects(), &messages),
+        load.game_ini(),
+    );
+    world.insert_resource(sounds);
+    Ok(())
+}
+
+/// The mission's `messages.cfg` messages (none when it has none or it
+/// does not read: Script reports that with the file).
+fn mission_messages(source: &Source, mission_dir: &Path) -> Vec<Message> {
+    let found = source
+        .read_in_mission(mission_dir, MESSAGES_CFG)
+        .ok()
+        .flatten();
+    found
+        .and_then(|found| ObjectConfig::parse(found.bytes(), "cfg").ok())
+        .map(|config| mission_text::messages(&config))
+        .unwrap_or_default()
 }
