@@ -1,4 +1,4 @@
-//! The engine's text configs (tome VIII "Файловая поверхность", tome IV
+//! The engine's configs, text but for the behaviour profiles (tome VIII "Файловая поверхность", tome IV
 //! `BuildDat.lst`), all on one lossless line reader ([`text::TextConfig`]):
 //!
 //! | file | reader |
@@ -15,6 +15,7 @@
 //! | `ui/game_resources.cfg`, `ui/menu_resources.cfg` | [`blocks::ObjectConfig`], resource bindings and font substitutes by [`ui_resources`] |
 //! | `ui/compaund.cfg`, `ui/hq.cfg` | [`sprites::SpriteSheet`], the interface's sprites on the pages [`ui_resources::read_page`] reads |
 //! | `DATA/TextRes.cfg` | [`blocks::ObjectConfig`], the dialogue's names bound to `TextRes.dll` strings by [`text_res`] |
+//! | `behpsp.res` entries (binary `.var` behaviour profiles) | [`profile::VarProfile`] |
 
 pub mod ambient;
 pub mod blocks;
@@ -24,6 +25,7 @@ pub mod ini;
 pub mod input_table;
 pub mod key_map;
 pub mod mission_text;
+pub mod profile;
 pub mod sprites;
 pub mod text;
 pub mod text_res;
