@@ -1707,6 +1707,19 @@ fn kept_text(name: &str) -> String {
     std::fs::read_to_string(kept.join(name)).unwrap()
 }
 
+/// `iron3d play --headless --ticks 60 --load FILE` failing with exit 1;
+/// its stderr.
+fn fails_to_load(path: &std::path::Path) -> String {
+    fails(&[
+        "play",
+        "--headless",
+        "--ticks",
+        "60",
+        "--load",
+        path.to_str().unwrap(),
+    ])
+}
+
 /// `iron3d ARGS` failing with exit 1; its stderr.
 fn fails(args: &[&str]) -> String {
     let o = iron3d(args);
@@ -1775,16 +1788,6 @@ fn impossible_numbers_in_a_replay_are_refused_naming_the_field() {
 fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (save, text) = save_made_at(dir.path(), "s.ron", "40");
-    let load = |path: &std::path::Path| {
-        fails(&[
-            "play",
-            "--headless",
-            "--ticks",
-            "60",
-            "--load",
-            path.to_str().unwrap(),
-        ])
-    };
     let far = dir.path().join("far.ron");
     let clock = "(name: \"game_clock\", state: (tick:40,";
     assert!(text.contains(clock));
@@ -1793,7 +1796,7 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
         text.replacen(clock, &clock.replace("40", "18446744073709551615"), 1),
     )
     .unwrap();
-    let err = load(&far);
+    let err = fails_to_load(&far);
     assert!(
         err.contains(
             "game_clock: the state is of tick 18446744073709551615, which has no checkpoint"
@@ -1804,7 +1807,7 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
     unchecked.checkpoints.clear();
     let bare = dir.path().join("bare.ron");
     unchecked.save(&bare).unwrap();
-    let err = load(&bare);
+    let err = fails_to_load(&bare);
     assert!(
         err.contains("checkpoints: a save needs the checkpoint of its tick 40"),
         "{err}"
@@ -1818,7 +1821,7 @@ fn a_save_without_its_checkpoint_or_of_another_tick_is_refused() {
         &text[head.len() + 26..]
     );
     std::fs::write(&foreign, other).unwrap();
-    let err = load(&foreign);
+    let err = fails_to_load(&foreign);
     assert!(
         err.contains("foreign.ron: the save was made on another install"),
         "{err}"
@@ -2021,14 +2024,7 @@ fn impossible_values_in_a_save_are_refused_naming_section_object_and_field() {
     for (i, (section, key, value, says)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.ron"));
         std::fs::write(&path, edit_number(&text, section, key, value)).unwrap();
-        let err = fails(&[
-            "play",
-            "--headless",
-            "--ticks",
-            "60",
-            "--load",
-            path.to_str().unwrap(),
-        ]);
+        let err = fails_to_load(&path);
         assert!(
             err.contains(says) && err.contains(path.to_str().unwrap()),
             "{section} {key} {value}: {err}"

@@ -80,10 +80,12 @@ impl MissionScripts {
             });
         }
         let mut config = |name: &str| match source.read_in_mission(mission_dir, name.as_bytes()) {
-            Ok(Some(found)) => match ObjectConfig::parse(found.bytes(), "cfg") {
+            // Parsed once for every reader of the file (Sound reads the
+            // messages' voices).
+            Ok(Some(found)) => match found.parsed(0, |b| ObjectConfig::parse(b, "cfg")) {
                 Ok(cfg) => Some(cfg),
                 Err(e) => {
-                    out.faults.push(found.origin.annotate(e).to_string());
+                    out.faults.push(e.to_string());
                     None
                 }
             },
@@ -94,7 +96,7 @@ impl MissionScripts {
             }
         };
         let mission = config("mission.cfg");
-        let objectives = mission.as_ref().map(mission_text::objectives);
+        let objectives = mission.as_deref().map(mission_text::objectives);
         let messages = config("messages.cfg").map(|c| mission_text::messages(&c));
         let briefing_file = mission
             .as_ref()

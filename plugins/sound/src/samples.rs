@@ -285,14 +285,15 @@ pub(crate) fn read_mission_sounds(world: &mut World, load: &ReadContext) -> Resu
 }
 
 /// The mission's `messages.cfg` messages (none when it has none or it
-/// does not read: Script reports that with the file).
+/// does not read: Script reports that with the file), from the parse
+/// Script shares.
 fn mission_messages(source: &Source, mission_dir: &Path) -> Vec<Message> {
     let found = source
         .read_in_mission(mission_dir, MESSAGES_CFG)
         .ok()
         .flatten();
     found
-        .and_then(|found| ObjectConfig::parse(found.bytes(), "cfg").ok())
+        .and_then(|found| found.parsed(0, |b| ObjectConfig::parse(b, "cfg")).ok())
         .map(|config| mission_text::messages(&config))
         .unwrap_or_default()
 }
