@@ -9,6 +9,7 @@ use iron3d_audio::AudioOutputPlugin;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
+use iron3d_economy::EconomyPlugin;
 use iron3d_fx::FxPlugin;
 use iron3d_hud::{HudPlugin, MainMenu, PlayBriefing};
 use iron3d_input::IronInputPlugin;
@@ -37,6 +38,7 @@ fn add_engine(app: &mut App, rate: SimulationRate, mission: MissionPlugin) {
         ControlPlugin,
         BehaviorPlugin,
         CombatPlugin,
+        EconomyPlugin,
         SoundPlugin,
         FxPlugin,
         ScriptPlugin,

@@ -129,14 +129,14 @@ pub mod files {
 
 /// NRes entries being collected: `(name, type_id, attr1, attr2, attr3, payload)`.
 #[derive(Default)]
-struct Entries(Vec<(String, u32, u32, u32, u32, Vec<u8>)>);
+pub(crate) struct Entries(Vec<(String, u32, u32, u32, u32, Vec<u8>)>);
 
 impl Entries {
-    fn push(&mut self, name: impl Into<String>, type_id: u32, payload: Vec<u8>) {
+    pub(crate) fn push(&mut self, name: impl Into<String>, type_id: u32, payload: Vec<u8>) {
         self.0.push((name.into(), type_id, 0, 0, 0, payload));
     }
 
-    fn build(&self) -> Result<Vec<u8>> {
+    pub(crate) fn build(&self) -> Result<Vec<u8>> {
         let entries: Vec<NewEntry> = self
             .0
             .iter()

@@ -13,6 +13,7 @@
 pub mod arena;
 mod land;
 mod mission;
+mod profiles;
 mod scripts;
 pub use scripts::ROAD_PATH;
 mod sky;
@@ -122,7 +123,8 @@ pub fn write_arena(
 }
 
 /// The root configs: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`,
-/// `hero.tbl`, `addition.man`, `ArealMap.ini` with the keys and demo values of tome VIII (and the
+/// `hero.tbl`, `addition.man`, `ArealMap.ini`, the behaviour profiles
+/// (`behpsp.res`) with the keys and demo values of tome VIII (and the
 /// three keys Part 2 adds to `iron_3d.ini`).
 fn write_root_configs(install: &mut Install) -> Result<()> {
     install.add(
@@ -205,6 +207,10 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         ]),
     )?;
     install.add("hero.tbl", crlf(HERO_TABLE))?;
+    install.add(
+        iron3d_formats::config::profile::ARCHIVE,
+        profiles::archive()?,
+    )?;
     install.add("addition.man", crlf(PLAY_KEYS))?;
     install.add(
         "ArealMap.ini",

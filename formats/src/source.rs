@@ -41,8 +41,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-/// File extensions (ASCII case-insensitive) of archive files.
-pub const ARCHIVE_EXTENSIONS: [&str; 2] = ["lib", "rlb"];
+/// File extensions (ASCII case-insensitive) of archive files (an NRes or
+/// RsLi file by its magic: `behpsp.res` holds the behaviour profiles).
+pub const ARCHIVE_EXTENSIONS: [&str; 3] = ["lib", "rlb", "res"];
 
 /// Where a path of the source was found.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -66,6 +66,10 @@ pub enum SimStep {
     Effects,
     /// The ambience picks and plays its sounds (sound).
     Ambience,
+    /// Buildings join and leave their clans' distributors; mines dig,
+    /// transports carry, and each clan's distribution step shares power
+    /// and ore (economy).
+    Economy,
     /// The clans' scripts run; messages speak (script).
     Scripts,
     /// World3D gets the final transforms; new contact pairs post their messages (control).
@@ -78,7 +82,7 @@ pub enum SimStep {
 
 impl SimStep {
     /// Every step with its phase, in the order a fixed step runs them.
-    pub const ALL: [(SimStep, Phase); 24] = [
+    pub const ALL: [(SimStep, Phase); 25] = [
         (SimStep::Clock, Phase::AdvanceGameClock),
         (SimStep::TakeInput, Phase::AdvanceGameClock),
         (SimStep::ReplayInput, Phase::AdvanceGameClock),
@@ -99,6 +103,7 @@ impl SimStep {
         (SimStep::Combat, Phase::UpdateWorld),
         (SimStep::Effects, Phase::UpdateWorld),
         (SimStep::Ambience, Phase::UpdateWorld),
+        (SimStep::Economy, Phase::UpdateWorld),
         (SimStep::Scripts, Phase::UpdateWorld),
         (SimStep::Publish, Phase::UpdateWorld),
         (SimStep::Animate, Phase::UpdateWorld),
@@ -123,7 +128,7 @@ pub(crate) fn plugin(app: &mut App) {
                 .in_set(Phase::ApplyDeferredOperations),
             (
                 Attach, Behavior, Pilot, Integrate, Candidates, Collide, Resolve, Combat, Effects,
-                Ambience, Scripts, Publish, Animate, React,
+                Ambience, Economy, Scripts, Publish, Animate, React,
             )
                 .chain()
                 .in_set(Phase::UpdateWorld),

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 mod archive;
 mod demo;
+mod economy_report;
 mod effect;
 mod map;
 mod material;

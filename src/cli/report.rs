@@ -35,7 +35,7 @@ struct Report {
     /// Tome VI's Behavior error states units ran into, in the order they
     /// happened.
     behavior_diagnostics: Vec<DiagnosticReport>,
-    /// Everything combat did, in the order it happened.
+    /// Everything combat and the economy did, in the order it happened.
     events: Vec<EventReport>,
     /// Rounds in the world at the end (flying, or stopped and lingering).
     rounds: usize,
@@ -61,6 +61,8 @@ struct Report {
     /// nodes, and the engine's own (in a window also the camera's, the
     /// HUD's and the renderer's).
     entities: u32,
+    /// Each clan's economy at the end.
+    clans: Vec<super::economy_report::ClanReport>,
 }
 
 /// The outcome: `complete`, `failed` or `running`, and its tick.
@@ -107,8 +109,9 @@ struct SoundFaultReport {
 #[derive(Debug, Serialize)]
 struct EventReport {
     tick: u64,
-    /// `shot`, `hit`, `damage`, `node_destroyed`, `destroyed` or
-    /// `explosion`.
+    /// `shot`, `hit`, `damage`, `node_destroyed`, `destroyed`,
+    /// `explosion` (the rest in the book's CLI chapter), or the economy's
+    /// `mined` (`amount`: the ore a mine dug since its last).
     kind: &'static str,
     /// The raw id of the object it happened to (the shooter of a shot).
     object: u32,
@@ -230,6 +233,7 @@ pub fn write(
             .map(|e| e.list.clone())
             .unwrap_or_default(),
         entities: world.entities().count_spawned(),
+        clans: super::economy_report::clans(world),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
@@ -321,12 +325,10 @@ fn objects(world: &mut World) -> Vec<ObjectReport> {
 }
 
 fn events(world: &World) -> Vec<EventReport> {
-    let Some(events) = world.get_resource::<CombatEvents>() else {
-        return Vec::new();
-    };
-    events
-        .0
+    let combat = world.get_resource::<CombatEvents>();
+    let mut events: Vec<EventReport> = combat
         .iter()
+        .flat_map(|events| &events.0)
         .map(|e| EventReport {
             tick: e.tick,
             kind: e.kind.name(),
@@ -335,7 +337,23 @@ fn events(world: &World) -> Vec<EventReport> {
             node: e.node.map(|n| [n.part, n.node]),
             amount: e.amount,
         })
-        .collect()
+        .collect();
+    let economy = super::economy_report::events(world);
+    events.extend(
+        economy
+            .into_iter()
+            .map(|(tick, kind, object, amount)| EventReport {
+                tick,
+                kind,
+                object,
+                by: None,
+                node: None,
+                amount,
+            }),
+    );
+    // In tick order; within a tick, combat's before the economy's.
+    events.sort_by_key(|e| e.tick);
+    events
 }
 
 fn sounds(world: &World) -> Vec<SoundReport> {

@@ -48,7 +48,7 @@ const FONTS: [FontSpec; 2] = [
 
 /// `iron3d.dll`'s strings the HUD shows, by the original's ids (openparkan
 /// docs/34, docs/35), in the demo's own words.
-const STRINGS: [(u32, &str); 17] = [
+const STRINGS: [(u32, &str); 19] = [
     (1012, "MISSION ACCOMPLISHED"),
     (1013, "MISSION LOST"),
     (1014, "done"),
@@ -64,6 +64,8 @@ const STRINGS: [(u32, &str); 17] = [
     (3073, "PLASMA P-3"),
     (3074, "ROCKETS R-4"),
     (5039, "Building taken"),
+    (5092, "ORE"),
+    (5093, "ENERGY"),
     (5094, "INF"),
     (6214, "Field report:"),
 ];

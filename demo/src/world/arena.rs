@@ -57,6 +57,8 @@ pub enum What {
     Flyer,
     /// The first building design of a category.
     Building(BuildCategory),
+    /// The ore transport (the flying design in the transports' folder).
+    Transport,
 }
 
 /// The clan a piece belongs to (the demo's clan table: the player and the
@@ -127,14 +129,22 @@ pub fn write(install: &mut Install, units: &Units, arena: &Arena) -> Result<Vec<
             }
             What::Hero => (ObjectKind::Unit, units.hero.clone()),
             What::Flyer => (ObjectKind::Unit, units.flyer.clone()),
+            What::Transport => (ObjectKind::Unit, units.transport.clone()),
             What::Building(category) => (ObjectKind::Building, units.building(category, &mut rng)),
         };
         let at = [centre[0] + piece.at[0], centre[1] + piece.at[1], centre[2]];
         let o = objects.place(&mut rng, kind, path, true, piece.side.clan(), at);
         o.orientation = [0.0, 0.0, piece.heading];
-        if piece.what == What::Hero {
-            o.instance_name = b"Hero".to_vec();
-            mission::mark_hero(o);
+        match piece.what {
+            What::Hero => {
+                o.instance_name = b"Hero".to_vec();
+                mission::mark_hero(o);
+            }
+            What::Building(category) => {
+                mission::set_ore_capacity(o, mission::ore_capacity(Some(category)));
+            }
+            What::Transport => mission::set_ore_capacity(o, mission::ore_capacity(None)),
+            _ => {}
         }
     }
     if let Some(source) = &arena.player_script {

@@ -227,7 +227,10 @@ fn build_tma(
             Building::Key(base) => (pools.pick(rng, base), false),
             Building::Dat(category) => (units.building(category, rng), true),
         };
-        objects.place(rng, ObjectKind::Building, name, dat, clan, position);
+        let o = objects.place(rng, ObjectKind::Building, name, dat, clan, position);
+        if let Building::Dat(category) = b {
+            set_ore_capacity(o, ore_capacity(Some(category)));
+        }
     }
     for (clan, s, count) in [(PLAYER, 0, 5), (ENEMY, 2, 7), (NEUTRAL, 1, 2)] {
         // After the first mission the enemy keeps its first two units on
@@ -435,6 +438,30 @@ impl Objects {
         self.list.push(o);
         let last = self.list.len() - 1;
         &mut self.list[last]
+    }
+}
+
+/// The `MaximumOre` the retail editor writes by what an object is
+/// (openparkan `docs/23-economy.md`, "The engine's constants"): 500 on a
+/// mine, 4000 on a storage, 2000 on a transport (`None`), 0 on any other
+/// building.
+pub(super) fn ore_capacity(category: Option<BuildCategory>) -> i32 {
+    match category {
+        Some(BuildCategory::Mine) => 500,
+        Some(BuildCategory::Storage) => 4000,
+        Some(_) => 0,
+        None => 2000,
+    }
+}
+
+/// Gives a placed object its ore capacity, holding none.
+pub(super) fn set_ore_capacity(o: &mut PlacedObject, capacity: i32) {
+    for p in o.properties.iter_mut() {
+        match &p.name[..] {
+            b"MaximumOre" => *p = Property::int("MaximumOre", capacity, 0, 4000),
+            b"CurrentOre" => *p = Property::int("CurrentOre", 0, 0, 4000),
+            _ => {}
+        }
     }
 }
 

@@ -90,6 +90,8 @@ pub struct Units {
     pub robots: Vec<String>,
     /// The flying design (`UNITS\ROBOTS\Hover_Scout.dat`).
     pub flyer: String,
+    /// The ore transport (`UNITS\UNITS\TRANSPRT\Transport.dat`).
+    pub transport: String,
     /// The player's hero (`UNITS\HERO\Hero.dat`): its chassis alone, with
     /// the engine of its own.
     pub hero: String,
@@ -145,10 +147,10 @@ pub fn write(
         PartClass::Chassis,
         vec![engine(0), hover],
     );
-    install.add(
-        "UNITS/ROBOTS/Hover_Scout.dat",
-        UnitDat::build(CLASS_ROBOT, &[hover])?.to_bytes(),
-    )?;
+    let hover = UnitDat::build(CLASS_ROBOT, &[hover])?.to_bytes();
+    install.add("UNITS/ROBOTS/Hover_Scout.dat", hover.clone())?;
+    // The ore transport: the hovering design in the transports' folder.
+    install.add("UNITS/UNITS/TRANSPRT/Transport.dat", hover)?;
 
     let hero = part(
         HERO.to_string(),
@@ -180,6 +182,7 @@ pub fn write(
         pools,
         robots: robot_paths,
         flyer: "UNITS\\ROBOTS\\Hover_Scout.dat".to_string(),
+        transport: "UNITS\\UNITS\\TRANSPRT\\Transport.dat".to_string(),
         hero: "UNITS\\HERO\\Hero.dat".to_string(),
         buildings,
     })

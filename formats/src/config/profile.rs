@@ -90,6 +90,19 @@ impl ProfileValue {
 }
 
 impl ProfileVar {
+    /// A float variable `name` holding `value` (its default too), between
+    /// 0 and `maximum`: what a profile's economy figures are.
+    pub fn float(name: &str, value: f32, maximum: f32) -> Self {
+        let word = |f: f32| f.to_le_bytes();
+        Self {
+            size: VALUE_SIZE,
+            type_word: VarType::Float as u32,
+            reserved: [0, 0],
+            name: name.as_bytes().to_vec(),
+            values: [word(value), word(value), word(0.0), word(maximum)],
+        }
+    }
+
     /// The variable's type, when it is one of the script types.
     pub fn var_type(&self) -> Option<VarType> {
         [VarType::Bool, VarType::Float, VarType::Dword]
@@ -167,6 +180,31 @@ impl VarProfile {
         self.var(name).and_then(|v| v.value(0).number())
     }
 
+    /// The economy's figures of a building profile ([`ECONOMY_VARIABLES`]):
+    /// a variable the profile does not have is 0 (a role that neither
+    /// makes, uses nor holds it); one that is not a number, not finite or
+    /// negative is refused, naming it.
+    pub fn building(&self) -> Result<BuildingProfile> {
+        let mut figures = [0.0f32; 6];
+        for (figure, name) in figures.iter_mut().zip(ECONOMY_VARIABLES) {
+            let Some(var) = self.var(name) else { continue };
+            let value = var.value(0).number().map(|n| n as f32);
+            *figure = value
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| {
+                    FormatError::new(
+                        FORMAT,
+                        0,
+                        Problem::Invalid {
+                            expected: format!("{name}: a finite number, 0 or more"),
+                            found: format!("{:?}", var.value(0)),
+                        },
+                    )
+                })?;
+        }
+        Ok(BuildingProfile::from_figures(figures))
+    }
+
     /// The entry's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
@@ -182,6 +220,64 @@ impl VarProfile {
             }
         }
         out
+    }
+}
+
+/// A building profile's economy ([`VarProfile::building`]), per second.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct BuildingProfile {
+    /// `Transfer_Power_Out`: the power it gives.
+    pub power_out: f32,
+    /// `Use_Power`: the power it uses while it works.
+    pub use_power: f32,
+    /// `Use_Ore`: the ore it uses while it works.
+    pub use_ore: f32,
+    /// `Store_Ore_Maximum`: the ore it holds by its profile (the engine's
+    /// capacities come from the behaviour constants and the mission's
+    /// `MaximumOre` instead, docs/facts.md "The economy's constants").
+    pub ore_maximum: f32,
+    /// `Transfer_Ore_OnBoard`: the rate ore comes on board.
+    pub ore_on_board: f32,
+    /// `Transfer_Ore_OffBoard`: the rate ore leaves it.
+    pub ore_off_board: f32,
+}
+
+impl BuildingProfile {
+    /// A profile of the six figures in [`ECONOMY_VARIABLES`]' order.
+    pub fn from_figures(figures: [f32; 6]) -> Self {
+        let [power_out, use_power, use_ore, ore_maximum, on, off] = figures;
+        Self {
+            power_out,
+            use_power,
+            use_ore,
+            ore_maximum,
+            ore_on_board: on,
+            ore_off_board: off,
+        }
+    }
+
+    /// Its six figures in [`ECONOMY_VARIABLES`]' order.
+    pub fn figures(&self) -> [f32; 6] {
+        [
+            self.power_out,
+            self.use_power,
+            self.use_ore,
+            self.ore_maximum,
+            self.ore_on_board,
+            self.ore_off_board,
+        ]
+    }
+
+    /// The profile as the six [`ECONOMY_VARIABLES`], in their order (what
+    /// an install's writer stores).
+    pub fn to_profile(&self) -> VarProfile {
+        VarProfile {
+            vars: ECONOMY_VARIABLES
+                .iter()
+                .zip(self.figures())
+                .map(|(name, value)| ProfileVar::float(name, value, 10_000.0))
+                .collect(),
+        }
     }
 }
 
@@ -226,15 +322,47 @@ mod tests {
     use super::*;
 
     /// A float variable `name` with `value` (default the same, 0 to 1000).
-    pub(crate) fn float(name: &str, value: f32) -> ProfileVar {
-        let word = |f: f32| f.to_le_bytes();
-        ProfileVar {
-            size: 4,
-            type_word: VarType::Float as u32,
-            reserved: [0, 0],
-            name: name.as_bytes().to_vec(),
-            values: [word(value), word(value), word(0.0), word(1000.0)],
-        }
+    fn float(name: &str, value: f32) -> ProfileVar {
+        ProfileVar::float(name, value, 1000.0)
+    }
+
+    #[test]
+    fn a_building_profile_reads_its_six_figures_by_name() {
+        let plant = BuildingProfile {
+            use_power: 4.0,
+            use_ore: 5.0,
+            ore_on_board: 100.0,
+            ..BuildingProfile::default()
+        };
+        let bytes = plant.to_profile().to_bytes();
+        assert_eq!(
+            VarProfile::parse(&bytes).unwrap().building().unwrap(),
+            plant
+        );
+        // A variable it lacks is 0; others are ignored.
+        let partial = VarProfile {
+            vars: vec![float("Other", 3.0), float("transfer_power_out", 10.0)],
+        };
+        let generator = partial.building().unwrap();
+        assert_eq!((generator.power_out, generator.use_power), (10.0, 0.0));
+    }
+
+    #[test]
+    fn a_negative_or_untyped_figure_is_refused_by_name() {
+        let negative = VarProfile {
+            vars: vec![float("Transfer_Ore_OffBoard", -1.0)],
+        };
+        let e = negative.building().unwrap_err();
+        assert!(matches!(e.problem, Problem::Invalid { .. }), "{e}");
+        assert!(e.to_string().contains("Transfer_Ore_OffBoard"), "{e}");
+        let mut odd = float("Use_Power", 1.0);
+        odd.type_word = 9;
+        let e = VarProfile { vars: vec![odd] }.building().unwrap_err();
+        assert!(e.to_string().contains("Use_Power"), "{e}");
+        let nan = VarProfile {
+            vars: vec![float("Use_Ore", f32::NAN)],
+        };
+        assert!(nan.building().unwrap_err().to_string().contains("Use_Ore"));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::model::{
     Gauges, GunRow, HudModel, Lamp, MESSAGE_LINES, MessageBox, ObjectiveLine, Panel, RADAR_RANGE,
     Sender, Side,
 };
+use crate::resources::ResourceRows;
 use crate::texts::{InstallTexts, Word};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -385,6 +386,9 @@ pub(crate) fn draw(
         panel(&painter, &l, own, true);
     }
     reticle(&painter, &l);
+    if let Some(rows) = &model.resources {
+        resources(&painter, &l, rows, &texts);
+    }
     if settings.objectives || model.objectives_at_start {
         objectives(&painter, &l, &model.objectives, &texts);
     }
@@ -661,6 +665,47 @@ fn gauges(p: &egui::Painter, l: &Layout, g: &Gauges) {
         let at = l.at(figure_x + 14.0, 446.0);
         let text = figure.to_string();
         l.text(p, at, Align2::CENTER_TOP, text, 9.0, Color32::WHITE);
+    }
+}
+
+/// The Ore and Energy rows (openparkan docs/23, "What the HUD shows"):
+/// each its label, a bar filled to its percentage and the percentage
+/// beside it; a row at 0 flashes.
+// STAND-IN: the original shows them top right in strategic control,
+// where the weapons list is not; their rectangles and art are not
+// measured. Here: plain bars in the gauges' orange at the top left,
+// clear of the weapons list and the message box.
+fn resources(p: &egui::Painter, l: &Layout, rows: &ResourceRows, texts: &InstallTexts) {
+    let orange = Color32::from_rgb(255, 180, 80);
+    let lines = [
+        (Word::Ore, rows.ore, 8.0),
+        (Word::Energy, rows.energy, 24.0),
+    ];
+    for (word, row, y) in lines {
+        if !row.lit {
+            continue;
+        }
+        l.text(
+            p,
+            l.at(62.0, y),
+            Align2::RIGHT_TOP,
+            texts.get(word),
+            9.0,
+            Color32::WHITE,
+        );
+        let outline = l.rect(68.0, y + 1.0, 100.0, 9.0);
+        p.rect_stroke(outline, 0.0, Stroke::new(1.0, INK), StrokeKind::Inside);
+        let fill = l.rect(69.0, y + 2.0, 98.0 * f32::from(row.percent) / 100.0, 7.0);
+        p.rect_filled(fill, 0.0, orange);
+        let text = format!("{}%", row.percent);
+        l.text(
+            p,
+            l.at(174.0, y),
+            Align2::LEFT_TOP,
+            text,
+            9.0,
+            Color32::WHITE,
+        );
     }
 }
 

@@ -10,6 +10,7 @@
 //! | briefing | `OnEnter(MissionPhase::Running)`, then `PostUpdate`, `Phase::PublishRenderSnapshot` after the player's view | the `briefing.cfg` flight with the clock stopped, until its end or Esc ([`briefing`]) |
 //! | menu key | `PreUpdate`, `Phase::BuildInputSnapshot`, before the player's sample | Esc opens / closes the pause menu, which stops the game clock and takes the hero's input ([`menu`]) |
 //! | main menu | `Update` while [`MainMenu`] exists and no mission is in the slot; drawn in `EguiPrimaryContextPass` | the install's missions by campaign; Up/Down/Enter or the mouse start one ([`main_menu`]) |
+//! | resources | `PostUpdate`, `Phase::PublishRenderSnapshot`, after the model | the hero's clan's Ore and Energy rows, stepping toward the distributor's bars ([`resources`]) |
 //! | objectives key | `PostUpdate`, `Phase::PublishRenderSnapshot` | F12 shows / hides the objectives screen |
 //! | draw | bevy_egui's `EguiPrimaryContextPass` | the HUD on the 640×480 layout ([`draw`]), then the pause menu's window |
 //!
@@ -23,6 +24,7 @@ pub mod fonts;
 pub mod main_menu;
 pub mod menu;
 pub mod model;
+pub mod resources;
 pub mod saves;
 pub mod texts;
 
@@ -77,6 +79,7 @@ impl Plugin for HudModelPlugin {
             .init_resource::<InstallTexts>()
             .init_resource::<InstallArt>()
             .init_resource::<SaveRequest>()
+            .init_resource::<resources::ResourceBars>()
             .add_systems(Update, saves::keys.run_if(in_state(MissionPhase::Running)))
             .add_systems(Last, saves::apply.in_set(Phase::Maintenance))
             .add_systems(Startup, (fonts::read, texts::read, art::read))
@@ -106,7 +109,8 @@ impl Plugin for HudModelPlugin {
             )
             .add_systems(
                 PostUpdate,
-                (model::take, toggle_objectives).in_set(Phase::PublishRenderSnapshot),
+                ((model::take, resources::follow).chain(), toggle_objectives)
+                    .in_set(Phase::PublishRenderSnapshot),
             );
     }
 }

@@ -138,6 +138,9 @@ pub struct HudModel {
     /// seconds).
     pub objectives_at_start: bool,
     pub outcome: Option<OutcomeResult>,
+    /// The Ore and Energy rows, while the hero's clan has buildings in
+    /// the economy.
+    pub resources: Option<crate::resources::ResourceRows>,
 }
 
 /// The weapons list of a hero.

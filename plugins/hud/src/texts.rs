@@ -33,11 +33,15 @@ pub enum Word {
     /// The hero's guns' names, in turn (0–3; openparkan docs/35 "The
     /// weapons list").
     HeroGun(usize),
+    /// The resource rows' labels (openparkan docs/23, "What the HUD
+    /// shows").
+    Ore,
+    Energy,
 }
 
 impl Word {
     /// Every word the HUD shows.
-    pub const ALL: [Word; 16] = [
+    pub const ALL: [Word; 18] = [
         Word::MissionComplete,
         Word::MissionFailed,
         Word::Complete,
@@ -54,6 +58,8 @@ impl Word {
         Word::HeroGun(1),
         Word::HeroGun(2),
         Word::HeroGun(3),
+        Word::Ore,
+        Word::Energy,
     ];
 
     /// Its string id in `iron3d.dll`.
@@ -72,6 +78,8 @@ impl Word {
             Word::FromTraining => 3057,
             Word::FromInformation => 6214,
             Word::HeroGun(n) => 3071 + n as u32,
+            Word::Ore => 5092,
+            Word::Energy => 5093,
         }
     }
 
@@ -91,6 +99,8 @@ impl Word {
             Word::FromTraining => "from: Training assistant",
             Word::FromInformation => "from: Information assistant",
             Word::HeroGun(n) => HERO_GUNS.get(n).copied().unwrap_or_default(),
+            Word::Ore => "Ore",
+            Word::Energy => "Energy",
         }
     }
 }

@@ -1000,3 +1000,48 @@ mod quick {
         }
     }
 }
+
+/// The Ore and Energy rows follow the hero's clan's distributor: none
+/// without buildings in the economy; with a generator and a mine, the
+/// mine's draw keeps Energy near 90% while the Ore row climbs.
+#[test]
+fn the_resource_rows_follow_the_heros_clan() {
+    use iron3d_formats::config::builddat::BuildCategory;
+    use iron3d_world::test_support::{
+        Arena, Piece, Side as Clan, What, run_for_seconds, running_arena,
+    };
+    let piece = |what, at| Piece {
+        what,
+        side: Clan::Player,
+        at,
+        heading: 0.0,
+    };
+    let arena = Arena {
+        pieces: vec![
+            piece(What::Hero, [0.0, -60.0]),
+            piece(What::Building(BuildCategory::Generator), [-60.0, 60.0]),
+            piece(What::Building(BuildCategory::Mine), [60.0, 60.0]),
+        ],
+        ..Arena::default()
+    };
+    let (_tmp, mut app, _ids) = running_arena(&arena, (Stack, iron3d_economy::EconomyPlugin));
+    run_for_seconds(&mut app, 1);
+    let first = model(&app).resources.expect("the rows");
+    run_for_seconds(&mut app, 4);
+    let rows = model(&app).resources.expect("the rows");
+    assert!(
+        (85..=100).contains(&rows.energy.percent),
+        "{first:?} {rows:?}"
+    );
+    assert!(rows.ore.percent > first.ore.percent, "{first:?} {rows:?}");
+    assert!(rows.ore.lit && rows.energy.lit);
+    let (_tmp, mut bare, _) = running_arena(
+        &Arena {
+            pieces: vec![piece(What::Hero, [0.0, 0.0])],
+            ..Arena::default()
+        },
+        (Stack, iron3d_economy::EconomyPlugin),
+    );
+    run_for_seconds(&mut bare, 1);
+    assert_eq!(model(&bare).resources, None);
+}

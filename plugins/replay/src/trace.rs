@@ -35,6 +35,7 @@ use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use iron3d_behavior::{Route, Target};
 use iron3d_control::{Body, PhysicalState, TouchingPairs};
+use iron3d_economy::Distributors;
 use iron3d_formats::fsutil::OutputFile;
 use iron3d_player::{PlayerAction, PlayerView, StepInput, ViewMode};
 use iron3d_schedules::{GameClock, Phase, SimStep};
@@ -199,7 +200,7 @@ impl Plugin for TracePlugin {
             .add_systems(FixedUpdate, note_candidates.in_set(SimStep::Candidates))
             .add_systems(
                 FixedUpdate,
-                (trace_step, trace_routes)
+                (trace_step, trace_routes, trace_economy)
                     .chain()
                     .after(Phase::UpdateWorld)
                     .run_if(|clock: Res<GameClock>| clock.runs()),
@@ -341,6 +342,33 @@ fn trace_step(
         }
         let fields = json!({ "object": id.raw(), "target": target.0.map(OriginalObjectId::raw) });
         trace.line(tick, "behavior", fields);
+    }
+}
+
+/// Each clan's distribution step of this tick: its supply, demand and
+/// shares of power and ore.
+fn trace_economy(
+    clock: Res<GameClock>,
+    distributors: Option<Res<Distributors>>,
+    mut trace: ResMut<Trace>,
+) {
+    let tick = clock.tick();
+    let Some(distributors) = distributors.filter(|d| d.stepped == Some(tick)) else {
+        return;
+    };
+    for (clan, d) in &distributors.clans {
+        let fields = json!({
+            "clan": clan,
+            "members": d.members,
+            "power_available": d.power_available,
+            "power_demand": d.power_demand,
+            "power_share": d.power_share,
+            "ore_available": d.ore_available,
+            "ore_demand": d.ore_demand,
+            "ore_share": d.ore_share,
+            "ore": d.ore,
+        });
+        trace.line(tick, "economy", fields);
     }
 }
 

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use iron3d_behavior::BehaviorPlugin;
 use iron3d_combat::CombatPlugin;
 use iron3d_control::ControlPlugin;
+use iron3d_economy::EconomyPlugin;
 use iron3d_player::{Buttons, PlayerAction, PlayerInputPlugin, PlayerPlugin};
 use iron3d_replay::*;
 use iron3d_schedules::GameClock;
@@ -29,6 +30,7 @@ impl Plugin for Simulation {
             ControlPlugin,
             BehaviorPlugin,
             CombatPlugin,
+            EconomyPlugin,
             ScriptPlugin,
             PlayerPlugin,
         ));
@@ -252,6 +254,15 @@ fn the_trace_has_a_line_per_event_on_each_channel_with_its_tick() {
     );
     // It fired: the shots were heard.
     assert!(on("sound").iter().any(|l| l["kind"] == "Play"));
+    // Every 200 ms (6 ticks) each clan with buildings shares its power
+    // and ore: the neutral clan's generator gives 10 a second.
+    let economy = on("economy");
+    assert!(economy.iter().all(|l| l["tick"].as_u64().unwrap() % 6 == 0));
+    assert!(
+        economy.iter().any(|l| l["power_available"] == 10.0),
+        "{:?}",
+        economy.first()
+    );
     // Simulation lines come in tick order.
     let ticks: Vec<u64> = lines
         .0

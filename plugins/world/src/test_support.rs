@@ -123,7 +123,7 @@ pub fn running_arena_with_controller<M>(
 /// Replaces the payload of the entry `resource` (`ARCHIVE::entry`, as a
 /// [`Controller`](crate::mission::Controller) names it) in the install at
 /// `game_dir` with `bytes`.
-fn replace_entry(game_dir: &std::path::Path, resource: &str, bytes: Vec<u8>) {
+pub fn replace_entry(game_dir: &std::path::Path, resource: &str, bytes: Vec<u8>) {
     use iron3d_formats::archive::nres::{Nres, NresEditor};
     use iron3d_formats::gamedir::GameDir;
     let (archive, entry) = resource

@@ -12,6 +12,7 @@
 use super::load::Loader;
 use super::{LoadError, MissionEffects, MissionPhase};
 use bevy::prelude::*;
+use iron3d_formats::config::builddat::BuildDat;
 use iron3d_formats::config::ini::{KeySpec, Settings};
 use iron3d_formats::source::Source;
 use iron3d_formats::tma::Tma;
@@ -59,6 +60,17 @@ impl ReadContext<'_> {
     /// [`Source::read_in_mission`] looks first).
     pub fn mission_dir(&self) -> &Path {
         &self.loader.mission_dir
+    }
+
+    /// The phase the reader runs in (what its errors name).
+    pub fn phase(&self) -> MissionPhase {
+        self.phase
+    }
+
+    /// The install's `BuildDat.lst`: the unit files of the building
+    /// categories (read in the foundation phase; none before it).
+    pub fn build_dat(&self) -> Option<&BuildDat> {
+        self.loader.build_dat.as_ref()
     }
 
     /// The mission's `data.tma` (read in the context phase).

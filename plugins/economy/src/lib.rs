@@ -1,0 +1,88 @@
+//! The economy (openparkan `docs/23-economy.md`; GAMEPLAY §5): each clan's
+//! distributor sharing its generators' power and its mines' and
+//! storages' ore among its buildings, mines digging, transports carrying.
+//!
+//! | step | where | what |
+//! |---|---|---|
+//! | read | the mission load's resources phase | the behaviour profiles of `behpsp.res` by role, the building categories' Type words ([`load`]) |
+//! | join | `OnEnter(MissionPhase::Running)` | every placed building with a role, and every transport, gets its [`Building`] and [`Stock`] |
+//! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]) |
+//!
+//! The stocks and the distributors are simulation state (the state hash
+//! and saves); the `mined` events are the mission's log (saves).
+
+pub mod constants;
+pub mod distribute;
+pub mod load;
+pub mod role;
+pub mod share;
+pub mod stock;
+
+pub use distribute::{Distributor, Distributors, EconomyEvent, EconomyEventKind, EconomyEvents};
+pub use role::Role;
+pub use stock::{Building, Stock};
+
+use bevy::prelude::*;
+use iron3d_schedules::{AppStateHashExt, SimStep, StateHasher};
+use iron3d_world::ObjectRegistry;
+use iron3d_world::mission::{MissionPhase, MissionReaderExt, MissionScopeExt};
+use iron3d_world::save::AppSaveExt;
+
+/// The economy. Needs the spine and the mission plugin.
+pub struct EconomyPlugin;
+
+impl Plugin for EconomyPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_mission_reader(MissionPhase::Resources, load::read_economy)
+            .remove_on_unload::<load::EconomyData>()
+            .init_mission_resource::<Distributors>()
+            .init_mission_resource::<EconomyEvents>()
+            .register_type::<Building>()
+            .register_type::<Stock>()
+            .add_systems(OnEnter(MissionPhase::Running), load::join_economy)
+            .add_systems(
+                FixedUpdate,
+                distribute::step_economy.in_set(SimStep::Economy),
+            )
+            .add_state_hash("economy", hash_economy)
+            .save_checked_object_component::<Stock>("economy_stocks")
+            .save_resource::<Distributors>("economy")
+            .save_resource::<EconomyEvents>("economy_events");
+    }
+}
+
+/// Every clan's distributor, then the stocks by original id.
+fn hash_economy(world: &World, hasher: &mut StateHasher) {
+    if let Some(distributors) = world.get_resource::<Distributors>() {
+        for (clan, d) in &distributors.clans {
+            hasher.field_at("clan", *clan as usize);
+            hasher.write_u32(*clan);
+            hasher.write_u32(d.members.len() as u32);
+            d.members.iter().for_each(|id| hasher.write_u32(*id));
+            [
+                d.power_available,
+                d.power_demand,
+                d.power_share,
+                d.ore_available,
+                d.ore_demand,
+                d.ore_share,
+                d.ore,
+                d.ore_bar,
+                d.energy_bar,
+            ]
+            .iter()
+            .for_each(|f| hasher.write_f32(*f));
+        }
+    }
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return;
+    };
+    for (id, entity) in registry.iter() {
+        let Some(stock) = world.get::<Stock>(entity) else {
+            continue;
+        };
+        hasher.object(id.raw());
+        hasher.field("stock");
+        stock.figures().iter().for_each(|f| hasher.write_f32(*f));
+    }
+}

@@ -1,0 +1,114 @@
+//! The economy's part of the mission load: the behaviour profiles of
+//! `behpsp.res` by role and the building categories' Type words (the
+//! resources phase), then each placed building and transport joining the
+//! economy with its profile as the mission starts.
+
+use crate::role::Role;
+use crate::stock::{Building, Stock};
+use bevy::prelude::*;
+use iron3d_formats::config::profile::{ARCHIVE, BuildingProfile, VarProfile};
+use iron3d_formats::tma::{self, PropertyValue};
+use iron3d_world::mission::{
+    ErrorChain, LoadError, MissionObject, ObjectKind, PropertyBag, PrototypeKey, ReadContext,
+};
+use std::collections::BTreeMap;
+
+/// What the economy read for the mission being loaded.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct EconomyData {
+    /// Each role's profile (a role whose entry the install lacks takes no
+    /// part in the economy).
+    pub profiles: BTreeMap<Role, BuildingProfile>,
+    /// Upper-cased unit path -> the Type word of its `BuildDat.lst`
+    /// category.
+    pub types: BTreeMap<Vec<u8>, u32>,
+}
+
+/// The economy's reader (resources phase): publishes [`EconomyData`]. A
+/// profile that does not read, or holds a negative or non-number figure,
+/// fails the load naming the archive and the entry; an install without
+/// the archive has no economy.
+pub(crate) fn read_economy(world: &mut World, load: &ReadContext) -> Result<(), LoadError> {
+    let mut data = EconomyData::default();
+    for section in load.build_dat().map_or(&[][..], |d| &d.sections[..]) {
+        for unit in &section.paths {
+            let path = unit.path.as_bytes().to_ascii_uppercase();
+            data.types.insert(path, section.category.mask());
+        }
+    }
+    for role in Role::ALL {
+        let entry = role.profile_entry();
+        let fail = |cause: String| -> LoadError {
+            ErrorChain {
+                phase: load.phase(),
+                mission: load.mission_name().to_owned(),
+                object: None,
+                prototype: None,
+                archive: Some(format!("'{ARCHIVE}'")),
+                entry: Some(format!("'{entry}'")),
+                cause,
+            }
+            .into()
+        };
+        let found = load
+            .source()
+            .entry(ARCHIVE.as_bytes(), entry.as_bytes())
+            .map_err(|e| fail(e.to_string()))?;
+        let Some(found) = found else { continue };
+        let profile = found
+            .parsed(0, VarProfile::parse)
+            .and_then(|p| p.building())
+            .map_err(|e| fail(e.to_string()))?;
+        data.profiles.insert(role, profile);
+    }
+    world.insert_resource(data);
+    Ok(())
+}
+
+/// The placed objects as the mission starts.
+type Placed<'a> = (Entity, &'a ObjectKind, &'a PrototypeKey, &'a PropertyBag);
+
+/// Every placed building whose Type has a role, and every transport,
+/// joins the economy with its role's profile, its stock charged and
+/// holding no ore.
+pub(crate) fn join_economy(
+    mut commands: Commands,
+    data: Option<Res<EconomyData>>,
+    objects: Query<Placed, With<MissionObject>>,
+) {
+    let Some(data) = data else { return };
+    for (entity, kind, key, bag) in &objects {
+        let role = match kind.kind() {
+            // Its Type word's role, else its unit file's category's (a
+            // Type of the building class alone names none).
+            Some(tma::ObjectKind::Building) => bag
+                .int("Type")
+                .and_then(|t| Role::of_type(t as u32))
+                .or_else(|| {
+                    let category = data.types.get(&key.0.to_ascii_uppercase())?;
+                    Role::of_type(*category)
+                }),
+            Some(tma::ObjectKind::Unit) => Role::of_unit_path(&key.0),
+            _ => None,
+        };
+        let Some((role, profile)) = role.and_then(|r| Some((r, *data.profiles.get(&r)?))) else {
+            continue;
+        };
+        let building = Building::new(role, profile);
+        let most = number(bag, "MaximumOre")
+            .filter(|m| *m > 0.0)
+            .unwrap_or(role.ore_most());
+        commands
+            .entity(entity)
+            .insert((building, Stock::charged(&building, most)));
+    }
+}
+
+/// The first property `name` as a number, integer or float.
+fn number(bag: &PropertyBag, name: &str) -> Option<f32> {
+    match bag.get(name)? {
+        PropertyValue::Float { value, .. } => Some(value),
+        PropertyValue::Int { value, .. } => Some(value as f32),
+        _ => None,
+    }
+}

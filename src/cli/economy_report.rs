@@ -1,0 +1,89 @@
+//! The report's economy: each clan's distributor with its buildings, and
+//! the economy's events among the report's events.
+
+use bevy::prelude::*;
+use iron3d_economy::{Building, Distributors, EconomyEvents, Stock};
+use iron3d_world::mission::MissionClans;
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+use serde::Serialize;
+
+/// One clan's economy at the end.
+#[derive(Debug, Serialize)]
+pub(super) struct ClanReport {
+    /// The clan's name in the mission; its identity word beside it.
+    clan: Option<String>,
+    identity: u32,
+    /// Ore held in its mines and storages.
+    ore: f32,
+    /// Power its generators give and its buildings lacked, a second, at
+    /// its last distribution step.
+    power_available: f32,
+    power_demand: f32,
+    /// The HUD's bars, 0 to 1.
+    ore_bar: f32,
+    energy_bar: f32,
+    /// Its buildings in the order they joined its distributor.
+    buildings: Vec<BuildingReport>,
+}
+
+/// One building of a clan's distributor.
+#[derive(Debug, Serialize)]
+struct BuildingReport {
+    id: u32,
+    role: &'static str,
+    ore: f32,
+    power_wanted: f32,
+    power_received: f32,
+    ore_wanted: f32,
+    ore_received: f32,
+}
+
+/// Every clan with a distributor, by identity word.
+pub(super) fn clans(world: &World) -> Vec<ClanReport> {
+    let Some(distributors) = world.get_resource::<Distributors>() else {
+        return Vec::new();
+    };
+    let names = world.get_resource::<MissionClans>();
+    let registry = world.resource::<ObjectRegistry>();
+    let building = |id: u32| {
+        let entity = registry.entity(OriginalObjectId(id)).ok()?;
+        let role = world.get::<Building>(entity)?.role;
+        let stock = world.get::<Stock>(entity)?;
+        Some(BuildingReport {
+            id,
+            role: role.name(),
+            ore: stock.ore,
+            power_wanted: stock.power_wanted,
+            power_received: stock.power_received,
+            ore_wanted: stock.ore_wanted,
+            ore_received: stock.ore_received,
+        })
+    };
+    distributors
+        .clans
+        .iter()
+        .map(|(identity, d)| ClanReport {
+            clan: names
+                .and_then(|n| n.0.get(*identity as usize))
+                .map(|c| String::from_utf8_lossy(&c.name).into_owned()),
+            identity: *identity,
+            ore: d.ore,
+            power_available: d.power_available,
+            power_demand: d.power_demand,
+            ore_bar: d.ore_bar,
+            energy_bar: d.energy_bar,
+            buildings: d.members.iter().filter_map(|id| building(*id)).collect(),
+        })
+        .collect()
+}
+
+/// The economy's events as `(tick, kind, object, amount)`.
+pub(super) fn events(world: &World) -> Vec<(u64, &'static str, u32, f32)> {
+    world
+        .get_resource::<EconomyEvents>()
+        .map_or_else(Vec::new, |e| {
+            e.0.iter()
+                .map(|e| (e.tick, e.kind.name(), e.object, e.amount))
+                .collect()
+        })
+}
