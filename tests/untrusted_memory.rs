@@ -20,7 +20,7 @@ const FILE_LIMIT: usize = iron3d_replay::MAX_FILE_BYTES as usize;
 fn header(rate: u32, end: u64) -> String {
     format!(
         "(version: 1, engine: \"0.1.0\", mission: \"Campaign.00/Mission.01\", \
-         install: \"448bddc0dbf803f6\", seed: 0, rate: {rate}.0, end_tick: {end}, orders: [], "
+         install: \"089c4693d2cc281f\", seed: 0, rate: {rate}.0, end_tick: {end}, orders: [], "
     )
 }
 

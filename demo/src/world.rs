@@ -14,6 +14,7 @@ pub mod arena;
 mod land;
 mod mission;
 mod profiles;
+mod research;
 mod scripts;
 pub use scripts::ROAD_PATH;
 mod sky;
@@ -211,6 +212,7 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         iron3d_formats::config::profile::ARCHIVE,
         profiles::archive()?,
     )?;
+    install.add(research::TREE_FILE, research::tree()?)?;
     install.add("addition.man", crlf(PLAY_KEYS))?;
     install.add(
         "ArealMap.ini",

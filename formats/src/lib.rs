@@ -22,6 +22,7 @@ pub mod order;
 pub mod proto;
 pub mod registry;
 pub mod replay;
+pub mod research;
 pub mod script;
 pub mod sound;
 pub mod source;

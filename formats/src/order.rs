@@ -24,6 +24,11 @@ use crate::error::{FormatError, Result};
 pub const FORMAT: &str = "order packet";
 
 /// `TARGET_BY_LOGIC_ID`, `TARGET_BY_PLACE`, `TARGET_NOT_DEFINED`.
+/// The research order (14): a research centre appends the item of its
+/// clan's tree the parameter names to its queue (openparkan
+/// `docs/16-research.md`, "Researching").
+pub const ORDER_RESEARCH: u32 = 14;
+
 pub const TARGET_BY_LOGIC_ID: u32 = 0x201;
 pub const TARGET_BY_PLACE: u32 = 0x202;
 pub const TARGET_NOT_DEFINED: u32 = 0x204;

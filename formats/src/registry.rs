@@ -334,14 +334,7 @@ impl Registry {
         let entries: Vec<NewEntry> = prototypes
             .iter()
             .zip(&payloads)
-            .map(|((key, _), payload)| NewEntry {
-                name: key.clone(),
-                type_id: 0,
-                attr1: 0,
-                attr2: 0,
-                attr3: 0,
-                payload,
-            })
+            .map(|((key, _), payload)| NewEntry::new(key, 0, payload))
             .collect();
         nres::build(&entries)
     }

@@ -2,7 +2,7 @@
 //! the economy's events among the report's events.
 
 use bevy::prelude::*;
-use iron3d_economy::{Building, Distributors, EconomyEvents, Stock};
+use iron3d_economy::{Building, ClanTrees, Distributors, EconomyEvents, Research, Stock};
 use iron3d_world::mission::MissionClans;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use serde::Serialize;
@@ -24,6 +24,19 @@ pub(super) struct ClanReport {
     energy_bar: f32,
     /// Its buildings in the order they joined its distributor.
     buildings: Vec<BuildingReport>,
+    /// Its research centres' researches under way.
+    research: Vec<ResearchReport>,
+    /// The items of its research tree researched, by index.
+    researched: Vec<usize>,
+}
+
+/// A research under way.
+#[derive(Debug, Serialize)]
+struct ResearchReport {
+    institute: u32,
+    item: u32,
+    /// The share of the item researched, 0 to 1.
+    progress: f32,
 }
 
 /// One building of a clan's distributor.
@@ -59,6 +72,29 @@ pub(super) fn clans(world: &World) -> Vec<ClanReport> {
             ore_received: stock.ore_received,
         })
     };
+    let trees = world.get_resource::<ClanTrees>();
+    let research = |members: &[u32], identity: u32| -> Vec<ResearchReport> {
+        let tree = trees.and_then(|t| t.0.get(&identity));
+        members
+            .iter()
+            .filter_map(|id| {
+                let entity = registry.entity(OriginalObjectId(*id)).ok()?;
+                let task = world.get::<Research>(entity)?.task?;
+                let progress = tree.map_or(0.0, |t| t.progress[task.item as usize]);
+                Some(ResearchReport {
+                    institute: *id,
+                    item: task.item,
+                    progress,
+                })
+            })
+            .collect()
+    };
+    let researched = |identity: u32| -> Vec<usize> {
+        let tree = trees.and_then(|t| t.0.get(&identity));
+        tree.map_or_else(Vec::new, |t| {
+            (0..t.state.len()).filter(|i| t.researched(*i)).collect()
+        })
+    };
     distributors
         .clans
         .iter()
@@ -73,6 +109,8 @@ pub(super) fn clans(world: &World) -> Vec<ClanReport> {
             ore_bar: d.ore_bar,
             energy_bar: d.energy_bar,
             buildings: d.members.iter().filter_map(|id| building(*id)).collect(),
+            research: research(&d.members, *identity),
+            researched: researched(*identity),
         })
         .collect()
 }

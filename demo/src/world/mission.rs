@@ -359,6 +359,7 @@ pub(super) fn clan(index: usize, base: Option<[f32; 3]>) -> Clan {
     if let Some(p) = base {
         clan.base = [p[0], p[1]];
         clan.bot_cap = 8;
+        clan.trf = super::research::TREE_NAME.as_bytes().to_vec();
     }
     clan.relations = CLANS
         .iter()

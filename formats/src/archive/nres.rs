@@ -422,6 +422,20 @@ pub struct NewEntry<'p> {
     pub payload: &'p [u8],
 }
 
+impl<'p> NewEntry<'p> {
+    /// An entry `name` of `type_id` holding `payload`, its attributes 0.
+    pub fn new(name: &[u8], type_id: u32, payload: &'p [u8]) -> Self {
+        Self {
+            name: name.to_vec(),
+            type_id,
+            attr1: 0,
+            attr2: 0,
+            attr3: 0,
+            payload,
+        }
+    }
+}
+
 /// Writes the directory and header of an archive whose data region (header
 /// placeholder included) is `out`: sort table rebuilt from the names,
 /// `entry_count` and `total_size` fixed up.

@@ -6,7 +6,7 @@
 
 use bevy::prelude::*;
 use iron3d_formats::error::FormatError;
-pub use iron3d_formats::order::{InsertMode, OrderPacket, OrderTarget};
+pub use iron3d_formats::order::{InsertMode, ORDER_RESEARCH, OrderPacket, OrderTarget};
 use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
 use iron3d_world::mission::{Controller, ObjectKind};
@@ -225,6 +225,13 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
     };
     let verb = verb.to_ascii_uppercase();
     let (code, target, parameter) = match (verb.as_str(), args) {
+        ("RESEARCH", [item]) => {
+            let item = item
+                .parse()
+                .map_err(|e| format!("{item:?} is not an item of the research tree: {e}"))?;
+            (ORDER_RESEARCH, OrderTarget::None, item)
+        }
+        ("RESEARCH", _) => return Err(format!("{text:?}: RESEARCH takes an item's index")),
         ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?), 0),
         ("ATTACK", [target]) => (3, OrderTarget::Object(object_id(target)?), 0),
         ("CAPTURE", [building]) => (17, OrderTarget::Object(object_id(building)?), 0),
@@ -267,7 +274,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, LEAVE, STOP, STAYGROUND)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, LEAVE, STOP, STAYGROUND, RESEARCH)"
                     ));
                 }
             };
@@ -303,6 +310,17 @@ pub fn check_order(
     let unit = registry
         .entity(id)
         .map_err(|_| format!("no object {:#x} in the mission", id.raw()))?;
+    // A research order goes to a building (the economy takes it).
+    if packet.code == ORDER_RESEARCH {
+        let kind = world.get::<ObjectKind>(unit).and_then(|k| k.kind());
+        return match kind == Some(tma::ObjectKind::Building) {
+            true => Ok(()),
+            false => Err(format!(
+                "object {:#x} is not a building to research in",
+                id.raw()
+            )),
+        };
+    }
     if world.get::<Controller>(unit).is_none() {
         return Err(format!(
             "object {:#x} takes no orders (it has no controller)",
@@ -353,6 +371,10 @@ pub(crate) fn take_orders(
     mut units: Query<(&mut Orders, &Controller)>,
 ) {
     for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
+        // The economy takes a building's research orders.
+        if OrderPacket::parse(&message.payload).is_ok_and(|p| p.code == ORDER_RESEARCH) {
+            continue;
+        }
         let Some(id) = message.target else {
             warn!("order packet {} has no unit to go to", message.seq);
             continue;

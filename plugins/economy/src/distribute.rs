@@ -7,6 +7,7 @@ use crate::constants::{
     MINE_ORE_PER_SECOND, TRANSPORT_BUILDING_DIST, TRANSPORT_ORE_OFF_BOARD_PER_SECOND,
     TRANSPORT_ORE_ON_BOARD_PER_SECOND,
 };
+use crate::research::{ClanTrees, Research, Trees, research_step};
 use crate::role::Role;
 use crate::share::share;
 use crate::stock::{Building, LEAST_KPD, Stock};
@@ -72,6 +73,9 @@ pub struct EconomyEvent {
 pub enum EconomyEventKind {
     /// A mine dug `amount` ore since its last (at most one a second).
     Mined,
+    /// A research centre's clan researched the item `amount` (its index
+    /// in the clan's tree).
+    Researched,
 }
 
 impl EconomyEventKind {
@@ -79,6 +83,7 @@ impl EconomyEventKind {
     pub fn name(self) -> &'static str {
         match self {
             EconomyEventKind::Mined => "mined",
+            EconomyEventKind::Researched => "researched",
         }
     }
 }
@@ -105,6 +110,7 @@ type Members<'a> = (
     &'a ObjectClan,
     &'a Transform,
     Has<Destroyed>,
+    Option<&'a mut Research>,
 );
 
 /// Steps of the fixed step between two distribution steps (at least 1).
@@ -118,6 +124,8 @@ fn period_ticks(clock: &GameClock) -> u64 {
 /// distributor, and the clan steps.
 pub(crate) fn step_economy(
     clock: Res<GameClock>,
+    trees: Res<Trees>,
+    mut states: ResMut<ClanTrees>,
     mut distributors: ResMut<Distributors>,
     mut events: ResMut<EconomyEvents>,
     mut buildings: Query<Members>,
@@ -129,7 +137,7 @@ pub(crate) fn step_economy(
     }
     let dt = (period as f64 * clock.timestep().as_secs_f64()) as f32;
     let mut clans: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
-    for (id, building, stock, clan, transform, destroyed) in &buildings {
+    for (id, building, stock, clan, transform, destroyed, _) in &buildings {
         if destroyed {
             continue;
         }
@@ -153,11 +161,15 @@ pub(crate) fn step_economy(
     let second = (1.0 / clock.timestep().as_secs_f64()).round().max(1.0) as u64;
     let report = tick.is_multiple_of(second.max(period));
     let stocks: BTreeMap<u32, Stock> = clans.values().flatten().map(|m| (m.id, m.stock)).collect();
-    for (id, _, mut stock, ..) in &mut buildings {
+    for (id, building, mut stock, clan, _, _, research) in &mut buildings {
         let Some(new) = stocks.get(&id.0) else {
             continue;
         };
         *stock = *new;
+        if let Some(mut research) = research {
+            let centre = (id, building, &mut *stock, &mut *research, clan);
+            research_step(tick, dt, &trees, &mut states, &mut events, centre);
+        }
         if report && stock.dug > 0.0 {
             events.0.push(EconomyEvent {
                 tick,

@@ -6,19 +6,23 @@
 //! |---|---|---|
 //! | read | the mission load's resources phase | the behaviour profiles of `behpsp.res` by role, the building categories' Type words ([`load`]) |
 //! | join | `OnEnter(MissionPhase::Running)` | every placed building with a role, and every transport, gets its [`Building`] and [`Stock`] |
-//! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]) |
+//! | orders | [`SimStep::Economy`], each tick | research orders (14) join their centre's queue ([`research`]) |
+//! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]); research centres take their share and research ([`research`]) |
 //!
-//! The stocks and the distributors are simulation state (the state hash
-//! and saves); the `mined` events are the mission's log (saves).
+//! The stocks, the distributors, the centres' research and the clans'
+//! tree states are simulation state (the state hash and saves); the
+//! `mined` and `researched` events are the mission's log (saves).
 
 pub mod constants;
 pub mod distribute;
 pub mod load;
+pub mod research;
 pub mod role;
 pub mod share;
 pub mod stock;
 
 pub use distribute::{Distributor, Distributors, EconomyEvent, EconomyEventKind, EconomyEvents};
+pub use research::{ClanTree, ClanTrees, Research, ResearchTask, Trees};
 pub use role::Role;
 pub use stock::{Building, Stock};
 
@@ -37,22 +41,35 @@ impl Plugin for EconomyPlugin {
             .remove_on_unload::<load::EconomyData>()
             .init_mission_resource::<Distributors>()
             .init_mission_resource::<EconomyEvents>()
+            .init_mission_resource::<ClanTrees>()
+            .init_mission_resource::<Trees>()
             .register_type::<Building>()
             .register_type::<Stock>()
             .add_systems(OnEnter(MissionPhase::Running), load::join_economy)
             .add_systems(
                 FixedUpdate,
-                distribute::step_economy.in_set(SimStep::Economy),
+                (research::take_research_orders, distribute::step_economy)
+                    .chain()
+                    .in_set(SimStep::Economy),
             )
             .add_state_hash("economy", hash_economy)
             .save_checked_object_component::<Stock>("economy_stocks")
             .save_resource::<Distributors>("economy")
-            .save_resource::<EconomyEvents>("economy_events");
+            .save_resource::<EconomyEvents>("economy_events")
+            .save_checked_object_component::<Research>("research")
+            .save_resource::<ClanTrees>("research_trees");
     }
 }
 
 /// Every clan's distributor, then the stocks by original id.
 fn hash_economy(world: &World, hasher: &mut StateHasher) {
+    if let Some(trees) = world.get_resource::<ClanTrees>() {
+        for (clan, tree) in &trees.0 {
+            hasher.field_at("tree", *clan as usize);
+            hasher.write(&tree.state);
+            tree.progress.iter().for_each(|f| hasher.write_f32(*f));
+        }
+    }
     if let Some(distributors) = world.get_resource::<Distributors>() {
         for (clan, d) in &distributors.clans {
             hasher.field_at("clan", *clan as usize);
@@ -84,5 +101,24 @@ fn hash_economy(world: &World, hasher: &mut StateHasher) {
         hasher.object(id.raw());
         hasher.field("stock");
         stock.figures().iter().for_each(|f| hasher.write_f32(*f));
+        if let Some(research) = world.get::<Research>(entity) {
+            hasher.field("research");
+            hash_research(research, hasher);
+        }
+    }
+}
+
+/// A centre's queue, free researches, time and task.
+fn hash_research(research: &Research, hasher: &mut StateHasher) {
+    hasher.write_u32(research.queue.len() as u32);
+    research.queue.iter().for_each(|i| hasher.write_u32(*i));
+    hasher.write_u32(research.free);
+    hasher.write_f32(research.time);
+    if let Some(task) = &research.task {
+        hasher.write_u32(task.item);
+        task.costs
+            .iter()
+            .chain(&task.collected)
+            .for_each(|f| hasher.write_f32(*f));
     }
 }

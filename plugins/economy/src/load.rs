@@ -3,15 +3,18 @@
 //! resources phase), then each placed building and transport joining the
 //! economy with its profile as the mission starts.
 
+use crate::research::{ClanTree, ClanTrees, Research, Trees};
 use crate::role::Role;
 use crate::stock::{Building, Stock};
 use bevy::prelude::*;
 use iron3d_formats::config::profile::{ARCHIVE, BuildingProfile, VarProfile};
+use iron3d_formats::research::ResearchTree;
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
     ErrorChain, LoadError, MissionObject, ObjectKind, PropertyBag, PrototypeKey, ReadContext,
 };
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// What the economy read for the mission being loaded.
 #[derive(Resource, Debug, Default, Clone)]
@@ -22,6 +25,8 @@ pub struct EconomyData {
     /// Upper-cased unit path -> the Type word of its `BuildDat.lst`
     /// category.
     pub types: BTreeMap<Vec<u8>, u32>,
+    /// The research tree each clan's record names, by identity word.
+    pub trees: BTreeMap<u32, Arc<ResearchTree>>,
 }
 
 /// The economy's reader (resources phase): publishes [`EconomyData`]. A
@@ -36,20 +41,21 @@ pub(crate) fn read_economy(world: &mut World, load: &ReadContext) -> Result<(), 
             data.types.insert(path, section.category.mask());
         }
     }
+    let chain = |archive: String, entry: Option<String>, cause: String| -> LoadError {
+        ErrorChain {
+            phase: load.phase(),
+            mission: load.mission_name().to_owned(),
+            object: None,
+            prototype: None,
+            archive: Some(archive),
+            entry,
+            cause,
+        }
+        .into()
+    };
     for role in Role::ALL {
         let entry = role.profile_entry();
-        let fail = |cause: String| -> LoadError {
-            ErrorChain {
-                phase: load.phase(),
-                mission: load.mission_name().to_owned(),
-                object: None,
-                prototype: None,
-                archive: Some(format!("'{ARCHIVE}'")),
-                entry: Some(format!("'{entry}'")),
-                cause,
-            }
-            .into()
-        };
+        let fail = |cause: String| chain(format!("'{ARCHIVE}'"), Some(format!("'{entry}'")), cause);
         let found = load
             .source()
             .entry(ARCHIVE.as_bytes(), entry.as_bytes())
@@ -60,6 +66,25 @@ pub(crate) fn read_economy(world: &mut World, load: &ReadContext) -> Result<(), 
             .and_then(|p| p.building())
             .map_err(|e| fail(e.to_string()))?;
         data.profiles.insert(role, profile);
+    }
+    let clans = load.tma().map_or(&[][..], |t| &t.clans[..]);
+    for (identity, clan) in clans.iter().enumerate() {
+        if clan.trf.is_empty() {
+            continue;
+        }
+        let path = String::from_utf8_lossy(&clan.trf).into_owned();
+        let name = String::from_utf8_lossy(&clan.name);
+        let fail =
+            |cause: String| chain(format!("'{path}'"), None, format!("clan '{name}': {cause}"));
+        let found = load
+            .source()
+            .read_legacy(&clan.trf)
+            .map_err(|e| fail(e.to_string()))?
+            .ok_or_else(|| fail("the research tree is missing".into()))?;
+        let tree = found
+            .parsed(0, ResearchTree::parse)
+            .map_err(|e| fail(e.to_string()))?;
+        data.trees.insert(identity as u32, tree);
     }
     world.insert_resource(data);
     Ok(())
@@ -77,6 +102,13 @@ pub(crate) fn join_economy(
     objects: Query<Placed, With<MissionObject>>,
 ) {
     let Some(data) = data else { return };
+    let states = data
+        .trees
+        .iter()
+        .map(|(c, t)| (*c, ClanTree::of(t)))
+        .collect();
+    commands.insert_resource(ClanTrees(states));
+    commands.insert_resource(Trees(data.trees.clone()));
     for (entity, kind, key, bag) in &objects {
         let role = match kind.kind() {
             // Its Type word's role, else its unit file's category's (a
@@ -98,9 +130,11 @@ pub(crate) fn join_economy(
         let most = number(bag, "MaximumOre")
             .filter(|m| *m > 0.0)
             .unwrap_or(role.ore_most());
-        commands
-            .entity(entity)
-            .insert((building, Stock::charged(&building, most)));
+        let mut placed = commands.entity(entity);
+        placed.insert((building, Stock::charged(&building, most)));
+        if role == Role::Institute {
+            placed.insert(Research::of(bag));
+        }
     }
 }
 
