@@ -8,6 +8,9 @@
 //!   and Texm entries (as the mission loader published it, [`PartResources`]),
 //!   and its part tree with the model nodes, and its recent trace lines
 //!   as a timeline (the windowed game always traces, `iron3d_replay`);
+//! - per clan its economy: its distributor's totals and bars, its
+//!   buildings with the ore they hold and the power and ore they wanted
+//!   and received, its research centres' researches ([`economy`]);
 //! - pause, resume and single-step of the game clock.
 //!
 //! A left click on a drawn object in the 3D view selects it (mesh picking;
@@ -21,6 +24,7 @@
 //! the World; the egui drawing ([`panel::draw_panel`]) is thin.
 
 pub mod command;
+pub mod economy;
 pub mod mission;
 pub mod model;
 pub mod panel;

@@ -2,6 +2,7 @@
 //! asks for comes back as [`PanelAction`]s, applied to the World by
 //! [`apply_actions`].
 
+use crate::economy::{ClanEconomyView, economy_view};
 use crate::mission::{MissionView, mission_view};
 use crate::model::{ObjectDetails, ObjectRow, filtered, id_text, object_details, object_rows};
 use bevy::prelude::*;
@@ -49,6 +50,7 @@ pub struct PanelModel {
     pub details: Option<ObjectDetails>,
     pub clock: ClockView,
     pub mission: MissionView,
+    pub economy: Vec<ClanEconomyView>,
 }
 
 /// The panel's model of the World now.
@@ -68,6 +70,7 @@ pub fn panel_model(world: &World) -> PanelModel {
             })
             .unwrap_or_default(),
         mission: mission_view(world),
+        economy: economy_view(world),
     }
 }
 
@@ -130,6 +133,7 @@ pub fn draw_panel(
     if !model.mission.objectives.is_empty() || !model.mission.brains.is_empty() {
         ui.separator();
         draw_mission(ui, &model.mission);
+        draw_economy(ui, &model.economy);
     }
     ui.separator();
     ui.horizontal(|ui| {
@@ -193,6 +197,23 @@ fn draw_mission(ui: &mut egui::Ui, mission: &MissionView) {
                 });
             }
         });
+}
+
+/// The Economy section: a clan a fold, its title its totals, its
+/// buildings and researches inside.
+fn draw_economy(ui: &mut egui::Ui, clans: &[ClanEconomyView]) {
+    if clans.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new("Economy").show(ui, |ui| {
+        for clan in clans {
+            egui::CollapsingHeader::new(&clan.title).show(ui, |ui| {
+                for line in clan.buildings.iter().chain(&clan.research) {
+                    ui.label(line);
+                }
+            });
+        }
+    });
 }
 
 fn clock_controls(ui: &mut egui::Ui, clock: ClockView, actions: &mut Vec<PanelAction>) {

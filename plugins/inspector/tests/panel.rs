@@ -881,3 +881,33 @@ fn the_mission_section_shows_objectives_messages_and_each_superai() {
         assert!(shown(&texts, line), "{line} not drawn");
     }
 }
+
+/// The panel's Economy section: per clan its totals and its buildings
+/// with what they hold, wanted and received.
+#[test]
+fn the_economy_section_shows_each_clan_s_buildings() {
+    let dir = tempfile::tempdir().unwrap();
+    demo::build(dir.path(), demo::DEFAULT_SEED, Scale::Demo).unwrap();
+    let mut app = mission_app(dir.path());
+    app.add_plugins(iron3d_economy::EconomyPlugin);
+    app.init_resource::<SelectedObject>();
+    run_to_running(&mut app);
+    for _ in 0..60 {
+        app.update();
+    }
+    let model = panel_model(app.world());
+    let neutral = model
+        .economy
+        .iter()
+        .find(|c| c.title.starts_with("Neutral: "))
+        .expect("the neutral clan's economy");
+    assert!(neutral.title.contains("power 10.0/s"), "{neutral:?}");
+    assert!(
+        neutral.buildings.iter().any(|b| b.contains(" mine: ore ")),
+        "{neutral:?}"
+    );
+    assert!(
+        neutral.buildings.iter().any(|b| b.contains(" generator: ")),
+        "{neutral:?}"
+    );
+}

@@ -1,0 +1,84 @@
+//! The economy for the panel: each clan's distributor with its totals and
+//! bars, its buildings with what they hold, wanted and received, and its
+//! research centres' researches.
+
+use bevy::prelude::*;
+use iron3d_economy::{Building, ClanTrees, Distributors, Research, Stock};
+use iron3d_world::mission::MissionClans;
+use iron3d_world::{ObjectRegistry, OriginalObjectId};
+
+/// One clan's economy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClanEconomyView {
+    /// `Player: ore 120 (3%), power 10.0/s, demand 1.0/s (energy 90%)`.
+    pub title: String,
+    /// `#5 mine: ore 120/500, power wanted 0.20 got 0.20, ore wanted 0.00 got 0.00`.
+    pub buildings: Vec<String>,
+    /// `#7 researches item 3: 40%`.
+    pub research: Vec<String>,
+}
+
+/// Every clan with a distributor, by identity word.
+pub fn economy_view(world: &World) -> Vec<ClanEconomyView> {
+    let (Some(distributors), Some(registry)) = (
+        world.get_resource::<Distributors>(),
+        world.get_resource::<ObjectRegistry>(),
+    ) else {
+        return Vec::new();
+    };
+    let clans = world.get_resource::<MissionClans>();
+    let trees = world.get_resource::<ClanTrees>();
+    distributors
+        .clans
+        .iter()
+        .map(|(identity, d)| {
+            let name = clans
+                .and_then(|c| c.0.get(*identity as usize))
+                .map_or_else(|| format!("clan {identity}"), |c| {
+                    String::from_utf8_lossy(&c.name).into_owned()
+                });
+            let title = format!(
+                "{name}: ore {:.0} ({:.0}%), power {:.1}/s, demand {:.1}/s (energy {:.0}%)",
+                d.ore,
+                d.ore_bar * 100.0,
+                d.power_available,
+                d.power_demand,
+                d.energy_bar * 100.0
+            );
+            let entity = |id: u32| registry.entity(OriginalObjectId(id)).ok();
+            let buildings = d
+                .members
+                .iter()
+                .filter_map(|id| {
+                    let e = entity(*id)?;
+                    let (building, s) = (world.get::<Building>(e)?, world.get::<Stock>(e)?);
+                    Some(format!(
+                        "#{id} {}: ore {:.0}/{:.0}, power wanted {:.2} got {:.2}, ore wanted {:.2} got {:.2}",
+                        building.role.name(),
+                        s.ore,
+                        s.ore_most,
+                        s.power_wanted,
+                        s.power_received,
+                        s.ore_wanted,
+                        s.ore_received
+                    ))
+                })
+                .collect();
+            let tree = trees.and_then(|t| t.0.get(identity));
+            let research = d
+                .members
+                .iter()
+                .filter_map(|id| {
+                    let task = world.get::<Research>(entity(*id)?)?.task?;
+                    let done = tree.map_or(0.0, |t| t.progress[task.item as usize]);
+                    Some(format!("#{id} researches item {}: {:.0}%", task.item, done * 100.0))
+                })
+                .collect();
+            ClanEconomyView {
+                title,
+                buildings,
+                research,
+            }
+        })
+        .collect()
+}
