@@ -80,7 +80,9 @@ pub(super) fn clans(world: &World) -> Vec<ClanReport> {
             .filter_map(|id| {
                 let entity = registry.entity(OriginalObjectId(*id)).ok()?;
                 let task = world.get::<Research>(entity)?.task?;
-                let progress = tree.map_or(0.0, |t| t.progress[task.item as usize]);
+                let progress = tree.map_or(0.0, |t| {
+                    t.progress.get(task.item as usize).copied().unwrap_or(0.0)
+                });
                 Some(ResearchReport {
                     institute: *id,
                     item: task.item,

@@ -27,7 +27,7 @@ pub use role::Role;
 pub use stock::{Building, Stock};
 
 use bevy::prelude::*;
-use iron3d_schedules::{AppStateHashExt, SimStep, StateHasher};
+use iron3d_schedules::{AppStateHashExt, AppStateSaveExt, SimStep, StateHasher, check_as};
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{MissionPhase, MissionReaderExt, MissionScopeExt};
 use iron3d_world::save::AppSaveExt;
@@ -57,7 +57,12 @@ impl Plugin for EconomyPlugin {
             .save_resource::<Distributors>("economy")
             .save_resource::<EconomyEvents>("economy_events")
             .save_checked_object_component::<Research>("research")
-            .save_resource::<ClanTrees>("research_trees");
+            .add_state_save(
+                "research_trees",
+                research::save_trees,
+                check_as::<ClanTrees>,
+                research::restore_trees,
+            );
     }
 }
 

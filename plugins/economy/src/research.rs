@@ -85,6 +85,30 @@ impl ClanTree {
 #[derive(Resource, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ClanTrees(pub BTreeMap<u32, ClanTree>);
 
+impl ClanTrees {
+    /// Why these tree states cannot stand for `trees` (a clan the mission
+    /// has no tree for, a tree of another length, a progress outside 0 to
+    /// 1), if they cannot.
+    pub fn check_against(&self, trees: &Trees) -> Result<(), String> {
+        for (clan, state) in &self.0 {
+            let items = trees
+                .0
+                .get(clan)
+                .map(|t| t.items.len())
+                .ok_or_else(|| format!("clan {clan} has no research tree"))?;
+            if state.state.len() != items || state.progress.len() != items {
+                return Err(format!(
+                    "clan {clan}: a tree state of another length than its {items} items"
+                ));
+            }
+            if state.progress.iter().any(|p| !(0.0..=1.0).contains(p)) {
+                return Err(format!("clan {clan}: a research progress outside 0 to 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The trees the mission's clans name, by identity word (data: the
 /// state they start in is [`ClanTrees`]').
 #[derive(Resource, Debug, Clone, Default)]
@@ -216,6 +240,15 @@ pub(crate) fn research_step(
         return;
     };
     let profile = building.profile;
+    // A task of an item outside the tree (from an edited save) is dropped.
+    let known = |item: u32| (item as usize) < tree.items.len().min(state.progress.len());
+    if research.task.is_some_and(|t| !known(t.item)) {
+        warn!(
+            "research centre {:#010x}: its item is not in its tree",
+            id.0
+        );
+        research.task = None;
+    }
     if let Some(task) = &mut research.task {
         let ore = (building.kpd * profile.use_ore * dt).min(stock.ore_received);
         stock.ore_received -= ore;
@@ -282,6 +315,23 @@ pub(crate) fn research_step(
     (stock.usage, stock.ore_wanted) = asks.unwrap_or((0.0, 0.0));
 }
 
+/// Saves: the clans' tree states, put back only when they fit the trees
+/// the mission read.
+pub(crate) fn save_trees(world: &World) -> Result<Box<iron3d_schedules::RawValue>, String> {
+    iron3d_schedules::to_section(world.resource::<ClanTrees>())
+}
+
+/// Puts saved tree states back, refusing ones that do not fit.
+pub(crate) fn restore_trees(
+    world: &mut World,
+    state: &iron3d_schedules::RawValue,
+) -> Result<(), String> {
+    let saved: ClanTrees = iron3d_schedules::from_section(state)?;
+    saved.check_against(world.resource::<Trees>())?;
+    world.insert_resource(saved);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +368,36 @@ mod tests {
         assert!(!state.researched(3));
         // 4 is not in the tree.
         assert_eq!(state.state[4], 0);
+    }
+
+    #[test]
+    fn saved_tree_states_must_fit_the_mission_s_trees() {
+        let tree = Arc::new(tree());
+        let trees = Trees(BTreeMap::from([(1, tree.clone())]));
+        let good = ClanTrees(BTreeMap::from([(1, ClanTree::of(&tree))]));
+        assert_eq!(good.check_against(&trees), Ok(()));
+        let mut short = good.clone();
+        short.0.get_mut(&1).unwrap().progress.pop();
+        assert!(
+            short
+                .check_against(&trees)
+                .unwrap_err()
+                .contains("another length")
+        );
+        let mut past = good.clone();
+        past.0.get_mut(&1).unwrap().progress[2] = 2.0;
+        assert!(
+            past.check_against(&trees)
+                .unwrap_err()
+                .contains("outside 0 to 1")
+        );
+        let stranger = ClanTrees(BTreeMap::from([(7, ClanTree::of(&tree))]));
+        assert!(
+            stranger
+                .check_against(&trees)
+                .unwrap_err()
+                .contains("no research tree")
+        );
     }
 
     #[test]

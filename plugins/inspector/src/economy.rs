@@ -70,7 +70,7 @@ pub fn economy_view(world: &World) -> Vec<ClanEconomyView> {
                 .iter()
                 .filter_map(|id| {
                     let task = world.get::<Research>(entity(*id)?)?.task?;
-                    let done = tree.map_or(0.0, |t| t.progress[task.item as usize]);
+                    let done = tree.map_or(0.0, |t| t.progress.get(task.item as usize).copied().unwrap_or(0.0));
                     Some(format!("#{id} researches item {}: {:.0}%", task.item, done * 100.0))
                 })
                 .collect();
