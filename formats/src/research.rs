@@ -76,11 +76,6 @@ impl Stream {
         let digit = b"0123456789AB"[self as usize];
         u32::from_le_bytes([b'T', b'R', b'F', digit])
     }
-
-    /// The streams the engine's loader may go without.
-    fn optional(self) -> bool {
-        matches!(self, Stream::Prerequisites | Stream::Unlocks)
-    }
 }
 
 /// One item's record in TRF0.
@@ -210,23 +205,17 @@ impl ResearchTree {
     /// Reads a `.trf` archive.
     pub fn parse(data: &[u8]) -> Result<Self> {
         let nres = Nres::parse(data, Mode::Compatible)?;
-        let stream = |s: Stream| -> Result<Option<Payload>> {
-            let Some(index) = nres.find_type(s.tag()) else {
-                return match s.optional() {
-                    true => Ok(None),
-                    false => Err(FormatError::missing(
-                        FORMAT,
-                        format!("stream TRF{:X}", s as u8),
-                    )),
-                };
-            };
-            let at = u64::from(nres.entries()[index].data_offset);
-            Ok(Some(Payload {
+        // A stream's payload and place; none when the archive lacks it.
+        let stream = |s: Stream| {
+            nres.find_type(s.tag()).map(|index| Payload {
                 bytes: nres.payload(index),
-                at,
-            }))
+                at: u64::from(nres.entries()[index].data_offset),
+            })
         };
-        let required = |s: Stream| stream(s).map(|p| p.expect("only optional streams are absent"));
+        let required = |s: Stream| {
+            let missing = || FormatError::missing(FORMAT, format!("stream TRF{:X}", s as u8));
+            stream(s).ok_or_else(missing)
+        };
         let records = required(Stream::Items)?;
         if records.bytes.len() % ITEM_SIZE != 0 {
             return Err(invalid(
@@ -254,13 +243,9 @@ impl ResearchTree {
         let prerequisites = links(
             n,
             &required(Stream::PrerequisiteCounts)?,
-            stream(Stream::Prerequisites)?,
+            stream(Stream::Prerequisites),
         )?;
-        let unlocks = links(
-            n,
-            &required(Stream::UnlockCounts)?,
-            stream(Stream::Unlocks)?,
-        )?;
+        let unlocks = links(n, &required(Stream::UnlockCounts)?, stream(Stream::Unlocks))?;
         let codes_stream = required(Stream::Codes)?;
         let names_stream = required(Stream::Names)?;
         let descriptions = required(Stream::Descriptions)?;
@@ -439,20 +424,22 @@ fn links(n: usize, counts: &Payload, flat: Option<Payload>) -> Result<Vec<Vec<u3
     }
     let empty = Payload { bytes: &[], at: 0 };
     let flat = flat.unwrap_or(empty);
-    let mut next = flat.bytes.chunks_exact(4).enumerate();
+    let word = |bytes: &[u8], at: usize| {
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    };
+    let words = flat.bytes.len() / 4;
     let mut lists = Vec::with_capacity(n);
     let mut used = 0;
-    for (i, word) in counts.bytes.chunks_exact(4).enumerate() {
-        let count = i32::from_le_bytes(word.try_into().expect("4 bytes"));
-        let left = flat.bytes.len() / 4 - used;
+    for i in 0..n {
+        let count = word(counts.bytes, i * 4) as i32;
+        let left = words - used;
         let count = usize::try_from(count)
             .ok()
             .filter(|c| *c <= left)
             .ok_or_else(|| invalid(counts, i * 4, format!("a count from 0 to {left}"), count))?;
         let mut list = Vec::with_capacity(count);
-        for _ in 0..count {
-            let (k, word) = next.next().expect("counted within the stream");
-            let index = u32::from_le_bytes(word.try_into().expect("4 bytes"));
+        for k in used..used + count {
+            let index = word(flat.bytes, k * 4);
             if index as usize >= n {
                 return Err(invalid(&flat, k * 4, format!("an item below {n}"), index));
             }
@@ -461,7 +448,7 @@ fn links(n: usize, counts: &Payload, flat: Option<Payload>) -> Result<Vec<Vec<u3
         used += count;
         lists.push(list);
     }
-    if next.next().is_some() || !flat.bytes.len().is_multiple_of(4) {
+    if used < words || !flat.bytes.len().is_multiple_of(4) {
         return Err(FormatError::new(
             FORMAT,
             flat.at + used as u64 * 4,

@@ -2,7 +2,7 @@
 //! the economy's events among the report's events.
 
 use bevy::prelude::*;
-use iron3d_economy::{Building, ClanTrees, Distributors, EconomyEvents, Research, Stock};
+use iron3d_economy::{Building, ClanTrees, Distributors, EconomyEvents, Stock, researches};
 use iron3d_world::mission::MissionClans;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use serde::Serialize;
@@ -74,28 +74,19 @@ pub(super) fn clans(world: &World) -> Vec<ClanReport> {
     };
     let trees = world.get_resource::<ClanTrees>();
     let research = |members: &[u32], identity: u32| -> Vec<ResearchReport> {
-        let tree = trees.and_then(|t| t.0.get(&identity));
-        members
-            .iter()
-            .filter_map(|id| {
-                let entity = registry.entity(OriginalObjectId(*id)).ok()?;
-                let task = world.get::<Research>(entity)?.task?;
-                let progress = tree.map_or(0.0, |t| {
-                    t.progress.get(task.item as usize).copied().unwrap_or(0.0)
-                });
-                Some(ResearchReport {
-                    institute: *id,
-                    item: task.item,
-                    progress,
-                })
+        researches(world, members, identity)
+            .into_iter()
+            .map(|(institute, item, progress)| ResearchReport {
+                institute,
+                item,
+                progress,
             })
             .collect()
     };
     let researched = |identity: u32| -> Vec<usize> {
-        let tree = trees.and_then(|t| t.0.get(&identity));
-        tree.map_or_else(Vec::new, |t| {
-            (0..t.state.len()).filter(|i| t.researched(*i)).collect()
-        })
+        trees
+            .and_then(|t| t.0.get(&identity))
+            .map_or_else(Vec::new, |t| t.researched_items())
     };
     distributors
         .clans

@@ -371,8 +371,9 @@ pub(crate) fn take_orders(
     mut units: Query<(&mut Orders, &Controller)>,
 ) {
     for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
+        let packet = OrderPacket::parse(&message.payload);
         // The economy takes a building's research orders.
-        if OrderPacket::parse(&message.payload).is_ok_and(|p| p.code == ORDER_RESEARCH) {
+        if packet.as_ref().is_ok_and(|p| p.code == ORDER_RESEARCH) {
             continue;
         }
         let Some(id) = message.target else {
@@ -387,7 +388,7 @@ pub(crate) fn take_orders(
             );
             continue;
         };
-        let taken = OrderPacket::parse(&message.payload)
+        let taken = packet
             .map_err(OrderError::Packet)
             .and_then(|p| Ok((Order::from_packet(&p)?, p.mode)));
         match taken {

@@ -1,5 +1,5 @@
-//! The economy's distribution step for 8 clans of 60 buildings each
-//! (issue 51's figure): every clan busy (its mines digging, its transports
+//! The economy's distribution step for 8 clans of 60 buildings each:
+//! every clan busy (its mines digging, its transports
 //! carrying, its factories and research centres short of ore and power)
 //! against the same 480 buildings idle (charged, full, wanting nothing),
 //! in the same run.

@@ -22,7 +22,7 @@ pub mod share;
 pub mod stock;
 
 pub use distribute::{Distributor, Distributors, EconomyEvent, EconomyEventKind, EconomyEvents};
-pub use research::{ClanTree, ClanTrees, Research, ResearchTask, Trees};
+pub use research::{ClanTree, ClanTrees, Research, ResearchTask, Trees, researches};
 pub use role::Role;
 pub use stock::{Building, Stock};
 

@@ -43,6 +43,13 @@ impl ClanTree {
         self.state.get(i).is_some_and(|s| s & RESEARCHED != 0)
     }
 
+    /// The indices of the items researched.
+    pub fn researched_items(&self) -> Vec<usize> {
+        (0..self.state.len())
+            .filter(|i| self.researched(*i))
+            .collect()
+    }
+
     /// Whether item `i` may be researched now: in the tree, available,
     /// not researched.
     fn open(&self, i: usize) -> bool {
@@ -179,6 +186,27 @@ impl SavedValue for Research {
             false => Ok(()),
         }
     }
+}
+
+/// The researches under way among `members` (original ids) of clan
+/// `clan`: each centre, its item and the share of the item researched
+/// (0 for an item its tree state lacks).
+pub fn researches(world: &World, members: &[u32], clan: u32) -> Vec<(u32, u32, f32)> {
+    let tree = world
+        .get_resource::<ClanTrees>()
+        .and_then(|t| t.0.get(&clan));
+    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
+        return Vec::new();
+    };
+    members
+        .iter()
+        .filter_map(|id| {
+            let entity = registry.entity(OriginalObjectId(*id)).ok()?;
+            let task = world.get::<Research>(entity)?.task?;
+            let done = tree.and_then(|t| t.progress.get(task.item as usize).copied());
+            Some((*id, task.item, done.unwrap_or(0.0)))
+        })
+        .collect()
 }
 
 /// Research orders (14) join their centre's queue, each tick.

@@ -5,6 +5,7 @@
 //! each Type reads is docs/facts.md "The economy's roles").
 
 use bevy::prelude::*;
+use iron3d_formats::config::builddat::BuildCategory;
 use serde::{Deserialize, Serialize};
 
 /// A role in the economy.
@@ -46,21 +47,27 @@ impl Role {
         Role::Transport,
     ];
 
-    /// The building role of a Type word.
+    /// The building role of a Type word: a `BuildDat.lst` category's
+    /// mask, or a mast's or a teleport's (which no category has).
     pub fn of_type(word: u32) -> Option<Role> {
-        Some(match word {
-            0x8000_0002 => Role::Generator,
-            0x8001_0000 | 0x8002_0000 | 0x8004_0000 => Role::Bunker,
-            0x8000_0004 => Role::Mine,
-            0x8000_0008 => Role::Storage,
-            0x8000_0010 => Role::Plant,
-            0x8000_0040 => Role::Hangar,
-            0x8000_0080 => Role::Mast,
-            0x8000_0100 => Role::Teleport,
-            0x8000_0200 => Role::MainTeleport,
-            0x8000_0400 => Role::Institute,
-            0x8010_0000 | 0x8020_0000 => Role::Tower,
-            _ => return None,
+        use BuildCategory::*;
+        let Some(category) = BuildCategory::from_mask(word) else {
+            return match word {
+                0x8000_0080 => Some(Role::Mast),
+                0x8000_0100 => Some(Role::Teleport),
+                _ => None,
+            };
+        };
+        Some(match category {
+            Generator => Role::Generator,
+            BunkerSmall | BunkerMedium | BunkerLarge => Role::Bunker,
+            Mine => Role::Mine,
+            Storage => Role::Storage,
+            Plant => Role::Plant,
+            Hangar => Role::Hangar,
+            MainTeleport => Role::MainTeleport,
+            Institute => Role::Institute,
+            TowerMedium | TowerLarge => Role::Tower,
         })
     }
 

@@ -82,7 +82,7 @@ pub(crate) fn follow(
     mut model: ResMut<HudModel>,
 ) {
     let clan = heroes.iter().next().map(|c| c.identity_raw);
-    let distributor = clan.and_then(|c| distributors.as_ref()?.clans.get(&c).cloned());
+    let distributor = clan.and_then(|c| distributors.as_deref()?.clans.get(&c));
     model.resources = match distributor.filter(|d| !d.members.is_empty()) {
         Some(d) => {
             let targets = [percent(d.ore_bar), percent(d.energy_bar)];

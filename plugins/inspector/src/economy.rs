@@ -3,7 +3,7 @@
 //! research centres' researches.
 
 use bevy::prelude::*;
-use iron3d_economy::{Building, ClanTrees, Distributors, Research, Stock};
+use iron3d_economy::{Building, Distributors, Stock, researches};
 use iron3d_world::mission::MissionClans;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -27,7 +27,6 @@ pub fn economy_view(world: &World) -> Vec<ClanEconomyView> {
         return Vec::new();
     };
     let clans = world.get_resource::<MissionClans>();
-    let trees = world.get_resource::<ClanTrees>();
     distributors
         .clans
         .iter()
@@ -64,15 +63,9 @@ pub fn economy_view(world: &World) -> Vec<ClanEconomyView> {
                     ))
                 })
                 .collect();
-            let tree = trees.and_then(|t| t.0.get(identity));
-            let research = d
-                .members
-                .iter()
-                .filter_map(|id| {
-                    let task = world.get::<Research>(entity(*id)?)?.task?;
-                    let done = tree.map_or(0.0, |t| t.progress.get(task.item as usize).copied().unwrap_or(0.0));
-                    Some(format!("#{id} researches item {}: {:.0}%", task.item, done * 100.0))
-                })
+            let research = researches(world, &d.members, *identity)
+                .into_iter()
+                .map(|(id, item, done)| format!("#{id} researches item {item}: {:.0}%", done * 100.0))
                 .collect();
             ClanEconomyView {
                 title,
