@@ -75,6 +75,7 @@ pub fn write(install: &mut Install, catalog: &Catalog, seed: u64, scale: Scale) 
     let mut rng = Rng::new(seed ^ 0x5752_4C44_0000_0006);
     write_root_configs(install)?;
     let units = units::write(install, catalog, &mut rng, plan.robot_designs)?;
+    install.add(research::TREE_FILE, research::tree(&units.design_parts)?)?;
 
     let mut missions = Vec::new();
     for c in 0..plan.campaigns {
@@ -118,6 +119,7 @@ pub fn write_arena(
     let mut rng = Rng::new(seed ^ 0x5752_4C44_0000_0006);
     write_root_configs(install)?;
     let units = units::write(install, catalog, &mut rng, DEMO_ROBOT_DESIGNS)?;
+    install.add(research::TREE_FILE, research::tree(&units.design_parts)?)?;
     let ids = arena::write(install, &units, arena)?;
     mission::write_dialogue(install)?;
     Ok(ids)
@@ -212,7 +214,6 @@ fn write_root_configs(install: &mut Install) -> Result<()> {
         iron3d_formats::config::profile::ARCHIVE,
         profiles::archive()?,
     )?;
-    install.add(research::TREE_FILE, research::tree()?)?;
     install.add("addition.man", crlf(PLAY_KEYS))?;
     install.add(
         "ArealMap.ini",

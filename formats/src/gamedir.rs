@@ -130,6 +130,20 @@ impl GameDir {
         exact.or_else(folded).map(|e| dir.join(e))
     }
 
+    /// The names of the files in the directory at legacy path `legacy`
+    /// (below the root), sorted; empty when there is no such directory.
+    pub fn files_in(&self, legacy: &[u8]) -> Vec<OsString> {
+        let Ok(dir) = self.resolve(legacy) else {
+            return Vec::new();
+        };
+        let listing = self.listing(&dir).unwrap_or_default();
+        listing
+            .iter()
+            .filter(|name| dir.join(name).is_file())
+            .cloned()
+            .collect()
+    }
+
     /// The sorted names in `dir` (cached); `None` when it cannot be listed.
     fn listing(&self, dir: &Path) -> Option<Arc<Vec<OsString>>> {
         let mut cache = self.listings.lock().unwrap_or_else(|e| e.into_inner());

@@ -2,7 +2,8 @@
 //! "Orders"): what travels through the World3D queue to one unit.
 //!
 //! The fields are the original's: the order number, the target kind
-//! (`TARGET_BY_LOGIC_ID` 0x201, `_BY_PLACE` 0x202, `_NOT_DEFINED` 0x204),
+//! (`TARGET_BY_LOGIC_ID` 0x201, `_BY_PLACE` 0x202, `_NOT_DEFINED` 0x204,
+//! `_BY_NAME` 0x205),
 //! the insert mode (to the end 1, to the start 2, replace 3) and the
 //! order's parameter (a mask, a count or −1 as each order reads it). Their
 //! byte layout is the engine's own (no source gives one), little-endian:
@@ -13,7 +14,7 @@
 //! | 4 | target kind, u32 |
 //! | 8 | insert mode, u32 |
 //! | 12 | parameter, i32 |
-//! | 16 | by logic id: the object's original id, u32; by place: x, y, z, f32 (map frame, Z up); not defined: nothing |
+//! | 16 | by logic id: the object's original id, u32; by place: x, y, z, f32 (map frame, Z up); by name: 32 bytes, the name NUL-padded; not defined: nothing |
 //!
 //! The payload ends exactly there.
 
@@ -29,9 +30,18 @@ pub const FORMAT: &str = "order packet";
 /// `docs/16-research.md`, "Researching").
 pub const ORDER_RESEARCH: u32 = 14;
 
+/// The build order (12, `ORDER_BUILDING_CONSTRUCT`): a factory builds the
+/// design its target names (openparkan `docs/36-factory.md`,
+/// "Production").
+pub const ORDER_BUILDING_CONSTRUCT: u32 = 12;
+
 pub const TARGET_BY_LOGIC_ID: u32 = 0x201;
 pub const TARGET_BY_PLACE: u32 = 0x202;
 pub const TARGET_NOT_DEFINED: u32 = 0x204;
+pub const TARGET_BY_NAME: u32 = 0x205;
+
+/// The bytes a name target holds (NUL-padded).
+pub const NAME_TARGET_LEN: usize = 32;
 
 /// What an order is aimed at.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -42,6 +52,8 @@ pub enum OrderTarget {
     Object(u32),
     /// `TARGET_BY_PLACE`: a point in the map frame (Z up).
     Place([f32; 3]),
+    /// `TARGET_BY_NAME`: a name (a design's), NUL-padded.
+    Name([u8; NAME_TARGET_LEN]),
 }
 
 impl OrderTarget {
@@ -51,7 +63,29 @@ impl OrderTarget {
             OrderTarget::None => TARGET_NOT_DEFINED,
             OrderTarget::Object(_) => TARGET_BY_LOGIC_ID,
             OrderTarget::Place(_) => TARGET_BY_PLACE,
+            OrderTarget::Name(_) => TARGET_BY_NAME,
         }
+    }
+
+    /// A name target; none for a name of more bytes than it holds (the
+    /// last one stays NUL) or holding a NUL.
+    pub fn name(text: &str) -> Option<Self> {
+        let bytes = text.as_bytes();
+        if bytes.len() >= NAME_TARGET_LEN || bytes.contains(&0) {
+            return None;
+        }
+        let mut name = [0; NAME_TARGET_LEN];
+        name[..bytes.len()].copy_from_slice(bytes);
+        Some(OrderTarget::Name(name))
+    }
+
+    /// The name a name target holds (Latin-1, up to its first NUL).
+    pub fn name_text(&self) -> Option<String> {
+        let OrderTarget::Name(bytes) = self else {
+            return None;
+        };
+        let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+        Some(bytes[..end].iter().map(|b| char::from(*b)).collect())
     }
 }
 
@@ -91,6 +125,7 @@ impl OrderPacket {
             OrderTarget::None => {}
             OrderTarget::Object(id) => out.extend(id.to_le_bytes()),
             OrderTarget::Place(p) => out.extend(p.iter().flat_map(|c| c.to_le_bytes())),
+            OrderTarget::Name(name) => out.extend(name),
         }
         out
     }
@@ -119,11 +154,16 @@ impl OrderPacket {
             TARGET_NOT_DEFINED => OrderTarget::None,
             TARGET_BY_LOGIC_ID => OrderTarget::Object(c.u32()?),
             TARGET_BY_PLACE => OrderTarget::Place(c.f32s::<3>()?),
+            TARGET_BY_NAME => {
+                let mut name = [0; NAME_TARGET_LEN];
+                name.copy_from_slice(c.bytes(NAME_TARGET_LEN)?);
+                OrderTarget::Name(name)
+            }
             other => {
                 return Err(FormatError::invalid(
                     FORMAT,
                     4,
-                    "a target kind (0x201, 0x202 or 0x204)",
+                    "a target kind (0x201, 0x202, 0x204 or 0x205)",
                     format_args!("{other:#x}"),
                 ));
             }
@@ -158,6 +198,7 @@ mod tests {
             OrderTarget::None,
             OrderTarget::Object(0x8000_0012),
             OrderTarget::Place([1.5, -2.0, 30.0]),
+            OrderTarget::name("Warbot").unwrap(),
         ] {
             let packet = OrderPacket {
                 code: 2,
@@ -170,6 +211,16 @@ mod tests {
             assert_eq!(back, packet);
             assert_eq!(back.to_bytes(), bytes);
         }
+    }
+
+    #[test]
+    fn a_name_target_holds_a_short_name_without_nul() {
+        let target = OrderTarget::name("Warbot").unwrap();
+        assert_eq!(target.kind(), TARGET_BY_NAME);
+        assert_eq!(target.name_text().as_deref(), Some("Warbot"));
+        assert_eq!(OrderTarget::name(&"x".repeat(NAME_TARGET_LEN)), None);
+        assert_eq!(OrderTarget::name("a\0b"), None);
+        assert_eq!(OrderTarget::Object(1).name_text(), None);
     }
 
     #[test]
@@ -217,6 +268,13 @@ mod tests {
                 target: OrderTarget::Object(7),
                 mode: InsertMode::End,
                 parameter: 0,
+            }
+            .to_bytes(),
+            OrderPacket {
+                code: ORDER_BUILDING_CONSTRUCT,
+                target: OrderTarget::name("LFW-X").unwrap(),
+                mode: InsertMode::End,
+                parameter: -1,
             }
             .to_bytes(),
         ] {

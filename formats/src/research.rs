@@ -191,6 +191,8 @@ pub struct ResearchTree {
     /// Each item's short code and name (Latin-1).
     pub codes: Vec<String>,
     pub names: Vec<String>,
+    /// TRFB in order: each part id (TRF6) and the item it belongs to.
+    pub parts: Vec<(String, u32)>,
     /// The archive as read: every stream and directory byte kept.
     archive: Vec<u8>,
 }
@@ -261,10 +263,11 @@ impl ResearchTree {
             ));
         }
         let part_count = parts.bytes.len() / 4;
+        let mut part_items = Vec::new();
         for (i, entry) in parts.bytes.chunks_exact(4).enumerate() {
             let offset = u16::from_le_bytes([entry[0], entry[1]]);
             let item = u16::from_le_bytes([entry[2], entry[3]]);
-            string(&part_ids, i32::from(offset))?;
+            let id = string(&part_ids, i32::from(offset))?;
             if usize::from(item) >= n {
                 return Err(invalid(
                     &parts,
@@ -273,6 +276,7 @@ impl ResearchTree {
                     item,
                 ));
             }
+            part_items.push((id, u32::from(item)));
         }
         let mut codes = Vec::with_capacity(n);
         let mut names = Vec::with_capacity(n);
@@ -294,6 +298,7 @@ impl ResearchTree {
             unlocks,
             codes,
             names,
+            parts: part_items,
             archive: data.to_vec(),
         })
     }
@@ -323,6 +328,15 @@ impl ResearchTree {
             .iter()
             .position(same)
             .or_else(|| self.names.iter().position(same))
+    }
+
+    /// The item part `id` (a prototype key as a design names it, ASCII
+    /// case-insensitive) belongs to, if the tree has it.
+    pub fn item_of_part(&self, id: &[u8]) -> Option<u32> {
+        self.parts
+            .iter()
+            .find(|(part, _)| part.as_bytes().eq_ignore_ascii_case(id))
+            .map(|(_, item)| *item)
     }
 
     /// A new tree of `items` (each with its short code, name and part id),
@@ -533,6 +547,9 @@ mod tests {
         assert_eq!(tree.find("W2 NAME"), Some(2));
         assert_eq!(tree.find("2"), Some(2));
         assert_eq!(tree.find("9"), None);
+        assert_eq!(tree.parts[1], ("p_W1".to_string(), 1));
+        assert_eq!(tree.item_of_part(b"P_W2"), Some(2));
+        assert_eq!(tree.item_of_part(b"p_W9"), None);
         assert_eq!(tree.to_bytes().unwrap(), bytes);
         let mut changed = tree.clone();
         changed.state[2] |= RESEARCHED;

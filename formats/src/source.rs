@@ -726,6 +726,26 @@ impl Source {
         Ok(Some(dir.entries.iter().map(|(i, _)| i.clone()).collect()))
     }
 
+    /// The loose files of the directory at legacy path `legacy` in every
+    /// layer, each name once (a higher layer's spelling, ASCII
+    /// case-insensitive), sorted by their upper-case spelling; archives'
+    /// entries are not listed.
+    pub fn files_in(&self, legacy: &[u8]) -> Vec<String> {
+        let Some(parts) = components(legacy) else {
+            return Vec::new();
+        };
+        let joined = parts.join(&b'/');
+        let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
+        let mut names = BTreeMap::new();
+        for layer in layers.iter() {
+            for name in layer.dir.files_in(&joined) {
+                let name = name.to_string_lossy().into_owned();
+                names.entry(name.to_ascii_uppercase()).or_insert(name);
+            }
+        }
+        names.into_values().collect()
+    }
+
     /// Whether `path` is a directory (not an archive) in some layer.
     pub fn is_dir(&self, path: &Path) -> bool {
         self.is_dir_legacy(path_bytes(path))
@@ -1158,6 +1178,22 @@ mod tests {
         );
         assert_eq!(source.mod_dirs(), std::slice::from_ref(&mods));
         assert!(source.is_over(&game, &[mods]));
+    }
+
+    #[test]
+    fn a_directory_lists_its_files_of_every_layer_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (game, mods) = (tmp.path().join("game"), tmp.path().join("mod"));
+        std::fs::create_dir_all(game.join("UNITS/SUB")).unwrap();
+        std::fs::create_dir_all(mods.join("units")).unwrap();
+        std::fs::write(game.join("UNITS/B.dat"), b"b").unwrap();
+        std::fs::write(game.join("UNITS/a.dat"), b"a").unwrap();
+        std::fs::write(mods.join("units/A.DAT"), b"mod a").unwrap();
+        std::fs::write(mods.join("units/c.dat"), b"c").unwrap();
+        let source = Source::new(&game, std::slice::from_ref(&mods)).unwrap();
+        assert_eq!(source.files_in(b"Units"), ["A.DAT", "B.dat", "c.dat"]);
+        assert!(source.files_in(b"UNITS\\NONE").is_empty());
+        assert!(source.files_in(b"../game").is_empty());
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! the economy's events among the report's events.
 
 use bevy::prelude::*;
-use iron3d_economy::{Building, ClanTrees, Distributors, EconomyEvents, Stock, researches};
+use iron3d_economy::{
+    Building, ClanTrees, Distributors, EconomyEvent, EconomyEvents, Stock, builds, researches,
+};
 use iron3d_world::mission::MissionClans;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use serde::Serialize;
@@ -24,10 +26,22 @@ pub(super) struct ClanReport {
     energy_bar: f32,
     /// Its buildings in the order they joined its distributor.
     buildings: Vec<BuildingReport>,
+    /// Its factories' builds under way.
+    builds: Vec<BuildReport>,
     /// Its research centres' researches under way.
     research: Vec<ResearchReport>,
     /// The items of its research tree researched, by index.
     researched: Vec<usize>,
+}
+
+/// A build under way.
+#[derive(Debug, Serialize)]
+struct BuildReport {
+    factory: u32,
+    /// The design's name.
+    design: String,
+    /// The share built, 0 to 1 (the least of its three budgets).
+    progress: f32,
 }
 
 /// A research under way.
@@ -102,19 +116,23 @@ pub(super) fn clans(world: &World) -> Vec<ClanReport> {
             ore_bar: d.ore_bar,
             energy_bar: d.energy_bar,
             buildings: d.members.iter().filter_map(|id| building(*id)).collect(),
+            builds: builds(world, &d.members)
+                .into_iter()
+                .map(|(factory, design, progress)| BuildReport {
+                    factory,
+                    design,
+                    progress,
+                })
+                .collect(),
             research: research(&d.members, *identity),
             researched: researched(*identity),
         })
         .collect()
 }
 
-/// The economy's events as `(tick, kind, object, amount)`.
-pub(super) fn events(world: &World) -> Vec<(u64, &'static str, u32, f32)> {
+/// The economy's events.
+pub(super) fn events(world: &World) -> Vec<EconomyEvent> {
     world
         .get_resource::<EconomyEvents>()
-        .map_or_else(Vec::new, |e| {
-            e.0.iter()
-                .map(|e| (e.tick, e.kind.name(), e.object, e.amount))
-                .collect()
-        })
+        .map_or_else(Vec::new, |e| e.0.clone())
 }

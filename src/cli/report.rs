@@ -111,7 +111,9 @@ struct EventReport {
     tick: u64,
     /// `shot`, `hit`, `damage`, `node_destroyed`, `destroyed`,
     /// `explosion` (the rest in the book's CLI chapter), or the economy's
-    /// `mined` (`amount`: the ore a mine dug since its last).
+    /// `mined` (`amount`: the ore a mine dug since its last),
+    /// `researched` (`amount`: the item) and `built` (`object`: the
+    /// factory).
     kind: &'static str,
     /// The raw id of the object it happened to (the shooter of a shot).
     object: u32,
@@ -123,6 +125,12 @@ struct EventReport {
     /// Life lost for `damage`; the round's serial for `shot`, `hit` and
     /// `explosion`; else 0.
     amount: f32,
+    /// For `built`: the robot's original id and its design (absent on
+    /// other events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    design: Option<String>,
 }
 
 /// One Behavior diagnostic.
@@ -336,21 +344,21 @@ fn events(world: &World) -> Vec<EventReport> {
             by: e.by,
             node: e.node.map(|n| [n.part, n.node]),
             amount: e.amount,
+            id: None,
+            design: None,
         })
         .collect();
     let economy = super::economy_report::events(world);
-    events.extend(
-        economy
-            .into_iter()
-            .map(|(tick, kind, object, amount)| EventReport {
-                tick,
-                kind,
-                object,
-                by: None,
-                node: None,
-                amount,
-            }),
-    );
+    events.extend(economy.into_iter().map(|e| EventReport {
+        tick: e.tick,
+        kind: e.kind.name(),
+        object: e.object,
+        by: None,
+        node: None,
+        amount: e.amount,
+        id: e.made,
+        design: e.design,
+    }));
     // In tick order; within a tick, combat's before the economy's.
     events.sort_by_key(|e| e.tick);
     events

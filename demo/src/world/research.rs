@@ -5,6 +5,7 @@
 
 use iron3d_formats::error::Result;
 use iron3d_formats::research::{AVAILABLE, IN_TREE, NewItem, RESEARCHED, ResearchTree, TechItem};
+use iron3d_formats::unitdat::PartClass;
 
 /// The tree's path in the install and as the clans' records name it.
 pub const TREE_FILE: &str = "MISSIONS/SCRIPTS/demo.trf";
@@ -82,8 +83,36 @@ const ITEMS: [Row; 6] = [
     ),
 ];
 
-/// The tree's bytes.
-pub fn tree() -> Result<Vec<u8>> {
+/// The build costs (energy, ore) of a prebuilt design's part, by class,
+/// and its kind byte.
+fn part_costs(class: PartClass) -> ([f32; 2], u8) {
+    match class {
+        PartClass::Chassis => ([25.0, 95.0], 9),
+        PartClass::Gun => ([6.0, 15.0], 12),
+        _ => ([2.0, 5.0], 10),
+    }
+}
+
+/// The tree's bytes: [`ITEMS`], then one granted item per distinct part
+/// of the prebuilt design (`design_parts`, key and class), which prices
+/// it.
+pub fn tree(design_parts: &[(String, PartClass)]) -> Result<Vec<u8>> {
+    let mut parts: Vec<&(String, PartClass)> = Vec::new();
+    for part in design_parts {
+        if !parts.iter().any(|p| p.0.eq_ignore_ascii_case(&part.0)) {
+            parts.push(part);
+        }
+    }
+    let granted = parts.iter().map(|(key, class)| {
+        let (build, kind) = part_costs(*class);
+        NewItem {
+            record: TechItem::costing(kind, [0.0, 0.0], build),
+            code: key.clone(),
+            name: format!("Part {key}"),
+            part_id: key.clone(),
+            prerequisites: Vec::new(),
+        }
+    });
     let items: Vec<NewItem> = ITEMS
         .iter()
         .map(|(code, name, part, costs, kind, needs, _)| NewItem {
@@ -96,7 +125,12 @@ pub fn tree() -> Result<Vec<u8>> {
             part_id: (*part).into(),
             prerequisites: needs.to_vec(),
         })
+        .chain(granted)
         .collect();
-    let state: Vec<u8> = ITEMS.iter().map(|row| row.6).collect();
+    let state: Vec<u8> = ITEMS
+        .iter()
+        .map(|row| row.6)
+        .chain(parts.iter().map(|_| GRANTED))
+        .collect();
     ResearchTree::build(&items, &state)
 }

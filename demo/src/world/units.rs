@@ -97,7 +97,14 @@ pub struct Units {
     pub hero: String,
     /// Legacy paths of the building designs, by category.
     pub buildings: Vec<(BuildCategory, Vec<String>)>,
+    /// The prebuilt design's parts (prototype key and class), in file
+    /// order: what the research tree prices.
+    pub design_parts: Vec<(String, PartClass)>,
 }
+
+/// The factories' one prebuilt design (`UNITS\UNITS\PREBLD`, openparkan
+/// `docs/38-designs.md`): the first walking robot's file.
+pub const DESIGN: &str = "Warbot";
 
 impl Units {
     /// The first building design of a category.
@@ -127,6 +134,7 @@ pub fn write(
 ) -> Result<Units> {
     let pools = Pools::of(catalog)?;
     let mut robot_paths = Vec::new();
+    let mut design_parts = Vec::new();
     for i in 0..robots {
         let name = match i {
             0 => "Walker_Light".to_string(),
@@ -136,6 +144,15 @@ pub fn write(
         };
         let spec = robot(&pools, rng, i);
         let dat = UnitDat::build(CLASS_ROBOT, &[spec])?;
+        if i == 0 {
+            let path = format!("UNITS/UNITS/PREBLD/{DESIGN}.dat");
+            install.add(path, dat.to_bytes())?;
+            design_parts = dat
+                .parts
+                .iter()
+                .filter_map(|p| Some((String::from_utf8_lossy(p.key()).into_owned(), p.class()?)))
+                .collect();
+        }
         install.add(format!("UNITS/ROBOTS/{name}.dat"), dat.to_bytes())?;
         robot_paths.push(format!("UNITS\\ROBOTS\\{name}.dat"));
     }
@@ -185,6 +202,7 @@ pub fn write(
         transport: "UNITS\\UNITS\\TRANSPRT\\Transport.dat".to_string(),
         hero: "UNITS\\HERO\\Hero.dat".to_string(),
         buildings,
+        design_parts,
     })
 }
 

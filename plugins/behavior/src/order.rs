@@ -6,7 +6,9 @@
 
 use bevy::prelude::*;
 use iron3d_formats::error::FormatError;
-pub use iron3d_formats::order::{InsertMode, ORDER_RESEARCH, OrderPacket, OrderTarget};
+pub use iron3d_formats::order::{
+    InsertMode, ORDER_BUILDING_CONSTRUCT, ORDER_RESEARCH, OrderPacket, OrderTarget,
+};
 use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
 use iron3d_world::mission::{Controller, ObjectKind};
@@ -216,8 +218,10 @@ impl fmt::Display for OrderError {
 /// original id in decimal or `0x` hex, then `GO x y` (a place on the
 /// ground, in the map frame), `PATROL PATH_ID` (a mission path's id), `PATROL x y [RADIUS]`
 /// (round a place), `FOLLOW TARGET_ID`, `ATTACK TARGET_ID`, `CAPTURE
-/// BUILDING_ID`, `LEAVE`, `STOP` or `STAYGROUND` (verbs in any case). The
-/// packet goes to the end of the unit's list.
+/// BUILDING_ID`, `LEAVE`, `STOP` or `STAYGROUND`, or to a building
+/// `RESEARCH ITEM` (an index of its clan's tree) or `BUILD DESIGN` (a
+/// design's name) (verbs in any case). The packet goes to the end of the
+/// unit's list.
 pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket), String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let [id, verb, args @ ..] = words.as_slice() else {
@@ -232,6 +236,13 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
             (ORDER_RESEARCH, OrderTarget::None, item)
         }
         ("RESEARCH", _) => return Err(format!("{text:?}: RESEARCH takes an item's index")),
+        ("BUILD", [design]) => {
+            let target = OrderTarget::name(design).ok_or_else(|| {
+                format!("{text:?}: {design:?} is not a design's name (up to 31 bytes)")
+            })?;
+            (ORDER_BUILDING_CONSTRUCT, target, -1)
+        }
+        ("BUILD", _) => return Err(format!("{text:?}: BUILD takes a design's name")),
         ("FOLLOW", [leader]) => (22, OrderTarget::Object(object_id(leader)?), 0),
         ("ATTACK", [target]) => (3, OrderTarget::Object(object_id(target)?), 0),
         ("CAPTURE", [building]) => (17, OrderTarget::Object(object_id(building)?), 0),
@@ -274,7 +285,7 @@ pub fn parse_order_command(text: &str) -> Result<(OriginalObjectId, OrderPacket)
                 }
                 (v, _) => {
                     return Err(format!(
-                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, LEAVE, STOP, STAYGROUND, RESEARCH)"
+                        "{text:?}: unknown order {v:?} (GO, PATROL, FOLLOW, ATTACK, CAPTURE, LEAVE, STOP, STAYGROUND, RESEARCH, BUILD)"
                     ));
                 }
             };
@@ -310,8 +321,8 @@ pub fn check_order(
     let unit = registry
         .entity(id)
         .map_err(|_| format!("no object {:#x} in the mission", id.raw()))?;
-    // A research order goes to a building (the economy takes it).
-    if packet.code == ORDER_RESEARCH {
+    // A research or build order goes to a building (the economy takes it).
+    if economy_order(packet.code) {
         let kind = world.get::<ObjectKind>(unit).and_then(|k| k.kind());
         return match kind == Some(tma::ObjectKind::Building) {
             true => Ok(()),
@@ -338,6 +349,12 @@ pub fn check_order(
         return Err(format!("object {raw:#x} is not a building to capture"));
     }
     Ok(())
+}
+
+/// Whether order `code` is one a building takes (research, build): the
+/// economy's, not a unit's.
+fn economy_order(code: u32) -> bool {
+    matches!(code, ORDER_RESEARCH | ORDER_BUILDING_CONSTRUCT)
 }
 
 /// A raw object id in decimal or `0x` hex.
@@ -372,8 +389,8 @@ pub(crate) fn take_orders(
 ) {
     for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
         let packet = OrderPacket::parse(&message.payload);
-        // The economy takes a building's research orders.
-        if packet.as_ref().is_ok_and(|p| p.code == ORDER_RESEARCH) {
+        // The economy takes a building's research and build orders.
+        if packet.as_ref().is_ok_and(|p| economy_order(p.code)) {
             continue;
         }
         let Some(id) = message.target else {
@@ -444,6 +461,7 @@ pub(crate) fn hash_orders(world: &World, hasher: &mut StateHasher) {
                 OrderTarget::None => {}
                 OrderTarget::Object(id) => hasher.write_u32(id),
                 OrderTarget::Place(p) => p.iter().for_each(|c| hasher.write_f32(*c)),
+                OrderTarget::Name(name) => hasher.write(&name),
             }
         }
     }

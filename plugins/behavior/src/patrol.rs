@@ -103,7 +103,7 @@ impl Circle {
             return None;
         }
         let (ground, centre) = match order.target {
-            OrderTarget::None => return None,
+            OrderTarget::None | OrderTarget::Name(_) => return None,
             OrderTarget::Place(p) => (Ground::Place, Vec2::new(p[0], p[1])),
             OrderTarget::Object(_) => {
                 let (at, kind) = object?;

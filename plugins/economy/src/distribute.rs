@@ -7,6 +7,7 @@ use crate::constants::{
     MINE_ORE_PER_SECOND, TRANSPORT_BUILDING_DIST, TRANSPORT_ORE_OFF_BOARD_PER_SECOND,
     TRANSPORT_ORE_ON_BOARD_PER_SECOND,
 };
+use crate::production::{Catalogue, Deliveries, Production, build_step};
 use crate::research::{ClanTrees, Research, Trees, research_step};
 use crate::role::Role;
 use crate::share::share;
@@ -14,7 +15,7 @@ use crate::stock::{Building, LEAST_KPD, Stock};
 use bevy::prelude::*;
 use iron3d_schedules::GameClock;
 use iron3d_world::OriginalObjectId;
-use iron3d_world::mission::{Destroyed, ObjectClan};
+use iron3d_world::mission::{Blueprints, Destroyed, ObjectClan};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -59,13 +60,32 @@ pub struct Distributors {
 }
 
 /// What the economy did, for the report.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EconomyEvent {
     pub tick: u64,
     pub kind: EconomyEventKind,
     /// The building's original id.
     pub object: u32,
     pub amount: f32,
+    /// For `built`: the robot's original id and its design's name.
+    #[serde(default)]
+    pub made: Option<u32>,
+    #[serde(default)]
+    pub design: Option<String>,
+}
+
+impl EconomyEvent {
+    /// An event of `kind` at `object`, of no amount.
+    pub fn new(tick: u64, kind: EconomyEventKind, object: u32) -> Self {
+        Self {
+            tick,
+            kind,
+            object,
+            amount: 0.0,
+            made: None,
+            design: None,
+        }
+    }
 }
 
 /// An economy event's kind.
@@ -76,6 +96,8 @@ pub enum EconomyEventKind {
     /// A research centre's clan researched the item `amount` (its index
     /// in the clan's tree).
     Researched,
+    /// A factory made a robot (`made`) of a design (`design`).
+    Built,
 }
 
 impl EconomyEventKind {
@@ -84,6 +106,7 @@ impl EconomyEventKind {
         match self {
             EconomyEventKind::Mined => "mined",
             EconomyEventKind::Researched => "researched",
+            EconomyEventKind::Built => "built",
         }
     }
 }
@@ -111,6 +134,7 @@ type Members<'a> = (
     &'a Transform,
     Has<Destroyed>,
     Option<&'a mut Research>,
+    Option<&'a mut Production>,
 );
 
 /// Steps of the fixed step between two distribution steps (at least 1).
@@ -122,12 +146,15 @@ fn period_ticks(clock: &GameClock) -> u64 {
 /// The economy's system: on each distribution step, every clan's
 /// buildings (standing ones, by their current owner) join its
 /// distributor, and the clan steps.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn step_economy(
     clock: Res<GameClock>,
     trees: Res<Trees>,
+    blueprints: Option<Res<Blueprints>>,
     mut states: ResMut<ClanTrees>,
     mut distributors: ResMut<Distributors>,
     mut events: ResMut<EconomyEvents>,
+    mut deliveries: ResMut<Deliveries>,
     mut buildings: Query<Members>,
 ) {
     let period = period_ticks(&clock);
@@ -137,7 +164,7 @@ pub(crate) fn step_economy(
     }
     let dt = (period as f64 * clock.timestep().as_secs_f64()) as f32;
     let mut clans: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
-    for (id, building, stock, clan, transform, destroyed, _) in &buildings {
+    for (id, building, stock, clan, transform, destroyed, ..) in &buildings {
         if destroyed {
             continue;
         }
@@ -161,7 +188,7 @@ pub(crate) fn step_economy(
     let second = (1.0 / clock.timestep().as_secs_f64()).round().max(1.0) as u64;
     let report = tick.is_multiple_of(second.max(period));
     let stocks: BTreeMap<u32, Stock> = clans.values().flatten().map(|m| (m.id, m.stock)).collect();
-    for (id, building, mut stock, clan, _, _, research) in &mut buildings {
+    for (id, building, mut stock, clan, _, _, research, production) in &mut buildings {
         let Some(new) = stocks.get(&id.0) else {
             continue;
         };
@@ -170,12 +197,19 @@ pub(crate) fn step_economy(
             let centre = (id, building, &mut *stock, &mut *research, clan);
             research_step(tick, dt, &trees, &mut states, &mut events, centre);
         }
+        if let Some(mut production) = production {
+            let catalogue = Catalogue {
+                blueprints: blueprints.as_deref(),
+                trees: &trees,
+                states: &states,
+            };
+            let factory = (id, building, &mut *stock, &mut *production, clan);
+            build_step(dt, &catalogue, &mut deliveries, factory);
+        }
         if report && stock.dug > 0.0 {
             events.0.push(EconomyEvent {
-                tick,
-                kind: EconomyEventKind::Mined,
-                object: id.0,
                 amount: stock.dug,
+                ..EconomyEvent::new(tick, EconomyEventKind::Mined, id.0)
             });
             stock.dug = 0.0;
         }

@@ -6,22 +6,27 @@
 //! |---|---|---|
 //! | read | the mission load's resources phase | the behaviour profiles of `behpsp.res` by role, the building categories' Type words ([`load`]) |
 //! | join | `OnEnter(MissionPhase::Running)` | every placed building with a role, and every transport, gets its [`Building`] and [`Stock`] |
-//! | orders | [`SimStep::Economy`], each tick | research orders (14) join their centre's queue ([`research`]) |
-//! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]); research centres take their share and research ([`research`]) |
+//! | orders | [`SimStep::Economy`], each tick | research orders (14) join their centre's queue ([`research`]), build orders (12) their factory's ([`production`]) |
+//! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]); research centres take their share and research ([`research`]); factories take theirs and build ([`production`]) |
+//! | deliver | [`SimStep::Economy`], after the step | the robots of the builds done are made at their factories, with new original ids ([`production`]) |
 //!
-//! The stocks, the distributors, the centres' research and the clans'
-//! tree states are simulation state (the state hash and saves); the
-//! `mined` and `researched` events are the mission's log (saves).
+//! The stocks, the distributors, the centres' research, the factories'
+//! production and the clans' tree states are simulation state (the state
+//! hash and saves); the `mined`, `researched` and `built` events are the
+//! mission's log (saves).
 
 pub mod constants;
 pub mod distribute;
 pub mod load;
+mod orders;
+pub mod production;
 pub mod research;
 pub mod role;
 pub mod share;
 pub mod stock;
 
 pub use distribute::{Distributor, Distributors, EconomyEvent, EconomyEventKind, EconomyEvents};
+pub use production::{BuildTask, Production, builds};
 pub use research::{ClanTree, ClanTrees, Research, ResearchTask, Trees, researches};
 pub use role::Role;
 pub use stock::{Building, Stock};
@@ -43,12 +48,18 @@ impl Plugin for EconomyPlugin {
             .init_mission_resource::<EconomyEvents>()
             .init_mission_resource::<ClanTrees>()
             .init_mission_resource::<Trees>()
+            .init_mission_resource::<production::Deliveries>()
             .register_type::<Building>()
             .register_type::<Stock>()
             .add_systems(OnEnter(MissionPhase::Running), load::join_economy)
             .add_systems(
                 FixedUpdate,
-                (research::take_research_orders, distribute::step_economy)
+                (
+                    research::take_research_orders,
+                    production::take_build_orders,
+                    distribute::step_economy,
+                    production::deliver,
+                )
                     .chain()
                     .in_set(SimStep::Economy),
             )
@@ -57,6 +68,7 @@ impl Plugin for EconomyPlugin {
             .save_resource::<Distributors>("economy")
             .save_resource::<EconomyEvents>("economy_events")
             .save_checked_object_component::<Research>("research")
+            .save_checked_object_component::<Production>("production")
             .add_state_save(
                 "research_trees",
                 research::save_trees,
@@ -110,6 +122,30 @@ fn hash_economy(world: &World, hasher: &mut StateHasher) {
             hasher.field("research");
             hash_research(research, hasher);
         }
+        if let Some(production) = world.get::<Production>(entity) {
+            hasher.field("production");
+            hash_production(production, hasher);
+        }
+    }
+}
+
+/// A factory's queue, free builds, size and task.
+fn hash_production(production: &Production, hasher: &mut StateHasher) {
+    hasher.write_u32(production.queue.len() as u32);
+    for design in &production.queue {
+        hasher.write_u32(design.len() as u32);
+        hasher.write(design.as_bytes());
+    }
+    hasher.write_u32(production.free);
+    hasher.write_u32(production.size.map_or(0, u32::from));
+    if let Some(task) = &production.task {
+        hasher.write_u32(task.design.len() as u32);
+        hasher.write(task.design.as_bytes());
+        hasher.write_u32(u32::from(task.free));
+        task.costs
+            .iter()
+            .chain(&task.collected)
+            .for_each(|f| hasher.write_f32(*f));
     }
 }
 

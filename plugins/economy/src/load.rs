@@ -3,6 +3,7 @@
 //! resources phase), then each placed building and transport joining the
 //! economy with its profile as the mission starts.
 
+use crate::production::Production;
 use crate::research::{ClanTree, ClanTrees, Research, Trees};
 use crate::role::Role;
 use crate::stock::{Building, Stock};
@@ -12,6 +13,7 @@ use iron3d_formats::research::ResearchTree;
 use iron3d_formats::tma::{self, PropertyValue};
 use iron3d_world::mission::{
     ErrorChain, LoadError, MissionObject, ObjectKind, PropertyBag, PrototypeKey, ReadContext,
+    UnitPartInfo,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -91,7 +93,13 @@ pub(crate) fn read_economy(world: &mut World, load: &ReadContext) -> Result<(), 
 }
 
 /// The placed objects as the mission starts.
-type Placed<'a> = (Entity, &'a ObjectKind, &'a PrototypeKey, &'a PropertyBag);
+type Placed<'a> = (
+    Entity,
+    &'a ObjectKind,
+    &'a PrototypeKey,
+    &'a PropertyBag,
+    Option<&'a Children>,
+);
 
 /// Every placed building whose Type has a role, and every transport,
 /// joins the economy with its role's profile, its stock charged and
@@ -100,6 +108,7 @@ pub(crate) fn join_economy(
     mut commands: Commands,
     data: Option<Res<EconomyData>>,
     objects: Query<Placed, With<MissionObject>>,
+    parts: Query<&UnitPartInfo>,
 ) {
     let Some(data) = data else { return };
     let states = data
@@ -109,7 +118,7 @@ pub(crate) fn join_economy(
         .collect();
     commands.insert_resource(ClanTrees(states));
     commands.insert_resource(Trees(data.trees.clone()));
-    for (entity, kind, key, bag) in &objects {
+    for (entity, kind, key, bag, children) in &objects {
         let role = match kind.kind() {
             // Its Type word's role, else its unit file's category's (a
             // Type of the building class alone names none).
@@ -132,8 +141,22 @@ pub(crate) fn join_economy(
             .unwrap_or(role.ore_most());
         let mut placed = commands.entity(entity);
         placed.insert((building, Stock::charged(&building, most)));
-        if role == Role::Institute {
-            placed.insert(Research::of(bag));
+        match role {
+            Role::Institute => {
+                placed.insert(Research::of(bag));
+            }
+            Role::Plant => {
+                // Its model's key: its first part's (the placed key for
+                // an object placed by one).
+                let model = children
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| parts.get(*c).ok())
+                    .find(|p| p.index == 0)
+                    .map_or(&key.0, |p| &p.key);
+                placed.insert(Production::of(bag, model));
+            }
+            _ => {}
         }
     }
 }

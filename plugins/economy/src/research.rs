@@ -3,13 +3,14 @@
 //! queue and task with its three budgets (power, ore, time).
 
 use crate::distribute::{EconomyEvent, EconomyEventKind, EconomyEvents};
+use crate::orders::{members_with, take_building_orders};
 use crate::stock::{Building, Stock};
 use bevy::prelude::*;
-use iron3d_formats::order::{ORDER_RESEARCH, OrderPacket};
+use iron3d_formats::order::ORDER_RESEARCH;
 use iron3d_formats::research::{AVAILABLE, IN_TREE, RESEARCHED, ResearchTree};
 use iron3d_world::mission::{ObjectClan, PropertyBag};
 use iron3d_world::save::SavedValue;
-use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldMessage};
+use iron3d_world::{ObjectRegistry, OriginalObjectId, WorldMessage};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -131,21 +132,26 @@ pub struct ResearchTask {
 }
 
 impl ResearchTask {
-    /// The smallest of the three fractions done (a cost of 0 counts as
-    /// done).
+    /// The smallest of the three fractions done.
     pub fn fraction(&self) -> f32 {
-        self.costs
-            .iter()
-            .zip(self.collected)
-            .map(|(cost, got)| {
-                if *cost > 0.0 {
-                    (got / cost).min(1.0)
-                } else {
-                    1.0
-                }
-            })
-            .fold(1.0, f32::min)
+        least_done(&self.costs, &self.collected)
     }
+}
+
+/// The share of each of `costs` `collected` holds (a cost of 0 counts as
+/// done), at most 1 each.
+pub fn budget_fractions(costs: &[f32; 3], collected: &[f32; 3]) -> [f32; 3] {
+    std::array::from_fn(|i| match costs[i] > 0.0 {
+        true => (collected[i] / costs[i]).min(1.0),
+        false => 1.0,
+    })
+}
+
+/// The smallest of [`budget_fractions`].
+pub(crate) fn least_done(costs: &[f32; 3], collected: &[f32; 3]) -> f32 {
+    budget_fractions(costs, collected)
+        .into_iter()
+        .fold(1.0, f32::min)
 }
 
 /// A research centre's queue, its task, and its free researches left.
@@ -195,16 +201,11 @@ pub fn researches(world: &World, members: &[u32], clan: u32) -> Vec<(u32, u32, f
     let tree = world
         .get_resource::<ClanTrees>()
         .and_then(|t| t.0.get(&clan));
-    let Some(registry) = world.get_resource::<ObjectRegistry>() else {
-        return Vec::new();
-    };
-    members
-        .iter()
-        .filter_map(|id| {
-            let entity = registry.entity(OriginalObjectId(*id)).ok()?;
-            let task = world.get::<Research>(entity)?.task?;
+    members_with::<Research>(world, members)
+        .filter_map(|(id, research)| {
+            let task = research.task?;
             let done = tree.and_then(|t| t.progress.get(task.item as usize).copied());
-            Some((*id, task.item, done.unwrap_or(0.0)))
+            Some((id, task.item, done.unwrap_or(0.0)))
         })
         .collect()
 }
@@ -215,27 +216,17 @@ pub(crate) fn take_research_orders(
     registry: Res<ObjectRegistry>,
     mut centres: Query<&mut Research>,
 ) {
-    for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
-        let Ok(packet) = OrderPacket::parse(&message.payload) else {
-            continue;
-        };
-        if packet.code != ORDER_RESEARCH {
-            continue;
-        }
-        let centre = message.target.and_then(|id| registry.entity(id).ok());
-        let Some(mut research) = centre.and_then(|e| centres.get_mut(e).ok()) else {
-            warn!(
-                "order packet {}: research refused: {:?} is no research centre",
-                message.seq,
-                message.target.map(OriginalObjectId::raw)
-            );
-            continue;
-        };
-        match u32::try_from(packet.parameter) {
+    let order = (ORDER_RESEARCH, "research centre");
+    take_building_orders(
+        &mut messages,
+        &registry,
+        &mut centres,
+        order,
+        |research, packet, seq| match u32::try_from(packet.parameter) {
             Ok(item) => research.queue.push_back(item),
-            Err(_) => warn!("order packet {}: no item {}", message.seq, packet.parameter),
-        }
-    }
+            Err(_) => warn!("order packet {seq}: no item {}", packet.parameter),
+        },
+    );
 }
 
 /// A research centre as its step sees it.
@@ -294,10 +285,8 @@ pub(crate) fn research_step(
         } else if share + 0.001 >= 1.0 {
             for done in state.complete(tree, item) {
                 events.0.push(EconomyEvent {
-                    tick,
-                    kind: EconomyEventKind::Researched,
-                    object: id.0,
                     amount: done as f32,
+                    ..EconomyEvent::new(tick, EconomyEventKind::Researched, id.0)
                 });
             }
             research.task = None;

@@ -1,9 +1,9 @@
 //! The economy for the panel: each clan's distributor with its totals and
 //! bars, its buildings with what they hold, wanted and received, and its
-//! research centres' researches.
+//! research centres' researches and its factories' builds.
 
 use bevy::prelude::*;
-use iron3d_economy::{Building, Distributors, Stock, researches};
+use iron3d_economy::{Building, Distributors, Production, Stock, researches};
 use iron3d_world::mission::MissionClans;
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 
@@ -16,6 +16,8 @@ pub struct ClanEconomyView {
     pub buildings: Vec<String>,
     /// `#7 researches item 3: 40%`.
     pub research: Vec<String>,
+    /// `#4 builds Warbot (free): 40% (power 100%, ore 100%, time 40%), 1 queued`.
+    pub builds: Vec<String>,
 }
 
 /// Every clan with a distributor, by identity word.
@@ -67,11 +69,29 @@ pub fn economy_view(world: &World) -> Vec<ClanEconomyView> {
                 .into_iter()
                 .map(|(id, item, done)| format!("#{id} researches item {item}: {:.0}%", done * 100.0))
                 .collect();
+            let builds = d
+                .members
+                .iter()
+                .filter_map(|id| Some((id, world.get::<Production>(entity(*id)?)?)))
+                .filter_map(|(id, p)| Some(build_line(*id, p.task.as_ref()?, p.queue.len())))
+                .collect();
             ClanEconomyView {
                 title,
                 buildings,
                 research,
+                builds,
             }
         })
         .collect()
+}
+
+/// A factory's build with each of its three budgets' share collected.
+fn build_line(id: u32, task: &iron3d_economy::BuildTask, queued: usize) -> String {
+    let [power, ore, time] = task.fractions().map(|f| f * 100.0);
+    format!(
+        "#{id} builds {}{}: {:.0}% (power {power:.0}%, ore {ore:.0}%, time {time:.0}%), {queued} queued",
+        task.design,
+        if task.free { " (free)" } else { "" },
+        task.fraction() * 100.0,
+    )
 }

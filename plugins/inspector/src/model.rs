@@ -355,6 +355,7 @@ fn order_text(orders: Option<&Orders>) -> String {
         OrderTarget::None => String::new(),
         OrderTarget::Object(id) => format!(" on {id:#010x}"),
         OrderTarget::Place([x, y, _]) => format!(" to [{x:.1}, {y:.1}]"),
+        OrderTarget::Name(_) => format!(" of {}", order.target.name_text().unwrap_or_default()),
     };
     format!(
         ", order {}{target} ({} more queued)",

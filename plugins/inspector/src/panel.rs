@@ -208,7 +208,12 @@ fn draw_economy(ui: &mut egui::Ui, clans: &[ClanEconomyView]) {
     egui::CollapsingHeader::new("Economy").show(ui, |ui| {
         for clan in clans {
             egui::CollapsingHeader::new(&clan.title).show(ui, |ui| {
-                for line in clan.buildings.iter().chain(&clan.research) {
+                for line in clan
+                    .buildings
+                    .iter()
+                    .chain(&clan.research)
+                    .chain(&clan.builds)
+                {
                     ui.label(line);
                 }
             });

@@ -193,7 +193,7 @@ fn a_mod_overriding_a_model_and_a_tma_field_is_seen_by_world_renderer_and_inspec
     let mut roots = world.query::<(&MissionObject, &InstanceName, &OriginalObjectId)>();
     let (_, name, first) = roots
         .iter(world)
-        .find(|(o, _, _)| o.index == 0)
+        .find(|(o, _, _)| o.index == Some(0))
         .map(|(o, n, id)| (o.index, n.clone(), *id))
         .unwrap();
     assert_eq!(name.0, RENAMED);

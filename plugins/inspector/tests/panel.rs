@@ -892,10 +892,37 @@ fn the_economy_section_shows_each_clan_s_buildings() {
     app.add_plugins(iron3d_economy::EconomyPlugin);
     app.init_resource::<SelectedObject>();
     run_to_running(&mut app);
+    // A factory of the mission builds the demo's design.
+    let world = app.world_mut();
+    let factory = world
+        .query_filtered::<&OriginalObjectId, With<iron3d_economy::Production>>()
+        .iter(world)
+        .min()
+        .copied()
+        .expect("a factory");
+    let order = iron3d_formats::order::OrderPacket {
+        code: iron3d_formats::order::ORDER_BUILDING_CONSTRUCT,
+        target: iron3d_formats::order::OrderTarget::name("Warbot").unwrap(),
+        mode: iron3d_formats::order::InsertMode::End,
+        parameter: -1,
+    };
+    world.resource_mut::<iron3d_world::WorldOutbox>().post(
+        iron3d_world::GmsgKind::Order,
+        Some(factory),
+        order.to_bytes(),
+    );
     for _ in 0..60 {
         app.update();
     }
     let model = panel_model(app.world());
+    let line = format!("#{} builds Warbot (free): ", factory.raw());
+    let builds: Vec<&String> = model.economy.iter().flat_map(|c| &c.builds).collect();
+    assert!(
+        builds
+            .iter()
+            .any(|b| b.starts_with(&line) && b.contains("power 100%, ore 100%, time ")),
+        "{builds:?}"
+    );
     let neutral = model
         .economy
         .iter()

@@ -88,6 +88,7 @@ impl Plugin for IronRenderPlugin {
             .remove_on_unload::<scene::SceneRequests>()
             .remove_on_unload::<terrain::SceneTerrain>()
             .remove_on_unload::<scene::SceneBuilt>()
+            .remove_on_unload::<scene::ScenePartAssets>()
             .add_systems(OnEnter(MissionPhase::Resources), request_scene)
             .add_systems(OnEnter(MissionPhase::Running), build_scene)
             .add_systems(OnEnter(MissionPhase::Failed), drop_scene_requests)
@@ -101,6 +102,7 @@ impl Plugin for IronRenderPlugin {
             .add_systems(
                 PostUpdate,
                 (
+                    scene::draw_built.run_if(resource_exists::<scene::SceneBuilt>),
                     terrain::reload_terrain,
                     animate::animate_phases,
                     terrain::animate_terrain,

@@ -34,7 +34,7 @@ use iron3d_assets::terrain::Terrain as TerrainAsset;
 use iron3d_formats::registry::{Geometry, Resolved};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{
-    GateFailure, MissionClans, MissionDescription, MissionObject, ModelNode, ObjectState,
+    Built, GateFailure, MissionClans, MissionDescription, MissionObject, ModelNode, ObjectState,
     PlannedObjects, PrototypeChain, ResourceGate, UnitPartInfo,
 };
 use std::collections::BTreeMap;
@@ -304,8 +304,13 @@ pub fn build_scene(world: &mut World) {
     if let Some(t) = &terrain {
         spawn_terrain(world, &t.layers, &mut insertion);
     }
-    make_hierarchy_visible(world);
-    let batches = spawn_models(world, &requests, &mut insertion);
+    let roots: Vec<Entity> = world
+        .query_filtered::<Entity, With<MissionObject>>()
+        .iter(world)
+        .collect();
+    let parts = ScenePartAssets(requests.parts);
+    let batches = draw_objects(world, &parts, &roots, &mut insertion);
+    world.insert_resource(parts);
     world.insert_resource(SceneTerrain {
         handle: requests.terrain.clone(),
         next_insertion: insertion,
@@ -331,29 +336,78 @@ pub fn build_scene(world: &mut World) {
     });
 }
 
-/// Gives every placed object's root, parts and model nodes a visibility so
-/// the batches below them are drawn: a root is shown when its
-/// [`ObjectState`] is visible (or it has none), the rest inherit.
-fn make_hierarchy_visible(world: &mut World) {
-    let roots: Vec<(Entity, bool)> = world
-        .query_filtered::<(Entity, Option<&ObjectState>), With<MissionObject>>()
+/// The assets of every part the scene draws, by upper-case prototype key
+/// (the mission's placed objects' and its designs'): kept once the scene
+/// is built, for the objects made in play.
+#[derive(Resource, Debug, Default)]
+pub struct ScenePartAssets(BTreeMap<Vec<u8>, PartAssets>);
+
+/// Draws the objects made in play since the last frame (those without a
+/// visibility yet) as the scene drew the placed ones, after them in the
+/// stable insertion order.
+pub fn draw_built(world: &mut World) {
+    let roots: Vec<Entity> = world
+        .query_filtered::<Entity, (With<Built>, Without<Visibility>)>()
         .iter(world)
-        .map(|(e, state)| (e, state.is_none_or(|s| s.visible)))
         .collect();
-    for (root, visible) in roots {
+    if roots.is_empty() {
+        return;
+    }
+    let Some(parts) = world.remove_resource::<ScenePartAssets>() else {
+        return;
+    };
+    let mut insertion = world.resource::<SceneTerrain>().next_insertion;
+    let batches = draw_objects(world, &parts, &roots, &mut insertion);
+    world.insert_resource(parts);
+    world.resource_mut::<SceneTerrain>().next_insertion = insertion;
+    world.resource_mut::<SceneBuilt>().batches += batches;
+}
+
+/// Gives `roots` and everything below them a visibility and spawns the
+/// batches of their parts; returns how many batches.
+fn draw_objects(
+    world: &mut World,
+    parts: &ScenePartAssets,
+    roots: &[Entity],
+    insertion: &mut u64,
+) -> usize {
+    make_hierarchy_visible(world, roots);
+    let mut below = Vec::new();
+    let mut stack = roots.to_vec();
+    while let Some(entity) = stack.pop() {
+        if let Some(chain) = world.get::<PrototypeChain>(entity) {
+            below.push((entity, chain.0.key.to_ascii_uppercase()));
+        }
+        if let Some(children) = world.get::<Children>(entity) {
+            stack.extend(children.iter());
+        }
+    }
+    spawn_models(world, &parts.0, &below, insertion)
+}
+
+/// Gives `roots` and their parts and model nodes a visibility so the
+/// batches below them are drawn: a root is shown when its
+/// [`ObjectState`] is visible (or it has none), the rest inherit.
+fn make_hierarchy_visible(world: &mut World, roots: &[Entity]) {
+    let mut stack = Vec::new();
+    for &root in roots {
+        let visible = world.get::<ObjectState>(root).is_none_or(|s| s.visible);
         let visibility = if visible {
             Visibility::Inherited
         } else {
             Visibility::Hidden
         };
         world.entity_mut(root).insert(visibility);
+        stack.extend(world.get::<Children>(root).into_iter().flatten().copied());
     }
-    let inner: Vec<Entity> = world
-        .query_filtered::<Entity, Or<(With<UnitPartInfo>, With<ModelNode>)>>()
-        .iter(world)
-        .collect();
-    for entity in inner {
+    while let Some(entity) = stack.pop() {
+        let inner =
+            world.get::<UnitPartInfo>(entity).is_some() || world.get::<ModelNode>(entity).is_some();
+        if !inner {
+            continue;
+        }
         world.entity_mut(entity).insert(Visibility::Inherited);
+        stack.extend(world.get::<Children>(entity).into_iter().flatten().copied());
     }
 }
 
@@ -404,18 +458,18 @@ struct PendingDraw {
     key: Vec<u8>,
 }
 
-/// Spawns the batches of every part's nodes (every distinct slot of its
-/// native states, hidden) in the order (object id, node, slot, batch);
-/// returns how many.
-fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64) -> usize {
-    let placed: Vec<(Entity, Vec<u8>)> = world
-        .query::<(Entity, &PrototypeChain)>()
-        .iter(world)
-        .map(|(e, c)| (e, c.0.key.to_ascii_uppercase()))
-        .collect();
+/// Spawns the batches of the nodes of `placed` parts (each with its
+/// upper-case prototype key; every distinct slot of its native states,
+/// hidden) in the order (object id, node, slot, batch); returns how many.
+fn spawn_models(
+    world: &mut World,
+    parts: &BTreeMap<Vec<u8>, PartAssets>,
+    placed: &[(Entity, Vec<u8>)],
+    insertion: &mut u64,
+) -> usize {
     let mut draws = Vec::new();
-    for (part, key) in &placed {
-        let Some(assets) = requests.parts.get(key) else {
+    for (part, key) in placed {
+        let Some(assets) = parts.get(key) else {
             continue;
         };
         let models = world.resource::<Assets<Model>>();
@@ -462,7 +516,7 @@ fn spawn_models(world: &mut World, requests: &SceneRequests, insertion: &mut u64
         .unwrap_or_default();
     let count = draws.len();
     for draw in draws {
-        let assets = &requests.parts[&draw.key];
+        let assets = &parts[&draw.key];
         let (mesh, material_index, lightmap_index, light_discs) = {
             let model = world
                 .resource::<Assets<Model>>()

@@ -35,7 +35,7 @@ use iron3d_schedules::GameClock;
 use iron3d_world::ObjectRegistry;
 use iron3d_world::mission::{
     LoadProgress, MissionObject, MissionPhase, MissionRequest, ModelNode, ModelState, NodeStage,
-    PrototypeChain, UnitPartInfo, headless_app,
+    PrototypeChain, UnitPartInfo, headless_app, spawn_built,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -309,6 +309,43 @@ fn every_drawn_entity_has_a_draw_item_source_in_a_stable_order() {
         assert_eq!(source.pipeline_key, material.state.pipeline_key());
         assert_eq!(source.render_phase, material.render_phase());
     }
+}
+
+/// A robot made in play (a factory's) is drawn as the placed ones are:
+/// its parts' batches, after every other in the insertion order.
+#[test]
+fn an_object_made_in_play_is_drawn_after_the_placed_ones() {
+    let dir = demo_install();
+    let mut app = built_app(dir.path(), &[]);
+    let before = sources(app.world_mut());
+    let id = spawn_built(app.world_mut(), "Warbot", 1, [100.0, 100.0, 0.0], 0.0).unwrap();
+    app.update();
+    let after = sources(app.world_mut());
+    let made: Vec<&DrawItemSource> = after
+        .iter()
+        .map(|(_, s)| s)
+        .filter(|s| s.object == Some(id.raw()))
+        .collect();
+    assert!(!made.is_empty(), "the robot's batches");
+    assert_eq!(after.len(), before.len() + made.len());
+    let last_before = before.iter().map(|(_, s)| s.insertion).max().unwrap();
+    assert!(made.iter().all(|s| s.insertion > last_before));
+    let mut insertions: Vec<u64> = after.iter().map(|(_, s)| s.insertion).collect();
+    insertions.sort_unstable();
+    insertions.dedup();
+    assert_eq!(insertions.len(), after.len(), "every insertion once");
+    let world = app.world();
+    let root = world.resource::<ObjectRegistry>().entity(id).unwrap();
+    assert_eq!(world.get::<Visibility>(root), Some(&Visibility::Inherited));
+    assert_eq!(
+        world.resource::<SceneBuilt>().batches,
+        after.len() - terrain_count(&after)
+    );
+}
+
+/// How many of `sources` draw the ground.
+fn terrain_count(sources: &[(Entity, DrawItemSource)]) -> usize {
+    sources.iter().filter(|(_, s)| s.object.is_none()).count()
 }
 
 #[test]

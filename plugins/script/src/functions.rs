@@ -132,7 +132,7 @@ impl Call<'_> {
         match target {
             OrderTarget::Object(id) => self.view.objects.get(&id).map(|o| o.at),
             OrderTarget::Place(p) => Some([p[0], p[1]]),
-            OrderTarget::None => None,
+            OrderTarget::None | OrderTarget::Name(_) => None,
         }
     }
 

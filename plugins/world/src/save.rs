@@ -5,6 +5,7 @@
 
 use crate::ObjectRegistry;
 use crate::id::OriginalObjectId;
+use crate::mission::Built;
 use bevy::ecs::component::Mutable;
 use bevy::prelude::*;
 use iron3d_schedules::{AppStateSaveExt, RawValue, check_as, from_section, to_section};
@@ -151,12 +152,15 @@ pub fn restore_resource<R: Resource + DeserializeOwned>(
     Ok(())
 }
 
-/// The world's own section: the live objects with their transforms, and
-/// the ids deleted in play.
+/// The world's own section: the live objects with their transforms, the
+/// ids deleted in play, and the objects made in play (a save without them
+/// has none).
 #[derive(Serialize, serde::Deserialize)]
 struct SavedObjects {
     live: Vec<(u32, Transform)>,
     deleted: Vec<u32>,
+    #[serde(default)]
+    built: Vec<(u32, Built)>,
 }
 
 /// The world's section reads, and every transform is one an object can
@@ -187,15 +191,31 @@ pub(crate) fn save_world_objects(world: &World) -> Result<Box<RawValue>, String>
         })
         .collect();
     let deleted = registry.deleted().map(OriginalObjectId::raw).collect();
-    to_section(&SavedObjects { live, deleted })
+    let built = registry
+        .iter()
+        .filter_map(|(id, entity)| Some((id.raw(), world.get::<Built>(entity)?.clone())))
+        .collect();
+    to_section(&SavedObjects {
+        live,
+        deleted,
+        built,
+    })
 }
 
-/// The mission as loaded anew has every object it placed: those deleted
-/// by the save's tick are deleted again (with their parts), the rest take
-/// their saved place. An object the save has and the mission does not
-/// (none is made in play) refuses the save.
+/// The mission as loaded anew has every object it placed: the objects
+/// made in play are made again from their designs, those deleted by the
+/// save's tick are deleted again (with their parts), the rest take their
+/// saved place. An object the save has and the mission does not, or one
+/// made from a design the install lacks, refuses the save.
 pub(crate) fn restore_world_objects(world: &mut World, state: &RawValue) -> Result<(), String> {
     let saved: SavedObjects = from_section(state)?;
+    for (raw, built) in saved.built {
+        let id = OriginalObjectId(raw);
+        if world.resource::<ObjectRegistry>().entity(id).is_ok() {
+            return Err(format!("{id}: made in play, and the mission placed it"));
+        }
+        crate::mission::spawn_built_as(world, id, built).map_err(|e| format!("{id}: {e}"))?;
+    }
     let placed = saved
         .live
         .iter()

@@ -300,7 +300,7 @@ fn the_loaded_mission_is_published_once_with_names_and_resource_chains() {
     )>();
     let mut count = 0;
     for (name, instance, object, id) in roots.iter(world) {
-        let record = &on_disk.objects[object.index];
+        let record = &on_disk.objects[object.index.expect("placed")];
         let prototype = String::from_utf8_lossy(&record.resource_name);
         assert_eq!(
             name.as_str(),

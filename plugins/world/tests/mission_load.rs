@@ -657,3 +657,85 @@ fn a_failure_reported_to_the_gate_fails_the_load_with_its_chain() {
     assert_eq!(app.world().resource::<GameClock>().tick(), 0);
     assert_eq!(phase(&app), MissionPhase::Failed);
 }
+
+/// A design: a unit file of `chassis` alone.
+fn design(chassis: &str) -> Vec<u8> {
+    let spec = PartSpec {
+        key: chassis.into(),
+        description: chassis.into(),
+        class: PartClass::Chassis,
+        attachment: -1,
+        children: Vec::new(),
+    };
+    UnitDat::build(CLASS_ROBOT, &[spec]).unwrap().to_bytes()
+}
+
+#[test]
+fn the_install_s_designs_are_prepared_and_made_with_new_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    write(
+        tmp.path(),
+        "UNITS/UNITS/PREBLD/Scout.dat",
+        &design("CH_WALK"),
+    );
+    write(tmp.path(), "UNITS/Saved.dat", &design("CH_WALK"));
+    // What the factory and the designer write for themselves is no design.
+    write(tmp.path(), "UNITS/bld_unit_12.dat", &design("CH_WALK"));
+    write(tmp.path(), "UNITS/temp_unit.dat", &design("CH_WALK"));
+    let mut app = app(tmp.path(), 1);
+    assert_eq!(load(&mut app), MissionPhase::Running);
+    let names: Vec<String> = app
+        .world()
+        .resource::<Blueprints>()
+        .designs()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, ["Scout", "Saved"]);
+    let placed = app.world().resource::<ObjectRegistry>().len() as u32;
+    let world = app.world_mut();
+    let id = spawn_built(world, "scout", 1, [5.0, 6.0, 0.0], 0.5).unwrap();
+    let highest = world
+        .resource::<ObjectRegistry>()
+        .iter()
+        .map(|(id, _)| id.raw())
+        .filter(|raw| *raw != id.raw())
+        .max()
+        .unwrap();
+    assert_eq!(id.raw(), highest + 1);
+    assert_eq!(world.resource::<ObjectRegistry>().len() as u32, placed + 1);
+    let entity = world.resource::<ObjectRegistry>().entity(id).unwrap();
+    let root = world.entity(entity);
+    assert_eq!(
+        root.get::<MissionObject>(),
+        Some(&MissionObject { index: None })
+    );
+    assert_eq!(root.get::<ObjectClan>().unwrap().identity_raw, 1);
+    assert_eq!(root.get::<Built>().unwrap().design, "Scout");
+    assert_eq!(
+        root.get::<PlacedTransform>().unwrap().position,
+        [5.0, 6.0, 0.0]
+    );
+    assert_eq!(root.get::<Children>().map(|c| c.len()), Some(1), "its part");
+    let next = spawn_built(world, "Saved", 1, [0.0; 3], 0.0).unwrap();
+    assert_eq!(next.raw(), id.raw() + 1);
+    let e = spawn_built(world, "Nothing", 1, [0.0; 3], 0.0).unwrap_err();
+    assert!(e.contains("no design 'Nothing'"), "{e}");
+}
+
+#[test]
+fn a_design_naming_a_missing_chassis_fails_the_load_with_its_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    install(tmp.path(), &Variant::default());
+    write(
+        tmp.path(),
+        "UNITS/UNITS/PREBLD/Broken.dat",
+        &design("CH_NONE"),
+    );
+    let mut app = app(tmp.path(), 1);
+    let error = failed_load(&mut app);
+    assert_eq!(error.phase, MissionPhase::Prototypes);
+    assert_eq!(error.object.as_deref(), Some("design 'Broken'"));
+    assert_eq!(error.prototype.as_deref(), Some("'CH_NONE'"));
+    assert_eq!(error.archive.as_deref(), Some("'objects.rlb'"));
+}

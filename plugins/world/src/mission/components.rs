@@ -561,11 +561,12 @@ pub enum Locality {
     Mirror,
 }
 
-/// Marks the root of a placed object of the loaded mission.
+/// Marks the root of an object of the loaded mission: placed, or made in
+/// play.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MissionObject {
-    /// Index of the record in the TMA.
-    pub index: usize,
+    /// Index of the record in the TMA; none for an object made in play.
+    pub index: Option<usize>,
 }
 
 /// A component of a placed object: a unit-DAT part, or the one part of an

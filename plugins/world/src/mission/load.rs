@@ -24,7 +24,7 @@ use iron3d_formats::proto::ctpt::Ctpt;
 use iron3d_formats::proto::expl::Expl;
 use iron3d_formats::proto::ndpr::Ndpr;
 use iron3d_formats::proto::ske::Sky;
-use iron3d_formats::registry::{EffectiveRef, Geometry, Resolved};
+use iron3d_formats::registry::{EffectiveRef, Geometry, Registry, Resolved};
 use iron3d_formats::source::{Found, Source};
 use iron3d_formats::terrain::land_map::LandMap;
 use iron3d_formats::terrain::land_msh::LandMsh;
@@ -164,6 +164,30 @@ struct PartRecord {
     attachment: i32,
 }
 
+/// A design the install offers a factory: a unit DAT, by name.
+#[derive(Debug, Clone)]
+pub(crate) struct DesignPlan {
+    /// The file's stem.
+    pub name: String,
+    /// Its legacy path below the install.
+    pub path: Vec<u8>,
+    /// The unit file's Type word.
+    pub unit_type: u32,
+    pub parts: Vec<PartPlan>,
+    /// Its drive, prepared in the resources phase.
+    pub drive: Option<super::Drive>,
+}
+
+/// Where the install keeps the mission's prebuilt designs and the
+/// designer's saved ones (openparkan `docs/38-designs.md`, "The files").
+const PREBUILT_DESIGNS: &str = "UNITS\\UNITS\\PREBLD";
+const SAVED_DESIGNS: &str = "UNITS";
+
+/// How errors name design `name`.
+pub(crate) fn design_label(name: &str) -> String {
+    format!("design '{name}'")
+}
+
 /// One node of a prepared model.
 #[derive(Debug, Clone)]
 pub(crate) struct NodePlan {
@@ -182,6 +206,47 @@ pub(crate) struct NodePlan {
     pub flags: u16,
     /// Its damage states ([`Node38::damage_states`]).
     pub damage_states: u8,
+}
+
+/// What the resources phase prepared of each prototype: kept after the
+/// load, for objects made in play.
+#[derive(Default)]
+pub(crate) struct Prepared {
+    /// Upper-cased prototype key -> its model nodes (empty: no geometry).
+    pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
+    /// Upper-cased prototype key -> its checked resource chain.
+    pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
+    /// Upper-cased prototype key -> its parsed model, when it has one.
+    pub meshes: BTreeMap<Vec<u8>, Arc<Msh>>,
+    /// Upper-cased prototype key -> the controller it names (its `part`
+    /// set where an object uses it), none when it names none.
+    pub(crate) controllers: BTreeMap<Vec<u8>, Option<super::Controller>>,
+    /// Upper-cased prototype key -> the controller file it names, whose
+    /// components join its objects' drives (absent when it names none).
+    pub devices: BTreeMap<Vec<u8>, Arc<Ctld>>,
+    /// Upper-cased prototype key -> the `.ndp` node table it names.
+    pub damage: BTreeMap<Vec<u8>, Arc<Ndpr>>,
+    /// Upper-cased prototype key -> the control points (`.cpt`) it names.
+    pub points: BTreeMap<Vec<u8>, Arc<Ctpt>>,
+    /// Upper-cased round prototype key -> the round a gun fires.
+    pub rounds: BTreeMap<Vec<u8>, Arc<super::RoundSpec>>,
+    /// Upper-cased prototype key -> the key of its effect.
+    pub part_effects: BTreeMap<Vec<u8>, String>,
+    /// Upper-cased prototype key -> the `.exp` key of each `.ndp` row.
+    pub explosions: BTreeMap<Vec<u8>, Vec<Option<String>>>,
+}
+
+impl Prepared {
+    /// The controller of a placed object: its root part's, when its
+    /// prototype names one.
+    pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
+        let root = parts.first().filter(|p| p.parent.is_none())?;
+        let controller = self.controllers.get(&root.key.to_ascii_uppercase())?;
+        Some(super::Controller {
+            part: root.index,
+            ..controller.clone()?
+        })
+    }
 }
 
 /// Everything the loader has read so far; each phase adds its part.
@@ -207,32 +272,14 @@ pub(crate) struct Loader {
     pub game_ini: Option<Settings>,
     /// Per placed object, its components in part-tree order.
     pub parts: Vec<Vec<PartPlan>>,
-    /// Upper-cased prototype key -> its model nodes (empty: no geometry).
-    pub models: BTreeMap<Vec<u8>, Arc<Vec<NodePlan>>>,
-    /// Upper-cased prototype key -> its checked resource chain.
-    pub chains: BTreeMap<Vec<u8>, Arc<ResourceChain>>,
-    /// Upper-cased prototype key -> its parsed model, when it has one.
-    pub meshes: BTreeMap<Vec<u8>, Arc<Msh>>,
-    /// Upper-cased prototype key -> the controller it names (its `part`
-    /// set where an object uses it), none when it names none.
-    controllers: BTreeMap<Vec<u8>, Option<super::Controller>>,
-    /// Upper-cased prototype key -> the controller file it names, whose
-    /// components join its objects' drives (absent when it names none).
-    pub devices: BTreeMap<Vec<u8>, Arc<Ctld>>,
-    /// Upper-cased prototype key -> the `.ndp` node table it names.
-    pub damage: BTreeMap<Vec<u8>, Arc<Ndpr>>,
-    /// Upper-cased prototype key -> the control points (`.cpt`) it names.
-    pub points: BTreeMap<Vec<u8>, Arc<Ctpt>>,
-    /// Upper-cased round prototype key -> the round a gun fires.
-    pub rounds: BTreeMap<Vec<u8>, Arc<super::RoundSpec>>,
+    /// The install's designs, resolved like placed objects.
+    pub designs: Vec<DesignPlan>,
+    /// Every prototype's prepared data.
+    pub prepared: Prepared,
     /// Per placed object, its drive when it has a controller.
     pub drives: Vec<Option<super::Drive>>,
     /// The effects and node explosions read so far.
     pub effects: super::MissionEffects,
-    /// Upper-cased prototype key -> the key of its effect.
-    pub part_effects: BTreeMap<Vec<u8>, String>,
-    /// Upper-cased prototype key -> the `.exp` key of each `.ndp` row.
-    pub explosions: BTreeMap<Vec<u8>, Vec<Option<String>>>,
 }
 
 /// The mission directory's sky and its materials.
@@ -264,18 +311,10 @@ impl Loader {
             sky: None,
             game_ini: None,
             parts: Vec::new(),
-            models: BTreeMap::new(),
-            chains: BTreeMap::new(),
-            meshes: BTreeMap::new(),
-            controllers: BTreeMap::new(),
-            devices: BTreeMap::new(),
-            damage: BTreeMap::new(),
-            points: BTreeMap::new(),
-            rounds: BTreeMap::new(),
+            designs: Vec::new(),
+            prepared: Prepared::default(),
             drives: Vec::new(),
             effects: Default::default(),
-            part_effects: BTreeMap::new(),
-            explosions: BTreeMap::new(),
         }
     }
 
@@ -464,69 +503,139 @@ impl Loader {
         let mut all = Vec::with_capacity(tma.objects.len());
         for (i, placed) in tma.objects.iter().enumerate() {
             let object = Some(object_label(i, &placed.resource_name));
-            let specs: Vec<PartRecord> = match placed.resource() {
-                ResourceRef::Prototype(key) => vec![PartRecord {
-                    parent: None,
-                    key: key.to_vec(),
-                    class: None,
-                    attachment: -1,
-                }],
-                ResourceRef::UnitDat(path) => {
-                    let edge = Edge {
-                        object: object.clone(),
-                        archive: Some(lossy(path)),
-                        ..Edge::default()
-                    };
-                    let unit = self
-                        .read_unit(path)
-                        .map_err(|e| self.error(phase, edge.clone(), e))?;
-                    // A broken tree (compatible mode) keeps the flat records.
-                    let links = unit.tree().unwrap_or_default();
-                    unit.parts
-                        .iter()
-                        .enumerate()
-                        .map(|(p, part)| {
-                            let parent = links.get(p).and_then(|l| l.parent);
-                            PartRecord {
-                                parent,
-                                key: part.key().to_vec(),
-                                class: part.class(),
-                                attachment: part.attachment,
-                            }
-                        })
-                        .collect()
-                }
-            };
-            let mut parts = Vec::with_capacity(specs.len());
-            for (index, record) in specs.into_iter().enumerate() {
-                let PartRecord {
-                    parent,
-                    key,
-                    class,
-                    attachment,
-                } = record;
-                let resolved = registry.resolve(&key).map_err(|e| {
-                    let edge = Edge {
-                        object: object.clone(),
-                        prototype: Some(lossy(&key)),
-                        archive: Some("'objects.rlb'".into()),
-                        ..Edge::default()
-                    };
-                    self.error(phase, edge, e)
-                })?;
-                parts.push(PartPlan {
-                    index,
-                    parent,
-                    key,
-                    class,
-                    attachment,
-                    resolved,
-                });
-            }
-            all.push(parts);
+            all.push(self.part_plans(&registry, placed.resource(), object)?);
         }
         self.parts = all;
+        let mut designs: Vec<DesignPlan> = Vec::new();
+        for (name, path) in self.design_files() {
+            if designs.iter().any(|d| d.name.eq_ignore_ascii_case(&name)) {
+                continue;
+            }
+            let object = Some(design_label(&name));
+            let unit = self.read_unit(&path).map_err(|e| {
+                let edge = Edge {
+                    object: object.clone(),
+                    archive: Some(lossy(&path)),
+                    ..Edge::default()
+                };
+                self.error(phase, edge, e)
+            })?;
+            let parts = self.part_plans(&registry, ResourceRef::UnitDat(&path), object)?;
+            designs.push(DesignPlan {
+                name,
+                path,
+                unit_type: unit.class_word,
+                parts,
+                drive: None,
+            });
+        }
+        self.designs = designs;
         Ok(())
+    }
+
+    /// The install's designs, by name (the file's stem), in the order a
+    /// factory offers them: the prebuilt ones (`UNITS\UNITS\PREBLD`),
+    /// then the designs the designer saved (`UNITS`, but for the files the
+    /// factory and the designer write for themselves: openparkan
+    /// `docs/38-designs.md` "The files").
+    fn design_files(&self) -> Vec<(String, Vec<u8>)> {
+        let own = |name: &str| {
+            let upper = name.to_ascii_uppercase();
+            ["BLD_UNIT_", "VIEW_UNIT_", "TEMP_UNIT."]
+                .iter()
+                .any(|p| upper.starts_with(p))
+        };
+        let mut found = Vec::new();
+        for dir in [PREBUILT_DESIGNS, SAVED_DESIGNS] {
+            for file in self.source().files_in(dir.as_bytes()) {
+                let cut = file.len().saturating_sub(4);
+                let Some(stem) = file
+                    .get(cut..)
+                    .filter(|ext| ext.eq_ignore_ascii_case(".dat"))
+                    .and_then(|_| file.get(..cut))
+                    .filter(|stem| !stem.is_empty())
+                else {
+                    continue;
+                };
+                if dir == SAVED_DESIGNS && own(&file) {
+                    continue;
+                }
+                found.push((stem.to_string(), format!("{dir}\\{file}").into_bytes()));
+            }
+        }
+        found
+    }
+
+    /// The components of an object made from `resource`: a direct key, or
+    /// the parts of its unit DAT in part-tree order, each resolved in
+    /// `objects.rlb`; an error names `object`.
+    fn part_plans(
+        &self,
+        registry: &Registry,
+        resource: ResourceRef<'_>,
+        object: Option<String>,
+    ) -> Result<Vec<PartPlan>, LoadError> {
+        let phase = MissionPhase::Prototypes;
+        let specs: Vec<PartRecord> = match resource {
+            ResourceRef::Prototype(key) => vec![PartRecord {
+                parent: None,
+                key: key.to_vec(),
+                class: None,
+                attachment: -1,
+            }],
+            ResourceRef::UnitDat(path) => {
+                let edge = Edge {
+                    object: object.clone(),
+                    archive: Some(lossy(path)),
+                    ..Edge::default()
+                };
+                let unit = self
+                    .read_unit(path)
+                    .map_err(|e| self.error(phase, edge.clone(), e))?;
+                // A broken tree (compatible mode) keeps the flat records.
+                let links = unit.tree().unwrap_or_default();
+                unit.parts
+                    .iter()
+                    .enumerate()
+                    .map(|(p, part)| {
+                        let parent = links.get(p).and_then(|l| l.parent);
+                        PartRecord {
+                            parent,
+                            key: part.key().to_vec(),
+                            class: part.class(),
+                            attachment: part.attachment,
+                        }
+                    })
+                    .collect()
+            }
+        };
+        let mut parts = Vec::with_capacity(specs.len());
+        for (index, record) in specs.into_iter().enumerate() {
+            let PartRecord {
+                parent,
+                key,
+                class,
+                attachment,
+            } = record;
+            let resolved = registry.resolve(&key).map_err(|e| {
+                let edge = Edge {
+                    object: object.clone(),
+                    prototype: Some(lossy(&key)),
+                    archive: Some("'objects.rlb'".into()),
+                    ..Edge::default()
+                };
+                self.error(phase, edge, e)
+            })?;
+            parts.push(PartPlan {
+                index,
+                parent,
+                key,
+                class,
+                attachment,
+                resolved,
+            });
+        }
+        Ok(parts)
     }
 
     fn read_unit(&self, path: &[u8]) -> Result<Arc<UnitDat>, FormatError> {
@@ -553,8 +662,9 @@ impl Loader {
         result
     }
 
-    /// Checks and prepares each distinct prototype once; an error carries
-    /// the first object that reached it.
+    /// Checks and prepares each distinct prototype once, of the placed
+    /// objects, then of the designs; an error carries the first object
+    /// that reached it.
     fn prepare_all(
         &mut self,
         graph: &Graph<'_>,
@@ -562,90 +672,117 @@ impl Loader {
         parts: &[Vec<PartPlan>],
     ) -> Result<(), LoadError> {
         for (i, object_parts) in parts.iter().enumerate() {
-            let object = || Some(object_label(i, &tma.objects[i].resource_name));
-            for part in object_parts {
-                let upper = part.key.to_ascii_uppercase();
-                if self.models.contains_key(&upper) {
-                    continue;
-                }
-                let checked = graph.prototype(&part.key);
-                if let Some(failure) = checked.failures.first() {
-                    let (edge, cause) = graph_edge(object(), &part.key, failure);
-                    return Err(self.error(MissionPhase::Resources, edge, cause));
-                }
-                let nodes = prepare(graph, &part.key, &part.resolved).map_err(
-                    |(archive, entry, cause)| {
-                        let edge = Edge {
-                            object: object(),
-                            prototype: Some(lossy(&part.key)),
-                            archive: Some(lossy(&archive)),
-                            entry: Some(lossy(&entry)),
-                        };
-                        self.error(MissionPhase::Resources, edge, cause)
-                    },
-                )?;
-                self.models.insert(upper.clone(), Arc::new(nodes));
-                let chain = ResourceChain::new(&checked, &part.resolved);
-                self.chains.insert(upper.clone(), Arc::new(chain));
-                let model = graph.model(&part.key);
-                if let Some(msh) = &model {
-                    self.meshes.insert(upper.clone(), msh.clone());
-                }
-                let entry_error = |(r, cause): (EffectiveRef, String)| {
-                    let edge = Edge {
-                        object: object(),
-                        prototype: Some(lossy(&part.key)),
-                        archive: Some(lossy(&r.archive)),
-                        entry: Some(lossy(&r.resource)),
-                    };
-                    self.error(MissionPhase::Resources, edge, cause)
-                };
-                let points = match part.resolved.first_with("cpt") {
-                    Some(cpt) => Some(self.read_entry(cpt, Ctpt::parse).map_err(entry_error)?),
-                    None => None,
-                };
-                let controller = self
-                    .read_controller(&part.resolved, model.as_deref(), points.as_deref())
-                    .map_err(entry_error)?;
-                let damage = match part.resolved.first_with("ndp") {
-                    Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_error)?),
-                    None => None,
-                };
-                let (controller, ctld) = controller.unzip();
-                self.controllers.insert(upper.clone(), controller);
-                if let Some(ctld) = ctld {
-                    self.read_rounds(&ctld).map_err(|(round, cause)| {
-                        let edge = Edge {
-                            object: object(),
-                            prototype: Some(lossy(&part.key)),
-                            archive: Some("'objects.rlb'".into()),
-                            entry: Some(lossy(&round)),
-                        };
-                        self.error(MissionPhase::Resources, edge, cause)
-                    })?;
-                    self.read_program_effects(&part.key, &ctld);
-                    self.devices.insert(upper.clone(), ctld);
-                }
-                if let Some(points) = points {
-                    self.points.insert(upper.clone(), points);
-                }
-                self.read_part_effects(&part.key, &part.resolved, damage.as_deref());
-                if let Some(damage) = damage {
-                    self.damage.insert(upper, damage);
-                }
-            }
             let placed = &tma.objects[i];
-            let drive = self
-                .drive_of(object_parts, placed)
-                .map_err(|(key, cause)| {
+            let object = Some(object_label(i, &placed.resource_name));
+            self.prepare_parts(graph, object_parts, &object)?;
+            let scale = super::PlacedTransform::of(placed).scale;
+            let drive = self.placed_drive(object_parts, scale, &object)?;
+            self.drives.push(drive);
+        }
+        let mut designs = std::mem::take(&mut self.designs);
+        let prepared = designs.iter_mut().try_for_each(|design| {
+            let object = Some(design_label(&design.name));
+            self.prepare_parts(graph, &design.parts, &object)?;
+            design.drive = self.placed_drive(&design.parts, [1.0; 3], &object)?;
+            Ok(())
+        });
+        self.designs = designs;
+        prepared
+    }
+
+    /// [`Self::drive_of`], its error in the load's chain naming `object`.
+    fn placed_drive(
+        &self,
+        parts: &[PartPlan],
+        scale: [f32; 3],
+        object: &Option<String>,
+    ) -> Result<Option<super::Drive>, LoadError> {
+        self.drive_of(parts, scale).map_err(|(key, cause)| {
+            let edge = Edge {
+                object: object.clone(),
+                prototype: Some(lossy(key)),
+                ..Edge::default()
+            };
+            self.error(MissionPhase::Resources, edge, cause)
+        })
+    }
+
+    /// Checks and prepares the prototypes of `parts` not prepared yet.
+    fn prepare_parts(
+        &mut self,
+        graph: &Graph<'_>,
+        parts: &[PartPlan],
+        object: &Option<String>,
+    ) -> Result<(), LoadError> {
+        for part in parts {
+            let upper = part.key.to_ascii_uppercase();
+            if self.prepared.models.contains_key(&upper) {
+                continue;
+            }
+            let checked = graph.prototype(&part.key);
+            if let Some(failure) = checked.failures.first() {
+                let (edge, cause) = graph_edge(object.clone(), &part.key, failure);
+                return Err(self.error(MissionPhase::Resources, edge, cause));
+            }
+            let nodes =
+                prepare(graph, &part.key, &part.resolved).map_err(|(archive, entry, cause)| {
                     let edge = Edge {
-                        object: object(),
-                        prototype: Some(lossy(key)),
-                        ..Edge::default()
+                        object: object.clone(),
+                        prototype: Some(lossy(&part.key)),
+                        archive: Some(lossy(&archive)),
+                        entry: Some(lossy(&entry)),
                     };
                     self.error(MissionPhase::Resources, edge, cause)
                 })?;
-            self.drives.push(drive);
+            self.prepared.models.insert(upper.clone(), Arc::new(nodes));
+            let chain = ResourceChain::new(&checked, &part.resolved);
+            self.prepared.chains.insert(upper.clone(), Arc::new(chain));
+            let model = graph.model(&part.key);
+            if let Some(msh) = &model {
+                self.prepared.meshes.insert(upper.clone(), msh.clone());
+            }
+            let entry_error = |(r, cause): (EffectiveRef, String)| {
+                let edge = Edge {
+                    object: object.clone(),
+                    prototype: Some(lossy(&part.key)),
+                    archive: Some(lossy(&r.archive)),
+                    entry: Some(lossy(&r.resource)),
+                };
+                self.error(MissionPhase::Resources, edge, cause)
+            };
+            let points = match part.resolved.first_with("cpt") {
+                Some(cpt) => Some(self.read_entry(cpt, Ctpt::parse).map_err(entry_error)?),
+                None => None,
+            };
+            let controller = self
+                .read_controller(&part.resolved, model.as_deref(), points.as_deref())
+                .map_err(entry_error)?;
+            let damage = match part.resolved.first_with("ndp") {
+                Some(r) => Some(self.read_entry(r, Ndpr::parse).map_err(entry_error)?),
+                None => None,
+            };
+            let (controller, ctld) = controller.unzip();
+            self.prepared.controllers.insert(upper.clone(), controller);
+            if let Some(ctld) = ctld {
+                self.read_rounds(&ctld).map_err(|(round, cause)| {
+                    let edge = Edge {
+                        object: object.clone(),
+                        prototype: Some(lossy(&part.key)),
+                        archive: Some("'objects.rlb'".into()),
+                        entry: Some(lossy(&round)),
+                    };
+                    self.error(MissionPhase::Resources, edge, cause)
+                })?;
+                self.read_program_effects(&part.key, &ctld);
+                self.prepared.devices.insert(upper.clone(), ctld);
+            }
+            if let Some(points) = points {
+                self.prepared.points.insert(upper.clone(), points);
+            }
+            self.read_part_effects(&part.key, &part.resolved, damage.as_deref());
+            if let Some(damage) = damage {
+                self.prepared.damage.insert(upper, damage);
+            }
         }
         Ok(())
     }
@@ -656,9 +793,9 @@ impl Loader {
     fn drive_of<'a>(
         &self,
         parts: &'a [PartPlan],
-        placed: &tma::PlacedObject,
+        scale: [f32; 3],
     ) -> Result<Option<super::Drive>, (&'a [u8], String)> {
-        let Some(controller) = self.controller_of(parts) else {
+        let Some(controller) = self.prepared.controller_of(parts) else {
             return Ok(None);
         };
         let inputs: Vec<_> = parts
@@ -667,13 +804,16 @@ impl Loader {
                 let upper = plan.key.to_ascii_uppercase();
                 super::drive::PartInputs {
                     plan,
-                    components: self.devices.get(&upper).map_or(&[][..], |c| &c.components),
-                    damage: self.damage.get(&upper).map(|d| &**d),
-                    nodes: self.models.get(&upper).map_or(&[][..], |m| &m[..]),
+                    components: self
+                        .prepared
+                        .devices
+                        .get(&upper)
+                        .map_or(&[][..], |c| &c.components),
+                    damage: self.prepared.damage.get(&upper).map(|d| &**d),
+                    nodes: self.prepared.models.get(&upper).map_or(&[][..], |m| &m[..]),
                 }
             })
             .collect();
-        let scale = super::PlacedTransform::of(placed).scale;
         super::drive::assemble(&inputs, scale, controller.params.payload_kg)
             .map(Some)
             .map_err(|(part, cause)| (&parts[part].key[..], cause))
@@ -740,7 +880,7 @@ impl Loader {
         for gun in ctld.components.iter().filter(|k| k.type_id() == CLASS_GUN) {
             let key = gun.emits().name.name().to_vec();
             let upper = key.to_ascii_uppercase();
-            if key.is_empty() || self.rounds.contains_key(&upper) {
+            if key.is_empty() || self.prepared.rounds.contains_key(&upper) {
                 continue;
             }
             let fail = |cause: String| (key.clone(), cause);
@@ -774,7 +914,7 @@ impl Loader {
                     self.effects.read_blast_effects(&source, blast);
                 }
             }
-            self.rounds.insert(upper, Arc::new(round));
+            self.prepared.rounds.insert(upper, Arc::new(round));
         }
         Ok(())
     }
@@ -794,7 +934,9 @@ impl Loader {
     /// fault of [`super::MissionEffects`], never a load error.
     fn read_part_effects(&mut self, key: &[u8], resolved: &Resolved, damage: Option<&Ndpr>) {
         let upper = key.to_ascii_uppercase();
-        if self.part_effects.contains_key(&upper) || self.explosions.contains_key(&upper) {
+        if self.prepared.part_effects.contains_key(&upper)
+            || self.prepared.explosions.contains_key(&upper)
+        {
             return;
         }
         let source = self.source().clone();
@@ -805,7 +947,7 @@ impl Loader {
                 .read_effect(&source, &origin, (&r.archive, &r.resource))
         {
             let effect = super::effects::effect_key(&r.archive, &r.resource);
-            self.part_effects.insert(upper.clone(), effect);
+            self.prepared.part_effects.insert(upper.clone(), effect);
         }
         let (Some(table), Some(ndp)) = (damage, resolved.first_with("ndp")) else {
             return;
@@ -833,18 +975,7 @@ impl Loader {
                 }
             })
             .collect();
-        self.explosions.insert(upper, keys);
-    }
-
-    /// The controller of a placed object: its root part's, when its
-    /// prototype names one.
-    pub(crate) fn controller_of(&self, parts: &[PartPlan]) -> Option<super::Controller> {
-        let root = parts.first().filter(|p| p.parent.is_none())?;
-        let controller = self.controllers.get(&root.key.to_ascii_uppercase())?;
-        Some(super::Controller {
-            part: root.index,
-            ..controller.clone()?
-        })
+        self.prepared.explosions.insert(upper, keys);
     }
 }
 

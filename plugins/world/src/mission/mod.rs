@@ -23,6 +23,7 @@
 //! mission was asked for).
 
 mod arms;
+mod built;
 mod chain;
 mod clans;
 mod components;
@@ -40,6 +41,8 @@ pub use arms::{
     AimAxis, Armament, Armour, Barrel, Blast, GunSpec, HitModel, HitNode, NODE_NEVER_HIDDEN,
     NODE_VITAL, NodeStage, RoundEnd, RoundSpec, SURFACE_MACHINE, Seeker, TurretSpec,
 };
+pub(crate) use built::spawn_built_as;
+pub use built::{Blueprints, Built, Design, next_id, spawn_built};
 pub use chain::{PartResources, ResourceChain};
 pub use clans::{ClanRelations, Relation};
 pub use components::{
@@ -76,7 +79,7 @@ use iron3d_formats::tma::{
 };
 use iron3d_formats::unitdat::CLASS_ROBOT;
 use iron3d_schedules::{AppStateHashExt, Phase};
-use load::Loader;
+use load::{Loader, Prepared};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -219,16 +222,18 @@ pub struct MissionDescription {
 #[derive(Resource, Debug, Clone, Default)]
 struct AssignedIds(Vec<OriginalObjectId>);
 
-/// One placed object as the prototypes phase resolved it.
+/// One placed object (or design) as the prototypes phase resolved it.
 #[derive(Debug, Clone)]
 pub struct PlannedObject {
-    /// `#index 'resource_name'`, as errors name the object.
+    /// `#index 'resource_name'` (`design 'name'`), as errors name the
+    /// object.
     pub label: String,
     /// Its components in part-tree order.
     pub parts: Vec<PrototypeChain>,
 }
 
-/// The placed objects resolved by the prototypes phase, in TMA order,
+/// The placed objects resolved by the prototypes phase, in TMA order, then
+/// the install's designs,
 /// published read-only for plugins preparing resources (from
 /// [`MissionPhase::Resources`] until construction is done).
 #[derive(Resource, Debug, Clone, Default)]
@@ -460,25 +465,32 @@ fn with_loader(world: &mut World, phase: MissionPhase) -> Result<(), LoadError> 
     result
 }
 
-/// The resolved placed objects the loader holds after phase 4.
+/// The resolved placed objects the loader holds after phase 4, then the
+/// install's designs (what objects made in play will draw).
 fn planned_objects(loader: &Loader) -> PlannedObjects {
     let Some(tma) = &loader.tma else {
         return PlannedObjects::default();
     };
-    let objects = tma
+    let chains = |parts: &[load::PartPlan]| {
+        parts
+            .iter()
+            .map(|p| PrototypeChain(p.resolved.clone()))
+            .collect()
+    };
+    let placed = tma
         .objects
         .iter()
         .zip(&loader.parts)
         .enumerate()
         .map(|(i, (placed, parts))| PlannedObject {
             label: load::object_label(i, &placed.resource_name),
-            parts: parts
-                .iter()
-                .map(|p| PrototypeChain(p.resolved.clone()))
-                .collect(),
-        })
-        .collect();
-    PlannedObjects(objects)
+            parts: chains(parts),
+        });
+    let designs = loader.designs.iter().map(|d| PlannedObject {
+        label: load::design_label(&d.name),
+        parts: chains(&d.parts),
+    });
+    PlannedObjects(placed.chain(designs).collect())
 }
 
 /// Phase 3: paths and clans become resources; each placed object gets its
@@ -528,7 +540,7 @@ struct Arms {
 /// radar and its shield, from its parts' models, controllers (clips and other fitted
 /// parts in their slots), control points and node tables.
 fn arms_of(
-    loader: &Loader,
+    prepared: &Prepared,
     parts: &[load::PartPlan],
     frames: &[(Transform, Option<usize>)],
     (scale, level): ([f32; 3], f32),
@@ -540,12 +552,12 @@ fn arms_of(
             let upper = plan.key.to_ascii_uppercase();
             arms::PartArms {
                 plan,
-                nodes: loader.models.get(&upper).map_or(&[][..], |m| &m[..]),
-                ctld: loader.devices.get(&upper).map(|c| &**c),
-                points: loader.points.get(&upper).map(|c| &**c),
-                damage: loader.damage.get(&upper).map(|d| &**d),
-                effect: loader.part_effects.get(&upper).map(String::as_str),
-                explosions: loader.explosions.get(&upper).map_or(&[][..], |e| &e[..]),
+                nodes: prepared.models.get(&upper).map_or(&[][..], |m| &m[..]),
+                ctld: prepared.devices.get(&upper).map(|c| &**c),
+                points: prepared.points.get(&upper).map(|c| &**c),
+                damage: prepared.damage.get(&upper).map(|d| &**d),
+                effect: prepared.part_effects.get(&upper).map(String::as_str),
+                explosions: prepared.explosions.get(&upper).map_or(&[][..], |e| &e[..]),
             }
         })
         .collect();
@@ -558,7 +570,8 @@ fn arms_of(
     let (components, _) = drive::fitted(&own);
     let volume_scale = (scale[0] * scale[1] * scale[2]).abs();
     let life_scale = volume_scale * level;
-    let (armament, hits) = arms::assemble(&inputs, &components, frames, &loader.rounds, life_scale);
+    let (armament, hits) =
+        arms::assemble(&inputs, &components, frames, &prepared.rounds, life_scale);
     Arms {
         armament,
         hits,
@@ -615,14 +628,16 @@ impl Difficulty {
     }
 }
 
-/// Phase 6: every object's hierarchy, spawned but not registered.
+/// Phase 6: every object's hierarchy, spawned but not registered; the
+/// prepared prototypes and designs stay for objects made in play.
 fn construct(world: &mut World) -> Result<(), LoadError> {
-    let Some(MissionLoader(loader)) = world.remove_resource::<MissionLoader>() else {
+    let Some(MissionLoader(mut loader)) = world.remove_resource::<MissionLoader>() else {
         return Ok(());
     };
     world.remove_resource::<PlannedObjects>();
     world.insert_resource(loader.effects.clone());
     let ids = world.remove_resource::<AssignedIds>().unwrap_or_default().0;
+    let prepared = Arc::new(std::mem::take(&mut loader.prepared));
     let mut pending = Vec::new();
     let (mut parts, mut nodes) = (0, 0);
     if let Some(tma) = &loader.tma {
@@ -631,162 +646,219 @@ fn construct(world: &mut World) -> Result<(), LoadError> {
         for (index, ((placed, id), object_parts)) in
             tma.objects.iter().zip(&ids).zip(&loader.parts).enumerate()
         {
-            let placed_transform = PlacedTransform::of(placed);
-            let instance = InstanceName::of(placed);
-            let prototype = String::from_utf8_lossy(&placed.resource_name).into_owned();
-            let root = world
-                .spawn((
-                    Name::new(format!("{:#010x} {} ({prototype})", id.raw(), instance.0)),
-                    instance,
-                    *id,
-                    MissionObject { index },
-                    ObjectKind {
-                        raw: placed.raw_kind,
-                    },
-                    PropertyBag(placed.properties.clone()),
-                    ObjectClan {
-                        identity_raw: placed.identity,
-                        clan_id: PropertyBag(placed.properties.clone()).int("ClanID"),
-                    },
-                    PrototypeKey(placed.resource_name.clone()),
-                    placed_transform,
-                    placed_transform.to_bevy(),
-                    ObjectState::default(),
-                    ModelState::default(),
-                    Locality::Local,
-                ))
-                .id();
+            let spec = ObjectSpec {
+                placed,
+                index: Some(index),
+                parts: object_parts,
+                drive: loader.drives.get(index).and_then(Option::as_ref),
+                level: difficulty.of(placed),
+            };
+            let spawned = spawn_object(world, &prepared, &spec, *id);
             if hero == Some(index) {
-                world.entity_mut(root).insert(Hero);
+                world.entity_mut(spawned.root).insert(Hero);
             }
-            if let Some(controller) = loader.controller_of(object_parts) {
-                let engine = object_parts
-                    .iter()
-                    .find(|p| p.index == controller.part)
-                    .and_then(|p| loader.part_effects.get(&p.key.to_ascii_uppercase()));
-                if let Some(effect) = engine {
-                    world.entity_mut(root).insert(EngineEffect(effect.clone()));
-                }
-                world.entity_mut(root).insert(controller);
-            }
-            if let Some(Some(drive)) = loader.drives.get(index) {
-                world.entity_mut(root).insert(drive.clone());
-            }
-            let whole = object_parts
-                .iter()
-                .map(|p| {
-                    let upper = p.key.to_ascii_uppercase();
-                    vec![1.0; loader.models.get(&upper).map_or(0, |m| m.len())]
-                })
-                .collect();
-            world.entity_mut(root).insert(NodeLife(whole));
-            let frames = mount::part_frames(object_parts, &loader.models);
-            if let Some(bounds) = mount::body_bounds(object_parts, &loader.models, &frames) {
-                world.entity_mut(root).insert(bounds);
-            }
-            let level = difficulty.of(placed);
-            if let Some(ratio) = level {
-                world.entity_mut(root).insert(LevelRatio(ratio));
-            }
-            let Arms {
-                armament,
-                hits,
-                armour,
-                radar,
-                shield,
-                programs,
-            } = arms_of(
-                &loader,
-                object_parts,
-                &frames,
-                (placed_transform.scale, level.unwrap_or(1.0)),
-            );
-            if !armament.guns.is_empty() || !armament.turrets.is_empty() {
-                world.entity_mut(root).insert(armament);
-            }
-            if let Some(armour) = armour {
-                world.entity_mut(root).insert(armour);
-            }
-            if let Some(radar) = radar {
-                world.entity_mut(root).insert(radar);
-            }
-            if let Some(shield) = shield {
-                world.entity_mut(root).insert(shield);
-            }
-            if !hits.nodes.is_empty() {
-                world.entity_mut(root).insert(hits);
-            }
-            if !programs.0.is_empty() {
-                world.entity_mut(root).insert(programs);
-            }
-            if world.get::<Controller>(root).is_none()
-                && let Some(model) = mount::physical_model(object_parts, &loader.models, &frames)
-            {
-                world.entity_mut(root).insert(model);
-            }
-            // The chassis whose model plays the controller's states.
-            let animated = world.get::<Controller>(root).and_then(|c| {
-                let part = object_parts.iter().find(|p| p.index == c.part)?;
-                Some((
-                    c.part,
-                    loader.meshes.get(&part.key.to_ascii_uppercase())?.clone(),
-                ))
-            });
-            let mut part_entities = Vec::with_capacity(object_parts.len());
-            for (part, (frame, socket)) in object_parts.iter().zip(frames) {
-                let upper = part.key.to_ascii_uppercase();
-                let key = String::from_utf8_lossy(&part.key);
-                let label = format!("{:#010x} part #{} {key}", id.raw(), part.index);
-                let mut part_entity = world.spawn((
-                    Name::new(label.clone()),
-                    UnitPartInfo {
-                        index: part.index,
-                        parent: part.parent,
-                        key: part.key.clone(),
-                        class: part.class,
-                        attachment: part.attachment,
-                        socket,
-                    },
-                    PrototypeChain(part.resolved.clone()),
-                    frame,
-                    ChildOf(root),
-                ));
-                if let Some(chain) = loader.chains.get(&upper) {
-                    part_entity.insert(PartResources(chain.clone()));
-                }
-                let part_entity = part_entity.id();
-                parts += 1;
-                let model = loader.models.get(&upper).map_or(&[][..], |m| &m[..]);
-                let node_entities = spawn_nodes(world, part_entity, &label, model);
-                nodes += node_entities.len();
-                let mount = socket.and_then(|s| {
-                    let parent_part = part_entities.get(part.parent?).copied()?;
-                    let socket_node = *world.get::<PartNodes>(parent_part)?.0.get(s)?;
-                    let own_root = model.first().map_or(Transform::IDENTITY, mount::node_local);
-                    Some(SocketMount {
-                        parent_part,
-                        socket_node,
-                        own_root_inverse: mount::inverse(own_root),
-                    })
-                });
-                let mut entity = world.entity_mut(part_entity);
-                entity.insert(PartNodes(node_entities));
-                if let Some(mount) = mount {
-                    entity.insert(mount);
-                }
-                if let Some((_, msh)) = animated.as_ref().filter(|(i, _)| *i == part.index) {
-                    entity.insert(AnimatedModel(msh.clone()));
-                }
-                part_entities.push(part_entity);
-            }
-            pending.push((*id, root));
+            parts += spawned.parts;
+            nodes += spawned.nodes;
+            pending.push((*id, spawned.root));
         }
+        world.insert_resource(built::Blueprints::new(
+            prepared,
+            std::mem::take(&mut loader.designs),
+            difficulty,
+        ));
     }
     let mut progress = world.resource_mut::<LoadProgress>();
     progress.parts = parts;
     progress.nodes = nodes;
     world.insert_resource(PendingObjects(pending));
     Ok(())
+}
+
+/// What one object is made of: its record (placed, or made for an object
+/// made in play), its resolved parts and drive, and its difficulty ratio.
+struct ObjectSpec<'a> {
+    placed: &'a PlacedObject,
+    /// Its record's index in the TMA; none for an object made in play.
+    index: Option<usize>,
+    parts: &'a [load::PartPlan],
+    drive: Option<&'a Drive>,
+    level: Option<f32>,
+}
+
+/// What [`spawn_object`] spawned: the root and how many parts and nodes.
+struct Spawned {
+    root: Entity,
+    parts: usize,
+    nodes: usize,
+}
+
+/// Spawns one object's hierarchy with id `id` (not registered): the root
+/// with its record's components, controller, drive, arms and bounds, one
+/// child per part in part-tree order placed on its socket, the model's
+/// nodes under each part.
+fn spawn_object(
+    world: &mut World,
+    prepared: &Prepared,
+    spec: &ObjectSpec<'_>,
+    id: OriginalObjectId,
+) -> Spawned {
+    let ObjectSpec {
+        placed,
+        index,
+        parts: object_parts,
+        drive,
+        level,
+    } = *spec;
+    let placed_transform = PlacedTransform::of(placed);
+    let instance = InstanceName::of(placed);
+    let prototype = String::from_utf8_lossy(&placed.resource_name).into_owned();
+    let root = world
+        .spawn((
+            Name::new(format!("{:#010x} {} ({prototype})", id.raw(), instance.0)),
+            instance,
+            id,
+            MissionObject { index },
+            ObjectKind {
+                raw: placed.raw_kind,
+            },
+            PropertyBag(placed.properties.clone()),
+            ObjectClan {
+                identity_raw: placed.identity,
+                clan_id: PropertyBag(placed.properties.clone()).int("ClanID"),
+            },
+            PrototypeKey(placed.resource_name.clone()),
+            placed_transform,
+            placed_transform.to_bevy(),
+            ObjectState::default(),
+            ModelState::default(),
+            Locality::Local,
+        ))
+        .id();
+    if let Some(controller) = prepared.controller_of(object_parts) {
+        let engine = object_parts
+            .iter()
+            .find(|p| p.index == controller.part)
+            .and_then(|p| prepared.part_effects.get(&p.key.to_ascii_uppercase()));
+        if let Some(effect) = engine {
+            world.entity_mut(root).insert(EngineEffect(effect.clone()));
+        }
+        world.entity_mut(root).insert(controller);
+    }
+    if let Some(drive) = drive {
+        world.entity_mut(root).insert(drive.clone());
+    }
+    let whole = object_parts
+        .iter()
+        .map(|p| {
+            let upper = p.key.to_ascii_uppercase();
+            vec![1.0; prepared.models.get(&upper).map_or(0, |m| m.len())]
+        })
+        .collect();
+    world.entity_mut(root).insert(NodeLife(whole));
+    let frames = mount::part_frames(object_parts, &prepared.models);
+    if let Some(bounds) = mount::body_bounds(object_parts, &prepared.models, &frames) {
+        world.entity_mut(root).insert(bounds);
+    }
+    if let Some(ratio) = level {
+        world.entity_mut(root).insert(LevelRatio(ratio));
+    }
+    let Arms {
+        armament,
+        hits,
+        armour,
+        radar,
+        shield,
+        programs,
+    } = arms_of(
+        prepared,
+        object_parts,
+        &frames,
+        (placed_transform.scale, level.unwrap_or(1.0)),
+    );
+    if !armament.guns.is_empty() || !armament.turrets.is_empty() {
+        world.entity_mut(root).insert(armament);
+    }
+    if let Some(armour) = armour {
+        world.entity_mut(root).insert(armour);
+    }
+    if let Some(radar) = radar {
+        world.entity_mut(root).insert(radar);
+    }
+    if let Some(shield) = shield {
+        world.entity_mut(root).insert(shield);
+    }
+    if !hits.nodes.is_empty() {
+        world.entity_mut(root).insert(hits);
+    }
+    if !programs.0.is_empty() {
+        world.entity_mut(root).insert(programs);
+    }
+    if world.get::<Controller>(root).is_none()
+        && let Some(model) = mount::physical_model(object_parts, &prepared.models, &frames)
+    {
+        world.entity_mut(root).insert(model);
+    }
+    // The chassis whose model plays the controller's states.
+    let animated = world.get::<Controller>(root).and_then(|c| {
+        let part = object_parts.iter().find(|p| p.index == c.part)?;
+        Some((
+            c.part,
+            prepared.meshes.get(&part.key.to_ascii_uppercase())?.clone(),
+        ))
+    });
+    let mut spawned = Spawned {
+        root,
+        parts: 0,
+        nodes: 0,
+    };
+    let mut part_entities = Vec::with_capacity(object_parts.len());
+    for (part, (frame, socket)) in object_parts.iter().zip(frames) {
+        let upper = part.key.to_ascii_uppercase();
+        let key = String::from_utf8_lossy(&part.key);
+        let label = format!("{:#010x} part #{} {key}", id.raw(), part.index);
+        let mut part_entity = world.spawn((
+            Name::new(label.clone()),
+            UnitPartInfo {
+                index: part.index,
+                parent: part.parent,
+                key: part.key.clone(),
+                class: part.class,
+                attachment: part.attachment,
+                socket,
+            },
+            PrototypeChain(part.resolved.clone()),
+            frame,
+            ChildOf(root),
+        ));
+        if let Some(chain) = prepared.chains.get(&upper) {
+            part_entity.insert(PartResources(chain.clone()));
+        }
+        let part_entity = part_entity.id();
+        spawned.parts += 1;
+        let model = prepared.models.get(&upper).map_or(&[][..], |m| &m[..]);
+        let node_entities = spawn_nodes(world, part_entity, &label, model);
+        spawned.nodes += node_entities.len();
+        let mount = socket.and_then(|s| {
+            let parent_part = part_entities.get(part.parent?).copied()?;
+            let socket_node = *world.get::<PartNodes>(parent_part)?.0.get(s)?;
+            let own_root = model.first().map_or(Transform::IDENTITY, mount::node_local);
+            Some(SocketMount {
+                parent_part,
+                socket_node,
+                own_root_inverse: mount::inverse(own_root),
+            })
+        });
+        let mut entity = world.entity_mut(part_entity);
+        entity.insert(PartNodes(node_entities));
+        if let Some(mount) = mount {
+            entity.insert(mount);
+        }
+        if let Some((_, msh)) = animated.as_ref().filter(|(i, _)| *i == part.index) {
+            entity.insert(AnimatedModel(msh.clone()));
+        }
+        part_entities.push(part_entity);
+    }
+    spawned
 }
 
 /// A model's nodes under `part` (named after the part's `label`), each

@@ -139,7 +139,9 @@ pub(super) fn plugin(app: &mut App) {
         .remove_on_unload::<MissionLand>()
         .remove_on_unload::<MissionSky>()
         .remove_on_unload::<MissionArealMap>()
-        .remove_on_unload::<MissionEffects>();
+        .remove_on_unload::<MissionEffects>()
+        .remove_on_unload::<super::Blueprints>()
+        .register_type::<super::Built>();
 }
 
 /// Applies the waiting change once the slot is not loading.

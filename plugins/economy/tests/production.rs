@@ -1,0 +1,92 @@
+//! Production on the test arena: a factory builds the install's design
+//! with its three budgets and makes the robot, a unit of its clan with a
+//! new original id, that stands and takes orders.
+
+use bevy::prelude::*;
+use iron3d_economy::{EconomyEvents, EconomyPlugin, Production};
+use iron3d_formats::config::builddat::BuildCategory;
+use iron3d_formats::order::{InsertMode, ORDER_BUILDING_CONSTRUCT, OrderPacket, OrderTarget};
+use iron3d_world::mission::{Blueprints, Built, ObjectClan};
+use iron3d_world::test_support::{Arena, Piece, Side, What, run_for_seconds, running_arena};
+use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
+
+fn piece(what: What, at: [f32; 2]) -> Piece {
+    Piece {
+        what,
+        side: Side::Player,
+        at,
+        heading: 0.0,
+    }
+}
+
+fn factory_base() -> Arena {
+    Arena {
+        pieces: vec![
+            piece(What::Building(BuildCategory::Plant), [0.0, 0.0]),
+            piece(What::Building(BuildCategory::Generator), [0.0, 120.0]),
+        ],
+        ..Arena::default()
+    }
+}
+
+fn build(app: &mut App, factory: OriginalObjectId, design: &str) {
+    let packet = OrderPacket {
+        code: ORDER_BUILDING_CONSTRUCT,
+        target: OrderTarget::name(design).unwrap(),
+        mode: InsertMode::End,
+        parameter: -1,
+    };
+    app.world_mut().resource_mut::<WorldOutbox>().post(
+        GmsgKind::Order,
+        Some(factory),
+        packet.to_bytes(),
+    );
+}
+
+fn production(app: &App, id: OriginalObjectId) -> Production {
+    let entity = app.world().resource::<ObjectRegistry>().entity(id).unwrap();
+    app.world().get::<Production>(entity).unwrap().clone()
+}
+
+#[test]
+fn a_factory_builds_a_free_robot_of_its_clan_with_a_new_id() {
+    let (_tmp, mut app, ids) = running_arena(&factory_base(), EconomyPlugin);
+    let designs: Vec<String> = app
+        .world()
+        .resource::<Blueprints>()
+        .designs()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(designs, ["Warbot"]);
+    let factory = ids[0];
+    assert_eq!(production(&app, factory).free, 2);
+    build(&mut app, factory, "warbot");
+    run_for_seconds(&mut app, 1);
+    let task = production(&app, factory).task.expect("a build under way");
+    // Free: 1 power, no ore, 20 s (sizes the table has no row for).
+    assert_eq!(task.costs, [1.0, 0.0, 20.0]);
+    assert!(task.free);
+    // Started at the first distribution step after the order (0.2 s),
+    // done at the step that collects its 20 s.
+    run_for_seconds(&mut app, 21);
+    let after = production(&app, factory);
+    assert_eq!(after.task, None);
+    assert_eq!(after.free, 1);
+    let events = app.world().resource::<EconomyEvents>().0.clone();
+    let built: Vec<_> = events.iter().filter(|e| e.made.is_some()).collect();
+    assert_eq!(built.len(), 1, "{events:?}");
+    let highest = ids.iter().map(|i| i.raw()).max().unwrap();
+    let robot = OriginalObjectId(highest + 1);
+    assert_eq!(built[0].made, Some(robot.raw()));
+    let world = app.world();
+    let entity = world.resource::<ObjectRegistry>().entity(robot).unwrap();
+    let factory_entity = world.resource::<ObjectRegistry>().entity(factory).unwrap();
+    assert_eq!(
+        world.get::<ObjectClan>(entity).unwrap().identity_raw,
+        world
+            .get::<ObjectClan>(factory_entity)
+            .unwrap()
+            .identity_raw
+    );
+    assert_eq!(world.get::<Built>(entity).unwrap().design, "Warbot");
+}
