@@ -30,6 +30,10 @@ pub const FORMAT: &str = "order packet";
 /// `docs/16-research.md`, "Researching").
 pub const ORDER_RESEARCH: u32 = 14;
 
+/// The stop order (1, `ORDER_ROBOT_STOP`): a unit stops; a factory aborts
+/// its build (openparkan `docs/36-factory.md`, "What the controls do").
+pub const ORDER_STOP: u32 = 1;
+
 /// The build order (12, `ORDER_BUILDING_CONSTRUCT`): a factory builds the
 /// design its target names (openparkan `docs/36-factory.md`,
 /// "Production").

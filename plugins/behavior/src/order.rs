@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use iron3d_formats::error::FormatError;
 pub use iron3d_formats::order::{
-    InsertMode, ORDER_BUILDING_CONSTRUCT, ORDER_RESEARCH, OrderPacket, OrderTarget,
+    InsertMode, ORDER_BUILDING_CONSTRUCT, ORDER_RESEARCH, ORDER_STOP, OrderPacket, OrderTarget,
 };
 use iron3d_formats::tma;
 use iron3d_schedules::StateHasher;
@@ -321,18 +321,24 @@ pub fn check_order(
     let unit = registry
         .entity(id)
         .map_err(|_| format!("no object {:#x} in the mission", id.raw()))?;
-    // A research or build order goes to a building (the economy takes it).
+    // A research or build order goes to a building, and so may a stop
+    // (the economy takes them).
+    let building =
+        world.get::<ObjectKind>(unit).and_then(|k| k.kind()) == Some(tma::ObjectKind::Building);
     if economy_order(packet.code) {
-        let kind = world.get::<ObjectKind>(unit).and_then(|k| k.kind());
-        return match kind == Some(tma::ObjectKind::Building) {
+        return match building {
             true => Ok(()),
             false => Err(format!(
-                "object {:#x} is not a building to research in",
+                "object {:#x} is not a building to research or build in",
                 id.raw()
             )),
         };
     }
-    if world.get::<Controller>(unit).is_none() {
+    let controlled = world.get::<Controller>(unit).is_some();
+    if packet.code == ORDER_STOP && building && !controlled {
+        return Ok(());
+    }
+    if !controlled {
         return Err(format!(
             "object {:#x} takes no orders (it has no controller)",
             id.raw()
@@ -398,7 +404,13 @@ pub(crate) fn take_orders(
             continue;
         };
         let unit = registry.entity(id).ok().and_then(|e| units.get_mut(e).ok());
+        // A stop to an object without a controller is the economy's (a
+        // factory aborts its build).
+        let stop = packet.as_ref().is_ok_and(|p| p.code == ORDER_STOP);
         let Some((mut orders, controller)) = unit else {
+            if stop {
+                continue;
+            }
             warn!(
                 "object {:#010x}: takes no orders (it has no controller)",
                 id.raw()

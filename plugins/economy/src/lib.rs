@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | read | the mission load's resources phase | the behaviour profiles of `behpsp.res` by role, the building categories' Type words ([`load`]) |
 //! | join | `OnEnter(MissionPhase::Running)` | every placed building with a role, and every transport, gets its [`Building`] and [`Stock`] |
-//! | orders | [`SimStep::Economy`], each tick | research orders (14) join their centre's queue ([`research`]), build orders (12) their factory's ([`production`]) |
+//! | orders | [`SimStep::Economy`], each tick | research orders (14) join their centre's queue ([`research`]), build orders (12) their factory's, and a stop (1) to a factory aborts its build and empties its queue ([`production`]) |
 //! | step | [`SimStep::Economy`] | every 200 ms: buildings join their owner's distributor and leave others, mines dig, transports carry, each clan shares power and ore ([`distribute`]); research centres take their share and research ([`research`]); factories take theirs and build ([`production`]) |
 //! | deliver | [`SimStep::Economy`], after the step | the robots of the builds done are made at their factories, with new original ids ([`production`]) |
 //!
@@ -57,6 +57,7 @@ impl Plugin for EconomyPlugin {
                 (
                     research::take_research_orders,
                     production::take_build_orders,
+                    production::take_stop_orders,
                     distribute::step_economy,
                     production::deliver,
                 )

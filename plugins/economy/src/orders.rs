@@ -10,13 +10,13 @@ use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldMessage};
 /// Gives each order packet of `code` delivered this tick to the `C` of
 /// the building it names (`take` gets the component, the packet and the
 /// message's sequence number); a packet to an object without one is
-/// reported as refused (`role` says what it should have been) and
-/// dropped.
+/// dropped, reported as refused when `role` says what it should have been
+/// (an order only buildings take), silently without (one units take too).
 pub(crate) fn take_building_orders<C: Component<Mutability = Mutable>>(
     messages: &mut MessageReader<WorldMessage>,
     registry: &ObjectRegistry,
     takers: &mut Query<&mut C>,
-    (code, role): (u32, &str),
+    (code, role): (u32, Option<&str>),
     mut take: impl FnMut(&mut C, &OrderPacket, u64),
 ) {
     for message in messages.read().filter(|m| m.kind == GmsgKind::Order) {
@@ -28,11 +28,13 @@ pub(crate) fn take_building_orders<C: Component<Mutability = Mutable>>(
         }
         let building = message.target.and_then(|id| registry.entity(id).ok());
         let Some(mut taker) = building.and_then(|e| takers.get_mut(e).ok()) else {
-            warn!(
-                "order packet {}: order {code} refused: {:?} is no {role}",
-                message.seq,
-                message.target.map(OriginalObjectId::raw)
-            );
+            if let Some(role) = role {
+                warn!(
+                    "order packet {}: order {code} refused: {:?} is no {role}",
+                    message.seq,
+                    message.target.map(OriginalObjectId::raw)
+                );
+            }
             continue;
         };
         take(&mut taker, &packet, message.seq);

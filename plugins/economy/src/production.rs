@@ -10,7 +10,7 @@ use crate::orders::{members_with, take_building_orders};
 use crate::research::{ClanTree, ClanTrees, Trees, budget_fractions, least_done};
 use crate::stock::{Building, Stock};
 use bevy::prelude::*;
-use iron3d_formats::order::ORDER_BUILDING_CONSTRUCT;
+use iron3d_formats::order::{ORDER_BUILDING_CONSTRUCT, ORDER_STOP};
 use iron3d_formats::research::ResearchTree;
 use iron3d_schedules::GameClock;
 use iron3d_world::mission::{
@@ -185,7 +185,7 @@ pub(crate) fn take_build_orders(
     registry: Res<ObjectRegistry>,
     mut factories: Query<&mut Production>,
 ) {
-    let order = (ORDER_BUILDING_CONSTRUCT, "factory");
+    let order = (ORDER_BUILDING_CONSTRUCT, Some("factory"));
     take_building_orders(
         &mut messages,
         &registry,
@@ -194,6 +194,29 @@ pub(crate) fn take_build_orders(
         |production, packet, seq| match packet.target.name_text() {
             Some(design) => production.queue.push_back(design),
             None => warn!("order packet {seq}: a build names no design"),
+        },
+    );
+}
+
+/// The stop order (1) to a factory aborts its build and empties its
+/// queue (docs/36, "What the controls do"); what the build collected is
+/// not given back.
+// STAND-IN: docs/36 and docs/23 do not say whether an aborted build's
+// ore and power come back; ours keeps them spent.
+pub(crate) fn take_stop_orders(
+    mut messages: MessageReader<WorldMessage>,
+    registry: Res<ObjectRegistry>,
+    mut factories: Query<&mut Production>,
+) {
+    let order = (ORDER_STOP, None);
+    take_building_orders(
+        &mut messages,
+        &registry,
+        &mut factories,
+        order,
+        |production, _, _| {
+            production.task = None;
+            production.queue.clear();
         },
     );
 }

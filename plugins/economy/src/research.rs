@@ -216,7 +216,7 @@ pub(crate) fn take_research_orders(
     registry: Res<ObjectRegistry>,
     mut centres: Query<&mut Research>,
 ) {
-    let order = (ORDER_RESEARCH, "research centre");
+    let order = (ORDER_RESEARCH, Some("research centre"));
     take_building_orders(
         &mut messages,
         &registry,

@@ -90,3 +90,31 @@ fn a_factory_builds_a_free_robot_of_its_clan_with_a_new_id() {
     );
     assert_eq!(world.get::<Built>(entity).unwrap().design, "Warbot");
 }
+
+#[test]
+fn a_stop_aborts_the_build_and_empties_the_queue() {
+    let (_tmp, mut app, ids) = running_arena(&factory_base(), EconomyPlugin);
+    let factory = ids[0];
+    build(&mut app, factory, "Warbot");
+    build(&mut app, factory, "Warbot");
+    run_for_seconds(&mut app, 2);
+    let busy = production(&app, factory);
+    assert!(busy.task.is_some());
+    assert_eq!(busy.queue.len(), 1);
+    let stop = OrderPacket {
+        code: iron3d_formats::order::ORDER_STOP,
+        target: OrderTarget::None,
+        mode: InsertMode::Replace,
+        parameter: 0,
+    };
+    app.world_mut().resource_mut::<WorldOutbox>().post(
+        GmsgKind::Order,
+        Some(factory),
+        stop.to_bytes(),
+    );
+    run_for_seconds(&mut app, 30);
+    let idle = production(&app, factory);
+    assert_eq!((idle.task, idle.queue.len(), idle.free), (None, 0, 2));
+    let events = &app.world().resource::<EconomyEvents>().0;
+    assert!(events.iter().all(|e| e.made.is_none()), "{events:?}");
+}

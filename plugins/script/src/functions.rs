@@ -14,7 +14,7 @@
 //! by distance.
 
 use crate::brain::{Brain, Problem};
-use crate::view::{View, distance};
+use crate::view::{Seen, View, distance};
 use crate::vm::{CallError, Host, Value, Variables};
 use iron3d_behavior::{InsertMode, OrderKind, OrderPacket, OrderTarget};
 use iron3d_world::mission::RngStreams;
@@ -386,6 +386,25 @@ impl Host for Call<'_> {
             0 => dword(1),
             1 | 9 => Ok(None),
             2 => self.raise(vars, args),
+            3 => {
+                let net = self.view.net_power.get(&clan).copied().unwrap_or(0.0);
+                Ok(Some(Value::Float(net)))
+            }
+            16 | 17 => {
+                let (type_word, resource) = (arg(0)?.dword(), arg(1)?.dword());
+                if !self.is(resource, "RESOURCE_LEFT_ORE") {
+                    return dword(self.error());
+                }
+                let held = |o: &Seen| if function == 16 { o.ore_room } else { o.ore };
+                let sum = self
+                    .view
+                    .objects
+                    .values()
+                    .filter(|o| !o.destroyed && o.clan == clan && o.type_word == type_word)
+                    .map(held)
+                    .sum();
+                Ok(Some(Value::Float(sum)))
+            }
             6 => {
                 let (id, critical) = (arg(0)?.dword(), arg(1)?.dword());
                 let critical = self.is(critical, "UNIT_CRITICAL");

@@ -33,6 +33,7 @@ pub use progress::{
 use bevy::prelude::*;
 use functions::{Call, ChannelCall};
 use iron3d_behavior::{ClanRelations, OrderPacket, TacticalAreals};
+use iron3d_economy::Distributors;
 use iron3d_formats::script::scr::FUNCTION_TABLE_LEN;
 use iron3d_formats::tma::ClanType;
 use iron3d_schedules::{
@@ -157,8 +158,8 @@ fn take_view(
     objects: &Objects,
     registry: &ObjectRegistry,
     clans: Option<&MissionClans>,
-    relations: Option<&ClanRelations>,
-    routes: Option<&TacticalAreals>,
+    (relations, routes): (Option<&ClanRelations>, Option<&TacticalAreals>),
+    distributors: Option<&Distributors>,
 ) -> View {
     View::take(
         objects.iter(),
@@ -166,6 +167,7 @@ fn take_view(
         clans.map_or(&[][..], |c| &c.0),
         &relations.cloned().unwrap_or_default(),
         &routes.cloned().unwrap_or_default(),
+        distributors,
     )
 }
 
@@ -220,7 +222,7 @@ fn start(
             .position(|c| c.clan_type() == Some(iron3d_formats::tma::ClanType::Player))
     });
     brains.player = player.and_then(|p| brains.list.iter().position(|b| b.clan as usize == p));
-    let view = take_view(&objects, &registry, clans.as_deref(), None, None);
+    let view = take_view(&objects, &registry, clans.as_deref(), (None, None), None);
     *progress = Progress::new(
         &scripts.objectives,
         &scripts.messages,
@@ -273,6 +275,7 @@ fn run(
     clans: Option<Res<MissionClans>>,
     relations: Option<Res<ClanRelations>>,
     routes: Option<Res<TacticalAreals>>,
+    distributors: Option<Res<Distributors>>,
     objects: Objects,
     registry: Res<ObjectRegistry>,
     mut brains: ResMut<Brains>,
@@ -351,8 +354,8 @@ fn run(
         &objects,
         &registry,
         clans.as_deref(),
-        relations.as_deref(),
-        routes.as_deref(),
+        (relations.as_deref(), routes.as_deref()),
+        distributors.as_deref(),
     );
     let mission = mission.map_or_else(String::new, |m| m.name.clone());
     let mut batch = Batch {

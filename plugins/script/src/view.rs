@@ -1,10 +1,11 @@
 //! What a script sees of the world when one of its handlers runs: every
 //! placed object by original id (clan, type word, place, whether it is a
-//! unit, destroyed or the hero), the clans' bases and relations, and the
-//! route lists. Taken once per handler batch from the ECS, read-only.
+//! unit, destroyed or the hero, the ore it holds), the clans' bases,
+//! relations and net power, and the route lists. Taken once per handler batch from the ECS, read-only.
 
 use bevy::prelude::*;
 use iron3d_behavior::{ClanRelations, TacticalAreals};
+use iron3d_economy::{Distributors, Stock};
 use iron3d_formats::tma::{Clan, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, Hero, ObjectClan, ObjectKind, PropertyBag};
@@ -25,6 +26,10 @@ pub struct Seen {
     pub destroyed: bool,
     /// Ground-plane position, map frame.
     pub at: [f32; 2],
+    /// The ore it holds and the room it has for more (0 outside the
+    /// economy).
+    pub ore: f32,
+    pub ore_room: f32,
 }
 
 /// The world at a handler batch.
@@ -36,6 +41,9 @@ pub struct View {
     pub clans: Vec<Clan>,
     pub relations: ClanRelations,
     pub routes: TacticalAreals,
+    /// Each clan's power available less its demand at its last
+    /// distribution step, by identity word.
+    pub net_power: BTreeMap<u32, f32>,
 }
 
 /// The ECS data a view is taken from.
@@ -47,6 +55,7 @@ pub type ObjectItem<'a> = (
     &'a Transform,
     Option<&'a Destroyed>,
     Option<&'a Hero>,
+    Option<&'a Stock>,
 );
 
 impl View {
@@ -57,9 +66,10 @@ impl View {
         clans: &[Clan],
         relations: &ClanRelations,
         routes: &TacticalAreals,
+        distributors: Option<&Distributors>,
     ) -> Self {
         let objects = objects
-            .map(|(id, clan, kind, bag, transform, destroyed, hero)| {
+            .map(|(id, clan, kind, bag, transform, destroyed, hero, stock)| {
                 let type_word = match bag.and_then(|b| b.get("Type")) {
                     Some(PropertyValue::Int { value, .. }) => value as u32,
                     _ => 0,
@@ -75,6 +85,8 @@ impl View {
                         destroyed: destroyed.is_some(),
                         // Bevy's (x, y, z) is the map's (x, z, -y).
                         at: [t.x, -t.z],
+                        ore: stock.map_or(0.0, |s| s.ore),
+                        ore_room: stock.map_or(0.0, Stock::room),
                     },
                 )
             })
@@ -85,6 +97,12 @@ impl View {
             clans: clans.to_vec(),
             relations: relations.clone(),
             routes: routes.clone(),
+            net_power: distributors.map_or_else(BTreeMap::new, |d| {
+                d.clans
+                    .iter()
+                    .map(|(clan, d)| (*clan, d.power_available - d.power_demand))
+                    .collect()
+            }),
         }
     }
 

@@ -758,3 +758,74 @@ fn in_the_arena_a_players_script_completes_the_mission_on_its_timer() {
     assert!(step.as_secs_f64() * tick as f64 >= 5.0, "at tick {tick}");
     assert!(app.world().resource::<ScriptErrors>().list.is_empty());
 }
+
+/// The player's script reads its clan's net power (3), and the ore its
+/// buildings of a type hold (17) and have room for (16).
+const ECONOMY: &str = "handler Init
+  return
+handler Mission
+  fDist = fn3()
+  fStrength = fn17(CLASS_BUILDING, RESOURCE_LEFT_ORE)
+  ClanBaseX = fn16(CLASS_BUILDING, RESOURCE_LEFT_ORE)
+  dTemp = fn17(CLASS_BUILDING, TRUE)
+handler Problems0
+  return
+";
+
+#[test]
+fn the_economy_functions_read_the_clan_s_power_and_ore() {
+    use iron3d_economy::{Distributors, EconomyPlugin};
+    use iron3d_formats::config::builddat::BuildCategory;
+    use iron3d_world::test_support::{ARENA_MISSION, Arena, Side, What, run_for_seconds};
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("game");
+    let arena = Arena::default()
+        .with(What::Hero, Side::Player, [0.0, 0.0])
+        .with(
+            What::Building(BuildCategory::Generator),
+            Side::Player,
+            [0.0, 80.0],
+        )
+        .with(
+            What::Building(BuildCategory::Mine),
+            Side::Player,
+            [80.0, 0.0],
+        )
+        .with_player_script(TIMER);
+    demo::build_arena(&game, &arena).unwrap();
+    // The resource word, by its name in the script's varset; the player's
+    // script assembled against it.
+    let dir = game.join("MISSIONS/SCRIPTS");
+    let mut text = std::fs::read(dir.join("varset.var")).unwrap();
+    text.extend_from_slice(b"VAR( DWORD, RESOURCE_LEFT_ORE, 7)\r\n");
+    std::fs::write(dir.join("varset.var"), &text).unwrap();
+    let (script, formulas) = assemble(ECONOMY, &Varset::parse(&text).unwrap()).unwrap();
+    std::fs::write(dir.join("scr_arena.scr"), script.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.join("scr_arena.fml"), formulas.to_bytes()).unwrap();
+    let request = MissionRequest {
+        game_dir: game,
+        mission: Some(ARENA_MISSION.into()),
+        mod_dirs: Vec::new(),
+    };
+    let mut app = running_mission_test_app(request, (EconomyPlugin, ScriptPlugin));
+    run_for_seconds(&mut app, 5);
+    let brain = player(&app);
+    let var = |name: &str| {
+        let i = brain.bundle.vars.index_of(name).unwrap();
+        f32::from_bits(brain.vars.bits()[i as usize])
+    };
+    let distributors = app.world().resource::<Distributors>();
+    let player_clan = distributors.clans.get(&brain.clan).expect("its economy");
+    let net = player_clan.power_available - player_clan.power_demand;
+    assert!(net > 0.0, "{net}");
+    assert_eq!(var("fDist"), net);
+    // The mine digs 50 a second to its 500: the last Mission run, at 4 s,
+    // saw 4 s of digging.
+    let (ore, room) = (var("fStrength"), var("ClanBaseX"));
+    assert!((100.0..=200.0).contains(&ore), "{ore}");
+    assert_eq!(ore + room, 500.0, "the mine's capacity");
+    // A resource the engine does not know answers ERROR.
+    let i = brain.bundle.vars.index_of("dTemp").unwrap();
+    assert_eq!(brain.vars.bits()[i as usize], u32::MAX);
+    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+}
