@@ -203,11 +203,17 @@ fn build_tma(
     };
     // Buildings first (the load order), then units, then scenery.
     let pools = &units.pools;
+    // After the first mission the enemy has a factory where the first
+    // mission's has a fort: its script builds warbots with it.
+    let enemy_fort = match spec.number {
+        1 => Building::Key("B_FORT"),
+        _ => Building::Dat(BuildCategory::Plant),
+    };
     let buildings: [(u32, usize, Building); 8] = [
         (PLAYER, 0, Building::Key("B_FACTORY")),
         (PLAYER, 0, Building::Dat(BuildCategory::Plant)),
         (ENEMY, 2, Building::Dat(BuildCategory::TowerLarge)),
-        (ENEMY, 2, Building::Key("B_FORT")),
+        (ENEMY, 2, enemy_fort),
         (ENEMY, 2, Building::Key("B_TOWER")),
         (ENEMY, 2, Building::Dat(BuildCategory::BunkerMedium)),
         (NEUTRAL, 1, Building::Dat(BuildCategory::Generator)),

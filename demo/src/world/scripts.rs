@@ -10,7 +10,7 @@
 use crate::Install;
 use iron3d_formats::error::Result;
 use iron3d_formats::script::asm::assemble;
-use iron3d_formats::script::varset::VarType::{self, Dword, Float};
+use iron3d_formats::script::varset::VarType::{self, Dword, Float, Str};
 use iron3d_formats::script::varset::Varset;
 use iron3d_formats::unitdat::{CLASS_BUILDING, CLASS_ROBOT};
 
@@ -33,7 +33,7 @@ const ENGINE_HANDLERS: [&str; 9] = [
 
 /// The declarations of `varset.var` after the literal pool and the class
 /// words: `(type, name, value)`.
-const WORDS: [(VarType, &str, &str); 55] = [
+const WORDS: [(VarType, &str, &str); 62] = [
     (Dword, "dCurrentProblem", "0"),
     (Dword, "dCurrentSender", "0"),
     (Float, "fDifficulty", "1"),
@@ -95,6 +95,15 @@ const WORDS: [(VarType, &str, &str); 55] = [
     (Dword, "dBonus", "0"),
     (Dword, "dHint", "0"),
     (Dword, "dHintTime", "0"),
+    // Building warbots: the order and target words, the design's name,
+    // the factory, when to build next, and how many robots are enough.
+    (Dword, "ORDER_BUILDING_CONSTRUCT", "12"),
+    (Dword, "TARGET_BY_NAME", "0x205"),
+    (Str, "sDesign", "\"Warbot\""),
+    (Dword, "dFactory", "0"),
+    (Dword, "dBuildTime", "0"),
+    (Dword, "dBuildDelay", "30"),
+    (Dword, "dMaxRobots", "10"),
 ];
 
 /// The stored id of the road path from the enemy base by the neutral one
@@ -264,6 +273,20 @@ handler Mission
   fn19(ClanBaseX, ClanBaseY, ClanID)
 {patrols}  return
 handler Problems0
+  // Its factory, if it has one, builds a warbot every dBuildDelay
+  // seconds while the clan has fewer robots than dMaxRobots; the new
+  // ones join the attacks.
+  dTemp = fn60(dBuildTime)
+  if dTemp == d1
+    dFactory = fn67(fStrength)
+    dTemp = fn31(ClanID, CLASS_ROBOT)
+    if dFactory != ERROR
+      if dTemp < dMaxRobots
+        fn15(dFactory, ORDER_BUILDING_CONSTRUCT, INSERT_ORDER_END, NONE, f0, f0, f0, f0, TARGET_BY_NAME, sDesign)
+      end
+    end
+    dBuildTime = fn59(dBuildDelay)
+  end
   // An enemy near the base: defend it.
   dT = fn47(dDefenceRange, fStrength)
   if dT != ERROR

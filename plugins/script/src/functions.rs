@@ -17,10 +17,16 @@ use crate::brain::{Brain, Problem};
 use crate::view::{Seen, View, distance};
 use crate::vm::{CallError, Host, Value, Variables};
 use iron3d_behavior::{InsertMode, OrderKind, OrderPacket, OrderTarget};
+use iron3d_formats::order::ORDER_BUILDING_CONSTRUCT;
+use iron3d_formats::script::varset::Value as VarValue;
 use iron3d_world::mission::RngStreams;
 
 /// The random stream of function 70.
 pub const RANDOM_STREAM: &str = "script_random";
+
+/// How far from its factory function 67 counts hostile units (the
+/// radar's reach, as the engagement's).
+const FACTORY_WATCH: f32 = 500.0;
 
 /// A call of the mission's message callback (functions 30 and 57).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +128,16 @@ impl Call<'_> {
             Ok(OrderTarget::Object(arg(0)?.dword()))
         } else if self.is(kind, "TARGET_BY_PLACE") {
             Ok(OrderTarget::Place([arg(0)?.float(), arg(1)?.float(), 0.0]))
+        } else if self.is(kind, "TARGET_BY_NAME") {
+            // The name is a STRING variable's text.
+            let v = *rest
+                .first()
+                .ok_or_else(|| fault("a target operand is missing"))?;
+            let declared = self.brain.bundle.vars.get(v as u32).map(|d| &d.default);
+            let Some(VarValue::Str(name)) = declared else {
+                return Err(fault(format!("variable {v} is no STRING to name a target")));
+            };
+            OrderTarget::name(name).ok_or_else(|| fault(format!("{name:?} is too long a name")))
         } else {
             Ok(OrderTarget::None)
         }
@@ -152,7 +168,11 @@ impl Call<'_> {
         let code = OrderKind::ALL
             .iter()
             .find(|k| self.is(order, k.name()))
-            .map(|k| k.code());
+            .map(|k| k.code())
+            .or_else(|| {
+                let build = self.is(order, "ORDER_BUILDING_CONSTRUCT");
+                build.then_some(ORDER_BUILDING_CONSTRUCT)
+            });
         let mode = [
             ("INSERT_ORDER_END", InsertMode::End),
             ("INSERT_ORDER_START", InsertMode::Start),
@@ -170,16 +190,49 @@ impl Call<'_> {
         }))
     }
 
-    /// Gives `id` the order: 1 taken, 0 refused, 5 no such unit.
+    /// Gives `id` the order: 1 taken, 0 refused, 5 no such unit. A unit
+    /// takes a unit's orders; a factory of the clan a build.
     fn order(&mut self, id: u32, packet: Option<OrderPacket>) -> u32 {
+        let clan = self.brain.clan;
+        let takes = |o: &Seen, p: &OrderPacket| match p.code == ORDER_BUILDING_CONSTRUCT {
+            true => o.factory && o.clan == clan,
+            false => o.unit,
+        };
         match (self.view.objects.get(&id), packet) {
             (None, _) => 5,
-            (Some(o), Some(packet)) if o.unit && !o.destroyed => {
+            (Some(o), Some(packet)) if takes(o, &packet) && !o.destroyed => {
                 self.orders.push((id, packet));
                 1
             }
             _ => 0,
         }
+    }
+
+    /// The clan's factory (its standing one of the lowest id), with the
+    /// strength around it written to the out operand (function 67);
+    /// `ERROR` when it has none.
+    // STAND-IN: the strength is the count of hostile units within 500 of
+    // the factory (the strength helper of docs/15 is not read; a unit's
+    // strength is 1, as for `TAKE_BY_HITS`).
+    fn factory(&self, vars: &mut Variables, args: &[i32]) -> Answer {
+        let clan = self.brain.clan;
+        let found = self
+            .view
+            .objects
+            .iter()
+            .find(|(_, o)| o.factory && o.clan == clan && !o.destroyed);
+        let Some((id, factory)) = found else {
+            return dword(self.error());
+        };
+        let near = self
+            .view
+            .objects
+            .values()
+            .filter(|o| o.unit && !o.destroyed && self.view.hostile(clan, o.clan))
+            .filter(|o| distance(o.at, factory.at) <= FACTORY_WATCH)
+            .count();
+        Self::write(vars, args, 0, Value::Float(near as f32))?;
+        dword(*id)
     }
 
     /// Writes `value` into the variable operand `i` (an out operand).
@@ -386,6 +439,7 @@ impl Host for Call<'_> {
             0 => dword(1),
             1 | 9 => Ok(None),
             2 => self.raise(vars, args),
+            67 => self.factory(vars, args),
             3 => {
                 let net = self.view.net_power.get(&clan).copied().unwrap_or(0.0);
                 Ok(Some(Value::Float(net)))

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use iron3d_behavior::{ClanRelations, TacticalAreals};
-use iron3d_economy::{Distributors, Stock};
+use iron3d_economy::{Distributors, Production, Stock};
 use iron3d_formats::tma::{Clan, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, Hero, ObjectClan, ObjectKind, PropertyBag};
@@ -30,6 +30,8 @@ pub struct Seen {
     /// economy).
     pub ore: f32,
     pub ore_room: f32,
+    /// A factory (it builds robots).
+    pub factory: bool,
 }
 
 /// The world at a handler batch.
@@ -56,6 +58,7 @@ pub type ObjectItem<'a> = (
     Option<&'a Destroyed>,
     Option<&'a Hero>,
     Option<&'a Stock>,
+    Option<&'a Production>,
 );
 
 impl View {
@@ -69,27 +72,30 @@ impl View {
         distributors: Option<&Distributors>,
     ) -> Self {
         let objects = objects
-            .map(|(id, clan, kind, bag, transform, destroyed, hero, stock)| {
-                let type_word = match bag.and_then(|b| b.get("Type")) {
-                    Some(PropertyValue::Int { value, .. }) => value as u32,
-                    _ => 0,
-                };
-                let t = transform.translation;
-                (
-                    id.raw(),
-                    Seen {
-                        clan: clan.identity_raw,
-                        type_word,
-                        unit: kind.kind() == Some(Kind::Unit),
-                        hero: hero.is_some(),
-                        destroyed: destroyed.is_some(),
-                        // Bevy's (x, y, z) is the map's (x, z, -y).
-                        at: [t.x, -t.z],
-                        ore: stock.map_or(0.0, |s| s.ore),
-                        ore_room: stock.map_or(0.0, Stock::room),
-                    },
-                )
-            })
+            .map(
+                |(id, clan, kind, bag, transform, destroyed, hero, stock, factory)| {
+                    let type_word = match bag.and_then(|b| b.get("Type")) {
+                        Some(PropertyValue::Int { value, .. }) => value as u32,
+                        _ => 0,
+                    };
+                    let t = transform.translation;
+                    (
+                        id.raw(),
+                        Seen {
+                            clan: clan.identity_raw,
+                            type_word,
+                            unit: kind.kind() == Some(Kind::Unit),
+                            hero: hero.is_some(),
+                            destroyed: destroyed.is_some(),
+                            // Bevy's (x, y, z) is the map's (x, z, -y).
+                            at: [t.x, -t.z],
+                            ore: stock.map_or(0.0, |s| s.ore),
+                            ore_room: stock.map_or(0.0, Stock::room),
+                            factory: factory.is_some(),
+                        },
+                    )
+                },
+            )
             .collect();
         Self {
             objects,

@@ -570,8 +570,8 @@ handler Mission
   fDist = f1 / f0
   fn30(MESSAGE_INFO, d2)
 handler Problems0
-  fn3()
-  fn3()
+  fn43()
+  fn43()
 ",
     );
     let mut app = app(tmp.path());
@@ -596,9 +596,9 @@ handler Problems0
         .collect();
     assert_eq!(unimplemented.len(), 2, "{errors:#?}");
     assert!(
-        unimplemented[0]
-            .chain
-            .ends_with("handler Problems0 node 0 -> function 3 is not implemented: ERROR returned")
+        unimplemented[0].chain.ends_with(
+            "handler Problems0 node 0 -> function 43 is not implemented: ERROR returned"
+        )
     );
     // The node after the fault never ran; message 1 is voiced once, then
     // only noted.
@@ -828,4 +828,65 @@ fn the_economy_functions_read_the_clan_s_power_and_ore() {
     let i = brain.bundle.vars.index_of("dTemp").unwrap();
     assert_eq!(brain.vars.bits()[i as usize], u32::MAX);
     assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+}
+
+/// The second mission's enemy builds warbots in its factory, unattended:
+/// its script orders a build every 30 of its seconds (five takts) while
+/// it has fewer than ten robots; the robots are its own, and its attacks
+/// take them.
+#[test]
+fn the_second_missions_enemy_builds_warbots_and_sends_them() {
+    use iron3d_economy::{EconomyEvents, EconomyPlugin};
+    use iron3d_world::mission::{Built, ObjectClan};
+    let tmp = demo_install();
+    let mut app = running_mission_test_app(
+        MissionRequest {
+            mission: Some("Campaign.00/Mission.02".into()),
+            ..MissionRequest::first_of(tmp.path().join("game"))
+        },
+        (
+            ControlPlugin,
+            BehaviorPlugin,
+            CombatPlugin,
+            ScriptPlugin,
+            EconomyPlugin,
+        ),
+    );
+    let built = |app: &mut App| -> Vec<(u32, u32, Option<OrderKind>)> {
+        let world = app.world_mut();
+        let mut q = world.query::<(&OriginalObjectId, &ObjectClan, &Built, Option<&Orders>)>();
+        q.iter(world)
+            .map(|(id, clan, _, orders)| {
+                let order = orders.and_then(|o| o.current()).map(|o| o.kind);
+                (id.raw(), clan.identity_raw, order)
+            })
+            .collect()
+    };
+    for _ in 0..40 * 30 {
+        app.update();
+    }
+    // The first, ordered at the first takt (7 to 8 s), is a free build of
+    // 20 s.
+    let made = built(&mut app);
+    assert_eq!(made.len(), 1, "{made:?}");
+    let events = &app.world().resource::<EconomyEvents>().0;
+    let first = events.iter().find(|e| e.made.is_some()).unwrap();
+    assert!((27 * 30..29 * 30).contains(&first.tick), "{first:?}");
+    for _ in 0..80 * 30 {
+        app.update();
+    }
+    // The second free one; the third waits for ore its clan has not.
+    let made = built(&mut app);
+    assert_eq!(made.len(), 2, "{made:?}");
+    assert!(made.iter().all(|(_, clan, _)| *clan == 2), "{made:?}");
+    assert!(
+        made.iter()
+            .any(|(_, _, order)| *order == Some(OrderKind::Attack)),
+        "{made:?}"
+    );
+    assert!(
+        app.world().resource::<ScriptErrors>().list.is_empty(),
+        "{:?}",
+        app.world().resource::<ScriptErrors>().list
+    );
 }
