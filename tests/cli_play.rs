@@ -884,10 +884,11 @@ fn kept_replay_verified(name: &str) -> (String, serde_json::Value) {
 
 /// The kept script-driven run (`tests/replays/script-run.ron`): the demo's
 /// second mission with no input at all. The enemy clan's script sends its
-/// robots at the player's base and two along the road on patrol, the
-/// player's units destroy every one of them (the enemy at medium
-/// difficulty), and the player's `Mission` handler completes the bonus
-/// objective: the same tick on every run.
+/// robots at the player's base and two along the road on patrol, and has
+/// its factory build two warbots that it sends too; the player's units
+/// destroy every one of them (the enemy at medium difficulty), and the
+/// player's `Mission` handler completes the bonus objective: the same tick
+/// on every run.
 #[test]
 fn the_kept_script_driven_run_is_decided_by_the_scripts() {
     let (text, report) = kept_replay_verified("script-run.ron");
@@ -899,7 +900,7 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         (
             &serde_json::json!("Leave the enemy no robot"),
             &serde_json::json!("complete"),
-            &serde_json::json!(4561)
+            &serde_json::json!(7501)
         ),
         "{}",
         report["objectives"]
@@ -922,11 +923,18 @@ fn the_kept_script_driven_run_is_decided_by_the_scripts() {
         .iter()
         .filter(|e| e["kind"] == "destroyed")
         .collect();
-    assert_eq!(destroyed.last().unwrap()["tick"], 4532);
+    assert_eq!(destroyed.last().unwrap()["tick"], 7443);
+    let built = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "built")
+        .count();
+    assert_eq!(built, 2, "the enemy's two free warbots");
     // The player's script gave its hint on the way, then the objective.
     assert_eq!(report["messages"][0]["kind"], "MESSAGE_INFO");
     assert_eq!(report["messages"][1]["kind"], "OBJECTIVE_COMPLETE");
-    assert_eq!(report["messages"][1]["tick"], 4561);
+    assert_eq!(report["messages"][1]["tick"], 7501);
     assert!(report["script_errors"].as_array().unwrap().is_empty());
 }
 
