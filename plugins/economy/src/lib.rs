@@ -142,6 +142,7 @@ fn hash_production(production: &Production, hasher: &mut StateHasher) {
     if let Some(task) = &production.task {
         hasher.write_u32(task.design.len() as u32);
         hasher.write(task.design.as_bytes());
+        hasher.write_u32(task.clan);
         hasher.write_u32(u32::from(task.free));
         task.costs
             .iter()

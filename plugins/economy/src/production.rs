@@ -30,11 +30,13 @@ pub const FREE_BUILD_POWER: f32 = 1.0;
 /// chassis sizes.
 pub const FREE_BUILD_TIME_ELSE: f32 = 20.0;
 
-/// A build under way: its design, whether it is free, and its three
-/// budgets, power, ore and time: what each costs and what was collected.
+/// A build under way: its design, the clan it is built for, whether it
+/// is free, and its three budgets, power, ore and time: what each costs
+/// and what was collected.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BuildTask {
     pub design: String,
+    pub clan: u32,
     pub free: bool,
     pub costs: [f32; 3],
     pub collected: [f32; 3],
@@ -263,6 +265,16 @@ pub(crate) fn build_step(
 ) {
     let (id, building, stock, production, clan) = factory;
     let profile = building.profile;
+    // A factory that changed hands drops its build and its queue (docs/36,
+    // "Mission 02": seen in a recording).
+    if production
+        .task
+        .as_ref()
+        .is_some_and(|t| t.clan != clan.identity_raw)
+    {
+        production.task = None;
+        production.queue.clear();
+    }
     if let Some(task) = &mut production.task {
         if task.collected[0] < task.costs[0] {
             task.collected[0] += building.kpd * profile.use_power * dt * stock.level;
@@ -347,6 +359,7 @@ fn start(
     };
     Ok(BuildTask {
         design: design.name,
+        clan,
         free: production.free > 0,
         costs,
         collected: [0.0; 3],
@@ -427,44 +440,55 @@ mod tests {
         )
     }
 
-    /// Steps a factory building `task` every 0.2 s, its charge serving
-    /// `level` of its use and `ore` arriving at each step; the step the
-    /// robot is done at.
+    /// Steps a factory of clan 1 building `task` every 0.2 s, its charge
+    /// serving `level` of its use and `ore` arriving at each step; the step
+    /// the robot is done at.
     fn done_at(task: BuildTask, level: f32, ore: f32) -> Option<usize> {
+        let mut production = Production {
+            task: Some(task),
+            ..Production::default()
+        };
+        (1..=1000).find(|_| step(&mut production, 1, level, ore))
+    }
+
+    /// One step of `production` at a factory of clan `owner`; whether a
+    /// robot was done.
+    fn step(production: &mut Production, owner: u32, level: f32, ore: f32) -> bool {
         let catalogue = Catalogue {
             blueprints: None,
             trees: &Trees::default(),
             states: &ClanTrees::default(),
         };
-        let building = plant();
-        let mut production = Production {
-            task: Some(task),
-            ..Production::default()
-        };
         let mut deliveries = Deliveries::default();
         let clan = ObjectClan {
-            identity_raw: 1,
-            clan_id: Some(1),
+            identity_raw: owner,
+            clan_id: Some(owner as i32),
         };
-        for step in 1..=1000 {
-            let mut stock = Stock {
-                level,
-                ore_received: ore,
-                ..Stock::default()
-            };
-            let factory = (
-                &OriginalObjectId(9),
-                &building,
-                &mut stock,
-                &mut production,
-                &clan,
-            );
-            build_step(0.2, &catalogue, &mut deliveries, factory);
-            if !deliveries.0.is_empty() {
-                return Some(step);
-            }
-        }
-        None
+        let mut stock = Stock {
+            level,
+            ore_received: ore,
+            ..Stock::default()
+        };
+        let factory = (
+            &OriginalObjectId(9),
+            &plant(),
+            &mut stock,
+            production,
+            &clan,
+        );
+        build_step(0.2, &catalogue, &mut deliveries, factory);
+        !deliveries.0.is_empty()
+    }
+
+    #[test]
+    fn a_captured_factory_drops_its_build_and_its_queue() {
+        let mut production = Production {
+            task: Some(task([8.0, 10.0, PAID_BUILD_TIME], [8.0, 10.0, 4.9])),
+            queue: ["Warbot".to_string()].into(),
+            ..Production::default()
+        };
+        assert!(!step(&mut production, 2, 1.0, 0.0), "nothing made");
+        assert_eq!((production.task, production.queue.len()), (None, 0));
     }
 
     #[test]
@@ -514,6 +538,7 @@ mod tests {
     fn task(costs: [f32; 3], collected: [f32; 3]) -> BuildTask {
         BuildTask {
             design: "X".into(),
+            clan: 1,
             free: false,
             costs,
             collected,
