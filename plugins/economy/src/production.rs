@@ -316,10 +316,12 @@ pub(crate) fn build_step(
     (stock.usage, stock.ore_wanted) = asks.unwrap_or((0.0, 0.0));
 }
 
-/// The task of a build of `name` at a factory of clan `clan`: free while
-/// it has free builds (no ore, 1 power, the table's time), else the
-/// design's price in the clan's tree, its ore divided by the factory's
-/// KPD, over [`PAID_BUILD_TIME`]; an error says why the factory refuses.
+/// The task of a build of `name` at a factory of clan `clan`: every part
+/// of the design researched in the clan's tree (a free build too: the
+/// factory screen refuses such a design, docs/36 "Projects"); free while
+/// the factory has free builds (no ore, 1 power, the table's time), else
+/// the design's price, its ore divided by the factory's KPD, over
+/// [`PAID_BUILD_TIME`]; an error says why the factory refuses.
 fn start(
     catalogue: &Catalogue,
     building: &Building,
@@ -339,20 +341,18 @@ fn start(
             "its chassis (size {chassis}) is bigger than the factory (size {factory})"
         ));
     }
-    let costs = if production.free > 0 {
-        [
-            FREE_BUILD_POWER,
-            0.0,
-            free_build_time(production.size, chassis),
-        ]
+    let (tree, state) = catalogue
+        .trees
+        .0
+        .get(&clan)
+        .zip(catalogue.states.0.get(&clan))
+        .ok_or("the clan has no research tree")?;
+    let [energy, ore] = price(&design, tree, state)?;
+    let free = production.free > 0;
+    let costs = if free {
+        let time = free_build_time(production.size, chassis);
+        [FREE_BUILD_POWER, 0.0, time]
     } else {
-        let (tree, state) = catalogue
-            .trees
-            .0
-            .get(&clan)
-            .zip(catalogue.states.0.get(&clan))
-            .ok_or("the clan has no research tree")?;
-        let [energy, ore] = price(&design, tree, state)?;
         let kpd = building.kpd;
         let ore = if kpd > 0.0 { ore / kpd } else { ore };
         [energy, ore, PAID_BUILD_TIME]
@@ -360,7 +360,7 @@ fn start(
     Ok(BuildTask {
         design: design.name,
         clan,
-        free: production.free > 0,
+        free,
         costs,
         collected: [0.0; 3],
     })

@@ -118,3 +118,47 @@ fn a_stop_aborts_the_build_and_empties_the_queue() {
     let events = &app.world().resource::<EconomyEvents>().0;
     assert!(events.iter().all(|e| e.made.is_none()), "{events:?}");
 }
+
+#[test]
+fn a_design_with_a_part_not_researched_is_refused_until_it_is() {
+    use iron3d_economy::{ClanTrees, Trees};
+    use iron3d_formats::research::RESEARCHED;
+    let (_tmp, mut app, ids) = running_arena(&factory_base(), EconomyPlugin);
+    let factory = ids[0];
+    let world = app.world_mut();
+    let clan = {
+        let registry = world.resource::<ObjectRegistry>();
+        let entity = registry.entity(factory).unwrap();
+        world.get::<ObjectClan>(entity).unwrap().identity_raw
+    };
+    // The design's chassis, taken back out of the clan's researched items.
+    let chassis = world
+        .resource::<Blueprints>()
+        .design("Warbot")
+        .unwrap()
+        .parts[0]
+        .clone();
+    let item = world.resource::<Trees>().0[&clan]
+        .item_of_part(&chassis)
+        .expect("the tree prices the chassis") as usize;
+    let unresearch = |world: &mut World, researched: bool| {
+        let mut trees = world.resource_mut::<ClanTrees>();
+        let state = &mut trees.0.get_mut(&clan).unwrap().state[item];
+        match researched {
+            true => *state |= RESEARCHED,
+            false => *state &= !RESEARCHED,
+        }
+    };
+    unresearch(world, false);
+    build(&mut app, factory, "Warbot");
+    run_for_seconds(&mut app, 1);
+    let refused = production(&app, factory);
+    assert_eq!((refused.task, refused.queue.len()), (None, 0), "dropped");
+    unresearch(app.world_mut(), true);
+    build(&mut app, factory, "Warbot");
+    run_for_seconds(&mut app, 2);
+    assert!(
+        production(&app, factory).task.is_some(),
+        "researched, it builds"
+    );
+}
