@@ -216,6 +216,11 @@ fn a_build_order_makes_a_robot_and_the_report_shows_it() {
             .cloned()
             .expect("the player's economy")
     };
+    // The install's one design, as the factory offers it.
+    let designs = at_30s["designs"].as_array().unwrap();
+    assert_eq!(designs.len(), 1, "{designs:?}");
+    assert_eq!(designs[0]["name"], "Warbot");
+    assert!(designs[0]["parts"].as_array().unwrap().len() > 1);
     let builds = player(&at_30s)["builds"].clone();
     assert_eq!(builds.as_array().unwrap().len(), 1, "{builds}");
     assert_eq!(builds[0]["factory"], factory);

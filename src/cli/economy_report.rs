@@ -1,11 +1,11 @@
-//! The report's economy: each clan's distributor with its buildings, and
-//! the economy's events among the report's events.
+//! The report's economy: each clan's distributor with its buildings, the
+//! install's designs, and the economy's events among the report's events.
 
 use bevy::prelude::*;
 use iron3d_economy::{
     Building, ClanTrees, Distributors, EconomyEvent, EconomyEvents, Stock, builds, researches,
 };
-use iron3d_world::mission::MissionClans;
+use iron3d_world::mission::{Blueprints, MissionClans};
 use iron3d_world::{ObjectRegistry, OriginalObjectId};
 use serde::Serialize;
 
@@ -135,4 +135,34 @@ pub(super) fn events(world: &World) -> Vec<EconomyEvent> {
     world
         .get_resource::<EconomyEvents>()
         .map_or_else(Vec::new, |e| e.0.clone())
+}
+
+/// A design the install offers the factories.
+#[derive(Debug, Serialize)]
+pub(super) struct DesignReport {
+    /// What `--order "ID BUILD DESIGN"` names it by.
+    name: String,
+    /// Its unit file's Type word.
+    unit_type: u32,
+    /// Its parts' prototype keys, the chassis first.
+    parts: Vec<String>,
+}
+
+/// The install's designs, as the mission prepared them.
+pub(super) fn designs(world: &World) -> Vec<DesignReport> {
+    let Some(blueprints) = world.get_resource::<Blueprints>() else {
+        return Vec::new();
+    };
+    blueprints
+        .designs()
+        .map(|d| DesignReport {
+            name: d.name,
+            unit_type: d.unit_type,
+            parts: d
+                .parts
+                .iter()
+                .map(|k| String::from_utf8_lossy(k).into_owned())
+                .collect(),
+        })
+        .collect()
 }

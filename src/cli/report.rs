@@ -63,6 +63,9 @@ struct Report {
     entities: u32,
     /// Each clan's economy at the end.
     clans: Vec<super::economy_report::ClanReport>,
+    /// The install's designs a factory builds, in the order it offers
+    /// them.
+    designs: Vec<super::economy_report::DesignReport>,
 }
 
 /// The outcome: `complete`, `failed` or `running`, and its tick.
@@ -242,6 +245,7 @@ pub fn write(
             .unwrap_or_default(),
         entities: world.entities().count_spawned(),
         clans: super::economy_report::clans(world),
+        designs: super::economy_report::designs(world),
     };
     let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(path, &json).map_err(|e| e.to_string())
