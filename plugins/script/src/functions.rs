@@ -17,12 +17,18 @@ use crate::brain::{Brain, Problem};
 use crate::view::{Seen, View, distance};
 use crate::vm::{CallError, Host, Value, Variables};
 use iron3d_behavior::{InsertMode, OrderKind, OrderPacket, OrderTarget};
+use iron3d_economy::Role;
 use iron3d_formats::order::ORDER_BUILDING_CONSTRUCT;
 use iron3d_formats::script::varset::Value as VarValue;
 use iron3d_world::mission::RngStreams;
 
 /// The random stream of function 70.
 pub const RANDOM_STREAM: &str = "script_random";
+
+/// What function 66 writes for a generator and a factory (docs/15
+/// "Units": their meaning is not read).
+const GENERATOR_SHARE: f32 = 0.04;
+const FACTORY_SHARE: f32 = 0.05;
 
 /// How far from its factory function 67 counts hostile units (the
 /// radar's reach, as the engagement's).
@@ -195,7 +201,7 @@ impl Call<'_> {
     fn order(&mut self, id: u32, packet: Option<OrderPacket>) -> u32 {
         let clan = self.brain.clan;
         let takes = |o: &Seen, p: &OrderPacket| match p.code == ORDER_BUILDING_CONSTRUCT {
-            true => o.factory && o.clan == clan,
+            true => o.factory() && o.clan == clan,
             false => o.unit,
         };
         match (self.view.objects.get(&id), packet) {
@@ -220,7 +226,7 @@ impl Call<'_> {
             .view
             .objects
             .iter()
-            .find(|(_, o)| o.factory && o.clan == clan && !o.destroyed);
+            .find(|(_, o)| o.factory() && o.clan == clan && !o.destroyed);
         let Some((id, factory)) = found else {
             return dword(self.error());
         };
@@ -440,6 +446,36 @@ impl Host for Call<'_> {
             1 | 9 => Ok(None),
             2 => self.raise(vars, args),
             67 => self.factory(vars, args),
+            66 => {
+                let Some(o) = self.view.objects.get(&arg(0)?.dword()).copied() else {
+                    return dword(self.error());
+                };
+                let share = match o.role {
+                    Some(Role::Generator) => GENERATOR_SHARE,
+                    Some(Role::Plant) => FACTORY_SHARE,
+                    _ => 0.0,
+                };
+                Self::write(vars, args, 1, Value::Float(share))?;
+                dword(o.type_word)
+            }
+            38 => {
+                let (c, which) = (arg(0)?.dword(), arg(1)?.dword());
+                let free = self.is(which, "FREE_UNITS");
+                if !free && !self.is(which, "ALL_UNITS") {
+                    return dword(self.error());
+                }
+                // STAND-IN: a unit's strength is 1, so the sum counts the
+                // units; whether another clan's are free is its own brain's
+                // business, so all of them count (docs/15 "Units").
+                let n = self
+                    .view
+                    .objects
+                    .iter()
+                    .filter(|(_, o)| o.unit && !o.destroyed && o.clan == c)
+                    .filter(|(id, _)| !free || c != clan || self.available(**id, false))
+                    .count();
+                Ok(Some(Value::Float(n as f32)))
+            }
             3 => {
                 let net = self.view.net_power.get(&clan).copied().unwrap_or(0.0);
                 Ok(Some(Value::Float(net)))
@@ -561,12 +597,12 @@ impl Host for Call<'_> {
                 Ok(None)
             }
             34 => {
-                let mask = arg(0)?.dword();
+                let type_word = arg(0)?.dword();
                 let n = self
                     .view
                     .objects
                     .values()
-                    .filter(|o| !o.destroyed && o.clan == clan && o.type_word & mask != 0)
+                    .filter(|o| !o.destroyed && o.clan == clan && o.type_word == type_word)
                     .count();
                 dword(n as u32)
             }

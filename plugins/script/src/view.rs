@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use iron3d_behavior::{ClanRelations, TacticalAreals};
-use iron3d_economy::{Distributors, Production, Stock};
+use iron3d_economy::{Building, Distributors, Role, Stock};
 use iron3d_formats::tma::{Clan, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, Hero, ObjectClan, ObjectKind, PropertyBag};
@@ -30,8 +30,16 @@ pub struct Seen {
     /// economy).
     pub ore: f32,
     pub ore_room: f32,
+    /// Its part in the economy (a generator, a factory...), if it has
+    /// one.
+    pub role: Option<Role>,
+}
+
+impl Seen {
     /// A factory (it builds robots).
-    pub factory: bool,
+    pub fn factory(&self) -> bool {
+        self.role == Some(Role::Plant)
+    }
 }
 
 /// The world at a handler batch.
@@ -58,7 +66,7 @@ pub type ObjectItem<'a> = (
     Option<&'a Destroyed>,
     Option<&'a Hero>,
     Option<&'a Stock>,
-    Option<&'a Production>,
+    Option<&'a Building>,
 );
 
 impl View {
@@ -73,7 +81,7 @@ impl View {
     ) -> Self {
         let objects = objects
             .map(
-                |(id, clan, kind, bag, transform, destroyed, hero, stock, factory)| {
+                |(id, clan, kind, bag, transform, destroyed, hero, stock, building)| {
                     let type_word = match bag.and_then(|b| b.get("Type")) {
                         Some(PropertyValue::Int { value, .. }) => value as u32,
                         _ => 0,
@@ -91,7 +99,7 @@ impl View {
                             at: [t.x, -t.z],
                             ore: stock.map_or(0.0, |s| s.ore),
                             ore_room: stock.map_or(0.0, Stock::room),
-                            factory: factory.is_some(),
+                            role: building.map(|b| b.role),
                         },
                     )
                 },

@@ -772,34 +772,33 @@ handler Problems0
   return
 ";
 
-#[test]
-fn the_economy_functions_read_the_clan_s_power_and_ore() {
-    use iron3d_economy::{Distributors, EconomyPlugin};
-    use iron3d_formats::config::builddat::BuildCategory;
+/// The player's buildings of `categories` on the test arena beside the
+/// hero, its script `source` (given the pieces' ids) assembled against
+/// the demo's varset with the economy's words added, running with the
+/// economy for `seconds`.
+fn economy_arena(
+    categories: &[iron3d_formats::config::builddat::BuildCategory],
+    source: impl Fn(&[u32]) -> String,
+    seconds: u64,
+) -> (tempfile::TempDir, App) {
     use iron3d_world::test_support::{ARENA_MISSION, Arena, Side, What, run_for_seconds};
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
-    let arena = Arena::default()
-        .with(What::Hero, Side::Player, [0.0, 0.0])
-        .with(
-            What::Building(BuildCategory::Generator),
-            Side::Player,
-            [0.0, 80.0],
-        )
-        .with(
-            What::Building(BuildCategory::Mine),
-            Side::Player,
-            [80.0, 0.0],
-        )
-        .with_player_script(TIMER);
-    demo::build_arena(&game, &arena).unwrap();
-    // The resource word, by its name in the script's varset; the player's
-    // script assembled against it.
+    let mut arena = Arena::default().with(What::Hero, Side::Player, [0.0, 0.0]);
+    for (i, category) in categories.iter().enumerate() {
+        let at = [[0.0, 80.0], [80.0, 0.0], [-80.0, 0.0]][i];
+        arena = arena.with(What::Building(*category), Side::Player, at);
+    }
+    let ids = demo::build_arena(&game, &arena.with_player_script(TIMER)).unwrap();
+    // The economy's words, by their names in the script's varset; the
+    // player's script assembled against it.
     let dir = game.join("MISSIONS/SCRIPTS");
     let mut text = std::fs::read(dir.join("varset.var")).unwrap();
-    text.extend_from_slice(b"VAR( DWORD, RESOURCE_LEFT_ORE, 7)\r\n");
+    for word in ["RESOURCE_LEFT_ORE, 7", "FREE_UNITS, 1", "ALL_UNITS, 2"] {
+        text.extend_from_slice(format!("VAR( DWORD, {word})\r\n").as_bytes());
+    }
     std::fs::write(dir.join("varset.var"), &text).unwrap();
-    let (script, formulas) = assemble(ECONOMY, &Varset::parse(&text).unwrap()).unwrap();
+    let (script, formulas) = assemble(&source(&ids), &Varset::parse(&text).unwrap()).unwrap();
     std::fs::write(dir.join("scr_arena.scr"), script.to_bytes().unwrap()).unwrap();
     std::fs::write(dir.join("scr_arena.fml"), formulas.to_bytes()).unwrap();
     let request = MissionRequest {
@@ -807,15 +806,30 @@ fn the_economy_functions_read_the_clan_s_power_and_ore() {
         mission: Some(ARENA_MISSION.into()),
         mod_dirs: Vec::new(),
     };
-    let mut app = running_mission_test_app(request, (EconomyPlugin, ScriptPlugin));
-    run_for_seconds(&mut app, 5);
-    let brain = player(&app);
-    let var = |name: &str| {
-        let i = brain.bundle.vars.index_of(name).unwrap();
-        f32::from_bits(brain.vars.bits()[i as usize])
-    };
+    let mut app = running_mission_test_app(request, (iron3d_economy::EconomyPlugin, ScriptPlugin));
+    run_for_seconds(&mut app, seconds);
+    (tmp, app)
+}
+
+/// The player's variable `name`'s bits.
+fn bits(app: &App, name: &str) -> u32 {
+    let brain = player(app);
+    let i = brain.bundle.vars.index_of(name).unwrap();
+    brain.vars.bits()[i as usize]
+}
+
+#[test]
+fn the_economy_functions_read_the_clan_s_power_and_ore() {
+    use iron3d_economy::Distributors;
+    use iron3d_formats::config::builddat::BuildCategory;
+    let base = [BuildCategory::Generator, BuildCategory::Mine];
+    let (_tmp, app) = economy_arena(&base, |_| ECONOMY.to_string(), 5);
+    let var = |name: &str| f32::from_bits(bits(&app, name));
     let distributors = app.world().resource::<Distributors>();
-    let player_clan = distributors.clans.get(&brain.clan).expect("its economy");
+    let player_clan = distributors
+        .clans
+        .get(&player(&app).clan)
+        .expect("its economy");
     let net = player_clan.power_available - player_clan.power_demand;
     assert!(net > 0.0, "{net}");
     assert_eq!(var("fDist"), net);
@@ -825,8 +839,54 @@ fn the_economy_functions_read_the_clan_s_power_and_ore() {
     assert!((100.0..=200.0).contains(&ore), "{ore}");
     assert_eq!(ore + room, 500.0, "the mine's capacity");
     // A resource the engine does not know answers ERROR.
-    let i = brain.bundle.vars.index_of("dTemp").unwrap();
-    assert_eq!(brain.vars.bits()[i as usize], u32::MAX);
+    assert_eq!(bits(&app, "dTemp"), u32::MAX);
+    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+}
+
+/// Function 66 answers an object's Type word and writes a generator's
+/// and a factory's figure; 38 the clan's units' strength (1 each); 34
+/// the clan's own objects of exactly a Type.
+#[test]
+fn the_units_functions_read_types_roles_and_strength() {
+    use iron3d_formats::config::builddat::BuildCategory;
+    use iron3d_formats::unitdat::CLASS_BUILDING;
+    let base = [
+        BuildCategory::Generator,
+        BuildCategory::Mine,
+        BuildCategory::Plant,
+    ];
+    let source = |ids: &[u32]| {
+        format!(
+            "handler Init
+  dGenerator = {}
+  dFactory = {}
+  dX = {}
+  return
+handler Mission
+  dT = fn66(dGenerator, fDist)
+  dT = fn66(dFactory, fStrength)
+  dObj1 = fn66(dX, ClanBaseY)
+  ClanBaseX = fn38(PLAYER_CLAN, ALL_UNITS)
+  dTemp = fn34(CLASS_BUILDING)
+  dGroup = fn38(PLAYER_CLAN, d5)
+handler Problems0
+  return
+",
+            ids[1], ids[3], ids[2]
+        )
+    };
+    let (_tmp, app) = economy_arena(&base, source, 3);
+    let float = |name: &str| f32::from_bits(bits(&app, name));
+    assert_eq!(bits(&app, "dT"), CLASS_BUILDING, "the factory's Type");
+    assert_eq!((float("fDist"), float("fStrength")), (0.04, 0.05));
+    assert_eq!(
+        (bits(&app, "dObj1"), float("ClanBaseY")),
+        (CLASS_BUILDING, 0.0),
+        "a mine"
+    );
+    assert_eq!(float("ClanBaseX"), 1.0, "the hero alone");
+    assert_eq!(bits(&app, "dTemp"), 3, "its three buildings");
+    assert_eq!(bits(&app, "dGroup"), u32::MAX, "neither free nor all");
     assert!(app.world().resource::<ScriptErrors>().list.is_empty());
 }
 
