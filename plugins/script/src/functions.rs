@@ -20,6 +20,7 @@ use iron3d_behavior::{InsertMode, OrderKind, OrderPacket, OrderTarget};
 use iron3d_economy::Role;
 use iron3d_formats::order::ORDER_BUILDING_CONSTRUCT;
 use iron3d_formats::script::varset::Value as VarValue;
+use iron3d_formats::unitdat::CLASS_BUILDING;
 use iron3d_world::mission::RngStreams;
 
 /// The random stream of function 70.
@@ -214,12 +215,97 @@ impl Call<'_> {
         }
     }
 
+    /// The live units of `clan` within `radius` of `at`: the strength
+    /// there, a unit's strength being 1.
+    // STAND-IN: the strength helper (docs/15 "Places and targets": guns
+    // and life left over the objects within the radius) is not read; a
+    // unit counts 1, as for `TAKE_BY_HITS`.
+    fn strength(&self, clan_of: impl Fn(u32) -> bool, at: [f32; 2], radius: f32) -> f32 {
+        let near = self
+            .view
+            .objects
+            .values()
+            .filter(|o| o.unit && !o.destroyed && clan_of(o.clan))
+            .filter(|o| distance(o.at, at) <= radius)
+            .count();
+        near as f32
+    }
+
+    /// An enemy building to capture (function 35): of those no standing
+    /// `PBM_BUILDING_CAPTURE` problem of the clan names, the first kind
+    /// present of generator, factory, mine, research centre, storage,
+    /// anything else, and of that kind the one its own clan holds least
+    /// within `f` of it; its strength written out. `ERROR` for none.
+    fn building_to_capture(&self, vars: &mut Variables, args: &[i32]) -> Answer {
+        let radius = vars
+            .get(*args.first().ok_or_else(|| fault("no radius"))? as u32)
+            .map_err(fault)?
+            .float();
+        let clan = self.brain.clan;
+        let claimed = |id: u32| {
+            self.brain
+                .problems
+                .iter()
+                .any(|p| p.name == "PBM_BUILDING_CAPTURE" && p.params[0] == id)
+        };
+        let rank = |o: &Seen| {
+            let order = [
+                Role::Generator,
+                Role::Plant,
+                Role::Mine,
+                Role::Institute,
+                Role::Storage,
+            ];
+            o.role
+                .and_then(|r| order.iter().position(|x| *x == r))
+                .unwrap_or(order.len())
+        };
+        let candidates = self.view.objects.iter().filter(|(id, o)| {
+            o.type_word & CLASS_BUILDING != 0
+                && !o.destroyed
+                && self.view.hostile(clan, o.clan)
+                && !claimed(**id)
+        });
+        let mut best: Option<(usize, f32, u32)> = None;
+        for (&id, o) in candidates {
+            let held = self.strength(|c| c == o.clan, o.at, radius);
+            let better = best.is_none_or(|(r, s, _)| (rank(o), held) < (r, s));
+            if better {
+                best = Some((rank(o), held, id));
+            }
+        }
+        let Some((_, held, id)) = best else {
+            return dword(self.error());
+        };
+        Self::write(vars, args, 1, Value::Float(held))?;
+        dword(id)
+    }
+
+    /// The clan's own building with the least held against it (function
+    /// 37): the fewest hostile units within [`FACTORY_WATCH`] of it, the
+    /// lowest id among equals; that strength written out. `ERROR` for none.
+    // STAND-IN: the radius the original weighs a building's threat over is
+    // not read; ours is the radar's reach, as function 67's.
+    fn weakest_building(&self, vars: &mut Variables, args: &[i32]) -> Answer {
+        let clan = self.brain.clan;
+        let against = |o: &Seen| self.strength(|c| self.view.hostile(clan, c), o.at, FACTORY_WATCH);
+        let found = self
+            .view
+            .objects
+            .iter()
+            .filter(|(_, o)| o.type_word & CLASS_BUILDING != 0 && !o.destroyed && o.clan == clan)
+            .map(|(&id, o)| (against(o), id))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let Some((held, id)) = found else {
+            return dword(self.error());
+        };
+        Self::write(vars, args, 0, Value::Float(held))?;
+        dword(id)
+    }
+
     /// The clan's factory (its standing one of the lowest id), with the
     /// strength around it written to the out operand (function 67);
     /// `ERROR` when it has none.
-    // STAND-IN: the strength is the count of hostile units within 500 of
-    // the factory (the strength helper of docs/15 is not read; a unit's
-    // strength is 1, as for `TAKE_BY_HITS`).
     fn factory(&self, vars: &mut Variables, args: &[i32]) -> Answer {
         let clan = self.brain.clan;
         let found = self
@@ -230,14 +316,9 @@ impl Call<'_> {
         let Some((id, factory)) = found else {
             return dword(self.error());
         };
-        let near = self
-            .view
-            .objects
-            .values()
-            .filter(|o| o.unit && !o.destroyed && self.view.hostile(clan, o.clan))
-            .filter(|o| distance(o.at, factory.at) <= FACTORY_WATCH)
-            .count();
-        Self::write(vars, args, 0, Value::Float(near as f32))?;
+        let hostile = |c: u32| self.view.hostile(clan, c);
+        let near = self.strength(hostile, factory.at, FACTORY_WATCH);
+        Self::write(vars, args, 0, Value::Float(near))?;
         dword(*id)
     }
 
@@ -446,6 +527,8 @@ impl Host for Call<'_> {
             1 | 9 => Ok(None),
             2 => self.raise(vars, args),
             67 => self.factory(vars, args),
+            35 => self.building_to_capture(vars, args),
+            37 => self.weakest_building(vars, args),
             66 => {
                 let Some(o) = self.view.objects.get(&arg(0)?.dword()).copied() else {
                     return dword(self.error());

@@ -17,7 +17,9 @@ use iron3d_formats::tma::MissionPath;
 use iron3d_schedules::GameClock;
 use iron3d_script::*;
 use iron3d_world::mission::{Destroyed, MissionPaths, MissionRequest};
-use iron3d_world::test_support::{demo_install, running_mission_test_app, running_test_app};
+use iron3d_world::test_support::{
+    Side, What, demo_install, running_mission_test_app, running_test_app,
+};
 use iron3d_world::{GmsgKind, ObjectRegistry, OriginalObjectId, WorldOutbox};
 use std::path::{Path, PathBuf};
 
@@ -772,22 +774,21 @@ handler Problems0
   return
 ";
 
-/// The player's buildings of `categories` on the test arena beside the
-/// hero, its script `source` (given the pieces' ids) assembled against
-/// the demo's varset with the economy's words added, running with the
-/// economy for `seconds`.
+/// The player's hero and `pieces` on the test arena, the player's script
+/// `source` (given the pieces' ids) assembled against the demo's varset
+/// with the economy's words added, running with the economy for
+/// `seconds`.
 fn economy_arena(
-    categories: &[iron3d_formats::config::builddat::BuildCategory],
+    pieces: &[(What, Side, [f32; 2])],
     source: impl Fn(&[u32]) -> String,
     seconds: u64,
 ) -> (tempfile::TempDir, App) {
-    use iron3d_world::test_support::{ARENA_MISSION, Arena, Side, What, run_for_seconds};
+    use iron3d_world::test_support::{ARENA_MISSION, Arena, run_for_seconds};
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
     let mut arena = Arena::default().with(What::Hero, Side::Player, [0.0, 0.0]);
-    for (i, category) in categories.iter().enumerate() {
-        let at = [[0.0, 80.0], [80.0, 0.0], [-80.0, 0.0]][i];
-        arena = arena.with(What::Building(*category), Side::Player, at);
+    for &(what, side, at) in pieces {
+        arena = arena.with(what, side, at);
     }
     let ids = demo::build_arena(&game, &arena.with_player_script(TIMER)).unwrap();
     // The economy's words, by their names in the script's varset; the
@@ -806,9 +807,24 @@ fn economy_arena(
         mission: Some(ARENA_MISSION.into()),
         mod_dirs: Vec::new(),
     };
-    let mut app = running_mission_test_app(request, (iron3d_economy::EconomyPlugin, ScriptPlugin));
+    let plugins = (
+        ControlPlugin,
+        BehaviorPlugin,
+        iron3d_economy::EconomyPlugin,
+        ScriptPlugin,
+    );
+    let mut app = running_mission_test_app(request, plugins);
     run_for_seconds(&mut app, seconds);
     (tmp, app)
+}
+
+/// A building of `category` for `side` at `at`, a piece of the arena.
+fn building(
+    category: iron3d_formats::config::builddat::BuildCategory,
+    side: Side,
+    at: [f32; 2],
+) -> (What, Side, [f32; 2]) {
+    (What::Building(category), side, at)
 }
 
 /// The player's variable `name`'s bits.
@@ -822,7 +838,10 @@ fn bits(app: &App, name: &str) -> u32 {
 fn the_economy_functions_read_the_clan_s_power_and_ore() {
     use iron3d_economy::Distributors;
     use iron3d_formats::config::builddat::BuildCategory;
-    let base = [BuildCategory::Generator, BuildCategory::Mine];
+    let base = [
+        building(BuildCategory::Generator, Side::Player, [0.0, 80.0]),
+        building(BuildCategory::Mine, Side::Player, [80.0, 0.0]),
+    ];
     let (_tmp, app) = economy_arena(&base, |_| ECONOMY.to_string(), 5);
     let var = |name: &str| f32::from_bits(bits(&app, name));
     let distributors = app.world().resource::<Distributors>();
@@ -851,9 +870,9 @@ fn the_units_functions_read_types_roles_and_strength() {
     use iron3d_formats::config::builddat::BuildCategory;
     use iron3d_formats::unitdat::CLASS_BUILDING;
     let base = [
-        BuildCategory::Generator,
-        BuildCategory::Mine,
-        BuildCategory::Plant,
+        building(BuildCategory::Generator, Side::Player, [0.0, 80.0]),
+        building(BuildCategory::Mine, Side::Player, [80.0, 0.0]),
+        building(BuildCategory::Plant, Side::Player, [-80.0, 0.0]),
     ];
     let source = |ids: &[u32]| {
         format!(
@@ -887,6 +906,45 @@ handler Problems0
     assert_eq!(float("ClanBaseX"), 1.0, "the hero alone");
     assert_eq!(bits(&app, "dTemp"), 3, "its three buildings");
     assert_eq!(bits(&app, "dGroup"), u32::MAX, "neither free nor all");
+    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+}
+
+/// Function 35 picks the enemy building to capture: a generator before a
+/// factory, and of two generators the one its clan holds less; 37 the
+/// clan's own building with the fewest enemies near it.
+#[test]
+fn the_places_functions_pick_the_least_defended_buildings() {
+    use iron3d_formats::config::builddat::BuildCategory;
+    let pieces = [
+        // The enemy: a factory alone, a generator with two walkers by it,
+        // a generator with none.
+        building(BuildCategory::Plant, Side::Enemy, [300.0, 0.0]),
+        building(BuildCategory::Generator, Side::Enemy, [300.0, 200.0]),
+        (What::Walker, Side::Enemy, [320.0, 200.0]),
+        (What::Walker, Side::Enemy, [280.0, 200.0]),
+        building(BuildCategory::Generator, Side::Enemy, [300.0, -200.0]),
+        // The player's: a mine by the walkers, a storage far from them.
+        building(BuildCategory::Mine, Side::Player, [200.0, 200.0]),
+        building(BuildCategory::Storage, Side::Player, [-300.0, -300.0]),
+    ];
+    let source = |_: &[u32]| {
+        "handler Init
+  return
+handler Mission
+  fDist = f9 * f9 + f9 + f9
+  dT = fn35(fDist, fStrength)
+  dX = fn37(ClanBaseX)
+handler Problems0
+  return
+"
+        .to_string()
+    };
+    let (_tmp, app) = economy_arena(&pieces, source, 3);
+    let hero = 1;
+    let ids: Vec<u32> = (hero + 1..).take(pieces.len()).collect();
+    let float = |name: &str| f32::from_bits(bits(&app, name));
+    assert_eq!((bits(&app, "dT"), float("fStrength")), (ids[4], 0.0));
+    assert_eq!((bits(&app, "dX"), float("ClanBaseX")), (ids[6], 0.0));
     assert!(app.world().resource::<ScriptErrors>().list.is_empty());
 }
 
