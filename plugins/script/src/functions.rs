@@ -31,6 +31,9 @@ pub const RANDOM_STREAM: &str = "script_random";
 const GENERATOR_SHARE: f32 = 0.04;
 const FACTORY_SHARE: f32 = 0.05;
 
+/// How near a building stands to a lode that it claims (function 40).
+const LODE_CLAIM: f32 = 50.0;
+
 /// How far from its factory function 67 counts hostile units (the
 /// radar's reach, as the engagement's).
 const FACTORY_WATCH: f32 = 500.0;
@@ -303,6 +306,41 @@ impl Call<'_> {
         dword(id)
     }
 
+    /// The mineral place to mine (function 40): of the mission's found
+    /// lodes with no standing building within [`LODE_CLAIM`], the one with
+    /// the fewest hostile units within [`FACTORY_WATCH`] (the first in
+    /// file order among equals); its x, y and that strength written out,
+    /// 1 answered. `ERROR` for none.
+    // STAND-IN: the original's list is the system areal map's places
+    // (slots 25 and 26), "unclaimed" and the strength's radius are not
+    // read (docs/15 "Places and targets"); ours are the TMA's found lodes,
+    // no building near, the radar's reach.
+    fn mineral_place(&self, vars: &mut Variables, args: &[i32]) -> Answer {
+        let clan = self.brain.clan;
+        let claimed = |at: [f32; 2]| {
+            self.view.objects.values().any(|o| {
+                o.type_word & CLASS_BUILDING != 0
+                    && !o.destroyed
+                    && distance(o.at, at) <= LODE_CLAIM
+            })
+        };
+        let hostile = |c: u32| self.view.hostile(clan, c);
+        let found = self
+            .view
+            .lodes
+            .iter()
+            .filter(|at| !claimed(**at))
+            .map(|at| (self.strength(hostile, *at, FACTORY_WATCH), *at))
+            .reduce(|best, next| if next.0 < best.0 { next } else { best });
+        let Some((held, [x, y])) = found else {
+            return dword(self.error());
+        };
+        Self::write(vars, args, 0, Value::Float(x))?;
+        Self::write(vars, args, 1, Value::Float(y))?;
+        Self::write(vars, args, 2, Value::Float(held))?;
+        dword(1)
+    }
+
     /// The clan's factory (its standing one of the lowest id), with the
     /// strength around it written to the out operand (function 67);
     /// `ERROR` when it has none.
@@ -529,6 +567,7 @@ impl Host for Call<'_> {
             67 => self.factory(vars, args),
             35 => self.building_to_capture(vars, args),
             37 => self.weakest_building(vars, args),
+            40 => self.mineral_place(vars, args),
             66 => {
                 let Some(o) = self.view.objects.get(&arg(0)?.dword()).copied() else {
                     return dword(self.error());

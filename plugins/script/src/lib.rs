@@ -159,7 +159,7 @@ fn take_view(
     registry: &ObjectRegistry,
     clans: Option<&MissionClans>,
     (relations, routes): (Option<&ClanRelations>, Option<&TacticalAreals>),
-    distributors: Option<&Distributors>,
+    (distributors, mission): (Option<&Distributors>, Option<&MissionDescription>),
 ) -> View {
     View::take(
         objects.iter(),
@@ -168,6 +168,7 @@ fn take_view(
         &relations.cloned().unwrap_or_default(),
         &routes.cloned().unwrap_or_default(),
         distributors,
+        mission.map_or(&[][..], |m| &m.tma.lodes),
     )
 }
 
@@ -222,7 +223,13 @@ fn start(
             .position(|c| c.clan_type() == Some(iron3d_formats::tma::ClanType::Player))
     });
     brains.player = player.and_then(|p| brains.list.iter().position(|b| b.clan as usize == p));
-    let view = take_view(&objects, &registry, clans.as_deref(), (None, None), None);
+    let view = take_view(
+        &objects,
+        &registry,
+        clans.as_deref(),
+        (None, None),
+        (None, None),
+    );
     *progress = Progress::new(
         &scripts.objectives,
         &scripts.messages,
@@ -355,7 +362,7 @@ fn run(
         &registry,
         clans.as_deref(),
         (relations.as_deref(), routes.as_deref()),
-        distributors.as_deref(),
+        (distributors.as_deref(), mission.as_deref()),
     );
     let mission = mission.map_or_else(String::new, |m| m.name.clone());
     let mut batch = Batch {

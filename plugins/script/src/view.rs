@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use iron3d_behavior::{ClanRelations, TacticalAreals};
 use iron3d_economy::{Building, Distributors, Role, Stock};
-use iron3d_formats::tma::{Clan, ObjectKind as Kind, PropertyValue};
+use iron3d_formats::tma::{Clan, MineralLode, ObjectKind as Kind, PropertyValue};
 use iron3d_world::OriginalObjectId;
 use iron3d_world::mission::{Destroyed, Hero, ObjectClan, ObjectKind, PropertyBag};
 use std::collections::BTreeMap;
@@ -54,6 +54,8 @@ pub struct View {
     /// Each clan's power available less its demand at its last
     /// distribution step, by identity word.
     pub net_power: BTreeMap<u32, f32>,
+    /// The mission's mineral lodes found, in file order (map frame).
+    pub lodes: Vec<[f32; 2]>,
 }
 
 /// The ECS data a view is taken from.
@@ -78,6 +80,7 @@ impl View {
         relations: &ClanRelations,
         routes: &TacticalAreals,
         distributors: Option<&Distributors>,
+        lodes: &[MineralLode],
     ) -> Self {
         let objects = objects
             .map(
@@ -117,6 +120,11 @@ impl View {
                     .map(|(clan, d)| (*clan, d.power_available - d.power_demand))
                     .collect()
             }),
+            lodes: lodes
+                .iter()
+                .filter(|l| l.found != 0)
+                .map(|l| [l.position[0], l.position[1]])
+                .collect(),
         }
     }
 

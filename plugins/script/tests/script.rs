@@ -1008,3 +1008,44 @@ fn the_second_missions_enemy_builds_warbots_and_sends_them() {
         app.world().resource::<ScriptErrors>().list
     );
 }
+
+/// Function 40 answers the mineral place to mine: the mission's one found
+/// lode (none of the demo's buildings stands on it), with the enemy units
+/// within 500 of it as its strength.
+#[test]
+fn the_mineral_place_is_the_found_lode_no_building_claims() {
+    use iron3d_world::mission::{MissionDescription, ObjectClan, ObjectKind};
+    let tmp = demo_install();
+    player_script(
+        tmp.path(),
+        "handler Init
+  return
+handler Mission
+  dT = fn40(ClanBaseX, ClanBaseY, fDist)
+handler Problems0
+  return
+",
+    );
+    let mut app = app(tmp.path());
+    for _ in 0..3 {
+        app.update();
+    }
+    let world = app.world_mut();
+    let lodes = world.resource::<MissionDescription>().tma.lodes.clone();
+    let found: Vec<_> = lodes.iter().filter(|l| l.found != 0).collect();
+    assert_eq!(found.len(), 1, "{lodes:?}");
+    let [x, y, _] = found[0].position;
+    let mut units = world.query::<(&ObjectClan, &ObjectKind, &Transform)>();
+    let near = units
+        .iter(world)
+        .filter(|(clan, kind, _)| {
+            clan.identity_raw == 2 && kind.kind() == Some(iron3d_formats::tma::ObjectKind::Unit)
+        })
+        .filter(|(_, _, t)| Vec2::new(t.translation.x - x, -t.translation.z - y).length() <= 500.0)
+        .count();
+    assert_eq!(bits(&app, "dT"), 1);
+    assert_eq!(
+        ["ClanBaseX", "ClanBaseY", "fDist"].map(|v| f32::from_bits(bits(&app, v))),
+        [x, y, near as f32]
+    );
+}
