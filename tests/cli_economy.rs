@@ -27,18 +27,25 @@ fn tick_of(line: &str) -> u64 {
 }
 
 /// The test arena with the player's buildings of `pieces` (category and
-/// place) alone.
-fn player_base(pieces: &[(BuildCategory, [f32; 2])]) -> Arena {
+/// place) alone, built in a new directory: the directory, the install in
+/// it and the pieces' original ids.
+fn player_base(
+    pieces: &[(BuildCategory, [f32; 2])],
+) -> (tempfile::TempDir, std::path::PathBuf, Vec<u32>) {
     let piece = |&(category, at): &(BuildCategory, [f32; 2])| Piece {
         what: What::Building(category),
         side: Side::Player,
         at,
         heading: 0.0,
     };
-    Arena {
+    let arena = Arena {
         pieces: pieces.iter().map(piece).collect(),
         ..Arena::default()
-    }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    let ids = iron3d_demo::build_arena(&game, &arena).unwrap();
+    (dir, game, ids)
 }
 
 /// `iron3d play --game-dir GAME --headless --load SAVE --ticks TICKS
@@ -91,14 +98,11 @@ fn saved_and_resumed(dir: &std::path::Path, run: &[&str], at: u64) -> std::path:
 
 #[test]
 fn a_research_order_researches_and_the_report_shows_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    let arena = player_base(&[
+    let (dir, game, ids) = player_base(&[
         (BuildCategory::Institute, [0.0, 0.0]),
         (BuildCategory::Generator, [0.0, 90.0]),
         (BuildCategory::Mine, [90.0, 0.0]),
     ]);
-    let ids = iron3d_demo::build_arena(&game, &arena).unwrap();
     let report = dir.path().join("report.json");
     let order = format!("{} RESEARCH 3", ids[0]);
     let args = [
@@ -172,13 +176,10 @@ fn a_research_order_researches_and_the_report_shows_it() {
 
 #[test]
 fn a_build_order_makes_a_robot_and_the_report_shows_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    let arena = player_base(&[
+    let (dir, game, ids) = player_base(&[
         (BuildCategory::Plant, [0.0, 0.0]),
         (BuildCategory::Generator, [0.0, 120.0]),
     ]);
-    let ids = iron3d_demo::build_arena(&game, &arena).unwrap();
     let factory = ids[0];
     let report = dir.path().join("report.json");
     let order = format!("{factory} BUILD warbot");

@@ -410,12 +410,9 @@ pub(crate) fn deliver(world: &mut World) {
         let exit = [x + d * yaw.cos(), y + d * yaw.sin(), z];
         match spawn_built(world, &design, clan, exit, yaw) {
             Ok(id) => world.resource_mut::<EconomyEvents>().0.push(EconomyEvent {
-                tick,
-                kind: EconomyEventKind::Built,
-                object: factory,
-                amount: 0.0,
                 made: Some(id.raw()),
                 design: Some(design),
+                ..EconomyEvent::new(tick, EconomyEventKind::Built, factory)
             }),
             Err(why) => warn!("factory {factory:#010x}: {design} not made: {why}"),
         }

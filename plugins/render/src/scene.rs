@@ -371,24 +371,16 @@ fn draw_objects(
     roots: &[Entity],
     insertion: &mut u64,
 ) -> usize {
-    make_hierarchy_visible(world, roots);
-    let mut below = Vec::new();
-    let mut stack = roots.to_vec();
-    while let Some(entity) = stack.pop() {
-        if let Some(chain) = world.get::<PrototypeChain>(entity) {
-            below.push((entity, chain.0.key.to_ascii_uppercase()));
-        }
-        if let Some(children) = world.get::<Children>(entity) {
-            stack.extend(children.iter());
-        }
-    }
+    let below = make_hierarchy_visible(world, roots);
     spawn_models(world, &parts.0, &below, insertion)
 }
 
 /// Gives `roots` and their parts and model nodes a visibility so the
 /// batches below them are drawn: a root is shown when its
-/// [`ObjectState`] is visible (or it has none), the rest inherit.
-fn make_hierarchy_visible(world: &mut World, roots: &[Entity]) {
+/// [`ObjectState`] is visible (or it has none), the rest inherit. Returns
+/// the parts met, each with its upper-case prototype key.
+fn make_hierarchy_visible(world: &mut World, roots: &[Entity]) -> Vec<(Entity, Vec<u8>)> {
+    let mut parts = Vec::new();
     let mut stack = Vec::new();
     for &root in roots {
         let visible = world.get::<ObjectState>(root).is_none_or(|s| s.visible);
@@ -406,9 +398,13 @@ fn make_hierarchy_visible(world: &mut World, roots: &[Entity]) {
         if !inner {
             continue;
         }
+        if let Some(chain) = world.get::<PrototypeChain>(entity) {
+            parts.push((entity, chain.0.key.to_ascii_uppercase()));
+        }
         world.entity_mut(entity).insert(Visibility::Inherited);
         stack.extend(world.get::<Children>(entity).into_iter().flatten().copied());
     }
+    parts
 }
 
 /// The model nodes of `part` (not those of parts attached below it), with

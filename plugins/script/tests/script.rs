@@ -63,6 +63,21 @@ fn tick(app: &App) -> u64 {
     app.world().resource::<GameClock>().tick()
 }
 
+/// The demo's second mission in `tmp`'s install, running with `plugins`.
+fn second_mission<M>(tmp: &tempfile::TempDir, plugins: impl bevy::app::Plugins<M>) -> App {
+    let request = MissionRequest {
+        mission: Some("Campaign.00/Mission.02".into()),
+        ..MissionRequest::first_of(tmp.path().join("game"))
+    };
+    running_mission_test_app(request, plugins)
+}
+
+/// No script faulted and no unimplemented slot was reached.
+fn no_script_errors(app: &App) {
+    let errors = &app.world().resource::<ScriptErrors>().list;
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
 /// Steps until `done` or `limit` steps.
 fn run_until(app: &mut App, limit: usize, done: impl Fn(&App) -> bool) {
     for _ in 0..limit {
@@ -160,11 +175,7 @@ fn the_demo_scripts_start_per_clan_and_the_enemy_sends_its_units_at_the_player()
         .filter(|(now, then)| now.1.distance(then.1) > 3.0)
         .count();
     assert!(moved > 0, "no enemy unit moved");
-    assert!(
-        app.world().resource::<ScriptErrors>().list.is_empty(),
-        "{:?}",
-        app.world().resource::<ScriptErrors>().list
-    );
+    no_script_errors(&app);
 }
 
 /// The second demo mission's enemy keeps two units on patrol along the
@@ -174,11 +185,8 @@ fn the_demo_scripts_start_per_clan_and_the_enemy_sends_its_units_at_the_player()
 #[test]
 fn the_second_missions_enemy_keeps_two_units_on_patrol() {
     let tmp = demo_install();
-    let mut app = running_mission_test_app(
-        MissionRequest {
-            mission: Some("Campaign.00/Mission.02".into()),
-            ..MissionRequest::first_of(tmp.path().join("game"))
-        },
+    let mut app = second_mission(
+        &tmp,
         (ControlPlugin, BehaviorPlugin, CombatPlugin, ScriptPlugin),
     );
     let patrols = |app: &App| -> Vec<(u32, Vec3, OrderTarget, i32)> {
@@ -226,11 +234,7 @@ fn the_second_missions_enemy_keeps_two_units_on_patrol() {
     for (now, then) in now.iter().zip(&start) {
         assert!(now.1.distance(then.1) > 20.0, "{} walks the road", now.0);
     }
-    assert!(
-        app.world().resource::<ScriptErrors>().list.is_empty(),
-        "{:?}",
-        app.world().resource::<ScriptErrors>().list
-    );
+    no_script_errors(&app);
 }
 
 const TIMER: &str = "handler Init
@@ -758,7 +762,7 @@ fn in_the_arena_a_players_script_completes_the_mission_on_its_timer() {
     assert_eq!(result, OutcomeResult::Complete);
     let step = app.world().resource::<GameClock>().timestep();
     assert!(step.as_secs_f64() * tick as f64 >= 5.0, "at tick {tick}");
-    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+    no_script_errors(&app);
 }
 
 /// The player's script reads its clan's net power (3), and the ore its
@@ -859,7 +863,7 @@ fn the_economy_functions_read_the_clan_s_power_and_ore() {
     assert_eq!(ore + room, 500.0, "the mine's capacity");
     // A resource the engine does not know answers ERROR.
     assert_eq!(bits(&app, "dTemp"), u32::MAX);
-    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+    no_script_errors(&app);
 }
 
 /// Function 66 answers an object's Type word and writes a generator's
@@ -906,7 +910,7 @@ handler Problems0
     assert_eq!(float("ClanBaseX"), 1.0, "the hero alone");
     assert_eq!(bits(&app, "dTemp"), 3, "its three buildings");
     assert_eq!(bits(&app, "dGroup"), u32::MAX, "neither free nor all");
-    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+    no_script_errors(&app);
 }
 
 /// Function 35 picks the enemy building to capture: a generator before a
@@ -945,7 +949,7 @@ handler Problems0
     let float = |name: &str| f32::from_bits(bits(&app, name));
     assert_eq!((bits(&app, "dT"), float("fStrength")), (ids[4], 0.0));
     assert_eq!((bits(&app, "dX"), float("ClanBaseX")), (ids[6], 0.0));
-    assert!(app.world().resource::<ScriptErrors>().list.is_empty());
+    no_script_errors(&app);
 }
 
 /// The second mission's enemy builds warbots in its factory, unattended:
@@ -957,19 +961,14 @@ fn the_second_missions_enemy_builds_warbots_and_sends_them() {
     use iron3d_economy::{EconomyEvents, EconomyPlugin};
     use iron3d_world::mission::{Built, ObjectClan};
     let tmp = demo_install();
-    let mut app = running_mission_test_app(
-        MissionRequest {
-            mission: Some("Campaign.00/Mission.02".into()),
-            ..MissionRequest::first_of(tmp.path().join("game"))
-        },
-        (
-            ControlPlugin,
-            BehaviorPlugin,
-            CombatPlugin,
-            ScriptPlugin,
-            EconomyPlugin,
-        ),
+    let plugins = (
+        ControlPlugin,
+        BehaviorPlugin,
+        CombatPlugin,
+        ScriptPlugin,
+        EconomyPlugin,
     );
+    let mut app = second_mission(&tmp, plugins);
     let built = |app: &mut App| -> Vec<(u32, u32, Option<OrderKind>)> {
         let world = app.world_mut();
         let mut q = world.query::<(&OriginalObjectId, &ObjectClan, &Built, Option<&Orders>)>();
@@ -1002,11 +1001,7 @@ fn the_second_missions_enemy_builds_warbots_and_sends_them() {
             .any(|(_, _, order)| *order == Some(OrderKind::Attack)),
         "{made:?}"
     );
-    assert!(
-        app.world().resource::<ScriptErrors>().list.is_empty(),
-        "{:?}",
-        app.world().resource::<ScriptErrors>().list
-    );
+    no_script_errors(&app);
 }
 
 /// Function 40 answers the mineral place to mine: the mission's one found

@@ -48,22 +48,28 @@ impl Blueprints {
 
     /// The designs in the order a factory offers them.
     pub fn designs(&self) -> impl Iterator<Item = Design> + '_ {
-        self.designs.iter().map(|d| Design {
-            name: d.name.clone(),
-            unit_type: d.unit_type,
-            parts: d.parts.iter().map(|p| p.key.clone()).collect(),
-        })
+        self.designs.iter().map(Design::of)
     }
 
     /// The design named `name` (ASCII case-insensitive).
     pub fn design(&self, name: &str) -> Option<Design> {
-        self.designs().find(|d| d.name.eq_ignore_ascii_case(name))
+        self.plan(name).map(Design::of)
     }
 
     fn plan(&self, name: &str) -> Option<&DesignPlan> {
         self.designs
             .iter()
             .find(|d| d.name.eq_ignore_ascii_case(name))
+    }
+}
+
+impl Design {
+    fn of(plan: &DesignPlan) -> Self {
+        Self {
+            name: plan.name.clone(),
+            unit_type: plan.unit_type,
+            parts: plan.parts.iter().map(|p| p.key.clone()).collect(),
+        }
     }
 }
 

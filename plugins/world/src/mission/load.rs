@@ -503,7 +503,7 @@ impl Loader {
         let mut all = Vec::with_capacity(tma.objects.len());
         for (i, placed) in tma.objects.iter().enumerate() {
             let object = Some(object_label(i, &placed.resource_name));
-            all.push(self.part_plans(&registry, placed.resource(), object)?);
+            all.push(self.part_plans(&registry, placed.resource(), object)?.0);
         }
         self.parts = all;
         let mut designs: Vec<DesignPlan> = Vec::new();
@@ -512,19 +512,12 @@ impl Loader {
                 continue;
             }
             let object = Some(design_label(&name));
-            let unit = self.read_unit(&path).map_err(|e| {
-                let edge = Edge {
-                    object: object.clone(),
-                    archive: Some(lossy(&path)),
-                    ..Edge::default()
-                };
-                self.error(phase, edge, e)
-            })?;
-            let parts = self.part_plans(&registry, ResourceRef::UnitDat(&path), object)?;
+            let (parts, unit_type) =
+                self.part_plans(&registry, ResourceRef::UnitDat(&path), object)?;
             designs.push(DesignPlan {
                 name,
                 path,
-                unit_type: unit.class_word,
+                unit_type: unit_type.unwrap_or_default(),
                 parts,
                 drive: None,
             });
@@ -568,14 +561,16 @@ impl Loader {
 
     /// The components of an object made from `resource`: a direct key, or
     /// the parts of its unit DAT in part-tree order, each resolved in
-    /// `objects.rlb`; an error names `object`.
+    /// `objects.rlb`, with the unit DAT's Type word; an error names
+    /// `object`.
     fn part_plans(
         &self,
         registry: &Registry,
         resource: ResourceRef<'_>,
         object: Option<String>,
-    ) -> Result<Vec<PartPlan>, LoadError> {
+    ) -> Result<(Vec<PartPlan>, Option<u32>), LoadError> {
         let phase = MissionPhase::Prototypes;
+        let mut unit_type = None;
         let specs: Vec<PartRecord> = match resource {
             ResourceRef::Prototype(key) => vec![PartRecord {
                 parent: None,
@@ -592,6 +587,7 @@ impl Loader {
                 let unit = self
                     .read_unit(path)
                     .map_err(|e| self.error(phase, edge.clone(), e))?;
+                unit_type = Some(unit.class_word);
                 // A broken tree (compatible mode) keeps the flat records.
                 let links = unit.tree().unwrap_or_default();
                 unit.parts
@@ -635,7 +631,7 @@ impl Loader {
                 resolved,
             });
         }
-        Ok(parts)
+        Ok((parts, unit_type))
     }
 
     fn read_unit(&self, path: &[u8]) -> Result<Arc<UnitDat>, FormatError> {
